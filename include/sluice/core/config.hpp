@@ -13,3 +13,8 @@
 #define SLUICE_DEVICE
 #define SLUICE_FORCEINLINE inline
 #endif
+
+namespace sluice {
+/// 128-bit unsigned arithmetic (host and device) for exact products and quotients of 64-bit values.
+__extension__ typedef unsigned __int128 uint128_t;
+}  // namespace sluice
