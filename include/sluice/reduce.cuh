@@ -6,7 +6,7 @@
 //
 //   sluice::context ctx;
 //   sluice::device_buffer<int> in(ctx, host_values), out(ctx, 1);
-//   sluice::reduce(ctx, in.span(), out.data(), 0, sluice::plus{});
+//   sluice::reduce(ctx, in.span(), out.data(), 0, sluice::plus{});   // any associative operator
 //   int sum = out.to_host()[0];
 //
 // Status: this is the foundation's two-pass tile reduction (detail/reduce/tile_reduce.cuh). The seed
@@ -24,7 +24,9 @@
 #include <cuda/std/span>
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
+#include <type_traits>
 
 namespace sluice {
 
@@ -73,21 +75,24 @@ void two_pass_tiles(context& ctx, cuda::std::span<const T> in, T* out, T init, O
 }  // namespace detail::reduce
 
 /// Writes init ⊕ in[0] ⊕ … ⊕ in[n−1] to *out (device memory), asynchronously on ctx's stream.
-template <class T, class Op>
-void reduce(context& ctx, cuda::std::span<const T> in, T* out, T init, Op op, const reduce_options& options = {}) {
-  require_device_memory(ctx, in, "reduce", "in");
+template <class In, std::size_t Extent, class T, class Op>
+  requires std::same_as<std::remove_const_t<In>, T>
+void reduce(context& ctx, cuda::std::span<In, Extent> in, T* out, T init, Op op, const reduce_options& options = {}) {
+  const cuda::std::span<const T> input(in.data(), in.size());
+  require_device_memory(ctx, input, "reduce", "in");
   require_device_memory(ctx, out, sizeof(T), "reduce", "out");
   auto device = ctx.activate();
   switch (options.algorithm) {
     case reduce_algorithm::automatic:
-    case reduce_algorithm::two_pass_tiles: detail::reduce::two_pass_tiles(ctx, in, out, init, op); return;
+    case reduce_algorithm::two_pass_tiles: detail::reduce::two_pass_tiles(ctx, input, out, init, op); return;
   }
   throw invalid_argument("reduce", "options.algorithm", "is not a reduce_algorithm");
 }
 
-/// The sum, with init as the starting value.
-template <class T>
-void reduce(context& ctx, cuda::std::span<const T> in, T* out, T init = T(0)) {
+/// The sum, starting from init.
+template <class In, std::size_t Extent, class T>
+  requires std::same_as<std::remove_const_t<In>, T>
+void reduce(context& ctx, cuda::std::span<In, Extent> in, T* out, T init = T(0)) {
   reduce(ctx, in, out, init, plus{});
 }
 

@@ -1,0 +1,49 @@
+// bench/harness/measure.hpp: the step every case repeats: time one implementation, verify its
+// result against the oracle, record the row.
+#pragma once
+
+#include "harness/registry.hpp"
+
+#include <functional>
+#include <string>
+
+namespace sluice::bench {
+
+/// The work a row describes; the implementation-specific fields are filled per call of measure().
+struct work_description {
+  std::string family;
+  std::string name;
+  std::size_t items = 0;
+  double bytes = 0;  ///< minimum traffic
+};
+
+/// Times `run` (device work on the case's context, or host work when `on_device` is false), then
+/// calls `verify` on the output the timed runs left behind and records the row. The caller poisons
+/// outputs before calling, so an output the implementation never wrote fails verification.
+inline void measure(case_context& bench, const work_description& work, const std::string& implementation, role kind,
+                    bool on_device, const std::function<void()>& run, const std::function<bool()>& verify) {
+  const timing t = on_device ? time_device(bench.gpu(), run, bench.policy()) : time_host(run, bench.policy());
+  result_row row;
+  row.family = work.family;
+  row.name = work.name;
+  row.implementation = implementation;
+  row.kind = kind;
+  row.on_device = on_device;
+  row.items = work.items;
+  row.bytes = work.bytes;
+  row.median_ms = t.median_ms;
+  row.min_ms = t.min_ms;
+  row.max_ms = t.max_ms;
+  row.repetitions = t.repetitions;
+  row.verified = verify();
+  bench.record(std::move(row));
+}
+
+/// Sizes 2^first, 2^(first+step), … 2^last.
+inline std::vector<std::size_t> powers_of_two(int first, int last, int step) {
+  std::vector<std::size_t> sizes;
+  for (int k = first; k <= last; k += step) sizes.push_back(std::size_t{1} << k);
+  return sizes;
+}
+
+}  // namespace sluice::bench

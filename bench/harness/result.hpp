@@ -1,0 +1,40 @@
+// bench/harness/result.hpp: one row of benchmark output and the figures derived from it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace sluice::bench {
+
+enum class runs_on { host, gpu };
+
+enum class role {
+  subject,   ///< sluice's implementation: gets the ratio to the baseline
+  baseline,  ///< CUB/Thrust (or cudaMemcpy) doing the same work in the same process
+};
+
+struct result_row {
+  std::string family;          ///< "reduce"
+  std::string name;            ///< "sum u32": the work, identical for a subject and its baseline
+  std::string implementation;  ///< "sluice", "cub::DeviceReduce::Sum", ...
+  role kind = role::subject;
+  bool on_device = true;
+  std::size_t items = 0;       ///< n
+  double bytes = 0;            ///< minimum traffic: each input read once, each output written once
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  int repetitions = 0;
+  bool verified = false;       ///< the result matched the oracle
+  double copy_bandwidth = 0;   ///< bytes/s of a device (or host) copy measured in this process
+
+  [[nodiscard]] double bytes_per_second() const { return median_ms > 0 ? bytes / (median_ms * 1e-3) : 0; }
+  [[nodiscard]] double items_per_second() const {
+    return median_ms > 0 ? static_cast<double>(items) / (median_ms * 1e-3) : 0;
+  }
+  [[nodiscard]] double percent_of_copy() const {
+    return copy_bandwidth > 0 ? 100.0 * bytes_per_second() / copy_bandwidth : 0;
+  }
+  /// Rows of the same work: a subject is compared with the baseline of its group.
+  [[nodiscard]] std::string group() const { return family + "|" + name + "|" + std::to_string(items); }
+};
+
+}  // namespace sluice::bench

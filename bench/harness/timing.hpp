@@ -1,0 +1,38 @@
+// bench/harness/timing.hpp: timing device work with CUDA events, and host work with a steady clock.
+//
+// Device: warm-up runs, then each repetition is bracketed by events on the context's stream, after
+// an L2 flush (a read of twice the L2 size, outside the timed region) so that small inputs are
+// measured from DRAM too; the median of the repetitions is the figure. Host: the same shape with
+// std::chrono.
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/device_buffer.hpp>
+
+#include <functional>
+
+namespace sluice::bench {
+
+struct timing_policy {
+  int warmup = 3;
+  int repetitions = 20;
+};
+
+struct timing {
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  int repetitions = 0;
+};
+
+/// Times `work` (which enqueues on ctx's stream) with events; evicts the L2 before every repetition.
+timing time_device(context& ctx, const std::function<void()>& work, timing_policy policy);
+
+/// Times `work` on the calling thread.
+timing time_host(const std::function<void()>& work, timing_policy policy);
+
+/// Device-to-device cudaMemcpy bandwidth in bytes/s (bytes read + written), on `bytes`-sized buffers.
+double measure_device_copy_bandwidth(context& ctx, std::size_t bytes, timing_policy policy);
+
+/// Host memcpy bandwidth in bytes/s (bytes read + written).
+double measure_host_copy_bandwidth(std::size_t bytes, timing_policy policy);
+
+}  // namespace sluice::bench

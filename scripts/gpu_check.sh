@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The GPU check, run on the GPU machine for every change to device code:
+#   build (ci preset, all cores) → gpu and host tests → compute-sanitizer memcheck, racecheck and
+#   synccheck over the gpu tests → sluice info → sluice bench --quick (JSON, CSV, plots)
+# Logs go to the directory given as $1 (or $SLUICE_CHECK_LOGS, default build/gpu-check). The bench
+# table and a one-line-per-step summary are printed last. Exit status 0 only if every step passed.
+# Budget: under 9 minutes on 16 cores and an H100. Set SLUICE_COMMIT to the commit being checked
+# (the GPU machine's copy of the tree has no git history).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/usr/local/cuda/bin:$PATH"
+logs="${1:-${SLUICE_CHECK_LOGS:-build/gpu-check}}"
+mkdir -p "$logs"
+build=build/ci
+gpu_tests="$build/tests/sluice_gpu_tests"
+# Sanitizers slow kernels 10-100x: leave out the tests sized for memory (2^31 elements and up).
+sanitizer_filter='--gtest_filter=-*Large*'
+
+summary=()
+failed=0
+step() {  # step NAME COMMAND...: runs COMMAND with its output in $logs/NAME.log
+  local name=$1
+  shift
+  local start=$SECONDS
+  "$@" >"$logs/$name.log" 2>&1
+  local rc=$?
+  local took=$((SECONDS - start))
+  if [ $rc -eq 0 ]; then summary+=("$(printf '%-12s pass  %4ss' "$name" "$took")")
+  else summary+=("$(printf '%-12s FAIL  %4ss  (exit %s, see %s)' "$name" "$took" "$rc" "$logs/$name.log")"); failed=1; fi
+  echo "[$name] exit $rc after ${took}s"
+  return $rc
+}
+
+sanitize() {  # sanitize TOOL: the gpu tests under compute-sanitizer
+  compute-sanitizer --tool "$1" --error-exitcode 1 $([ "$1" = memcheck ] && echo --leak-check full) \
+    "$gpu_tests" "$sanitizer_filter"
+}
+
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -1;
+  cmake --version | head -1; } 2>&1 | tee "$logs/machine.log"
+
+step configure cmake --preset ci || { printf '%s\n' "${summary[@]}"; exit 1; }
+step build cmake --build --preset ci -j "$(nproc)" || { tail -40 "$logs/build.log"; printf '%s\n' "${summary[@]}"; exit 1; }
+step gpu-tests "$gpu_tests" --gtest_output="xml:$logs/gpu-tests.xml"
+step host-tests "$build/tests/sluice_host_tests"
+step memcheck sanitize memcheck
+step racecheck sanitize racecheck
+step synccheck sanitize synccheck
+step info "$build/sluice" info
+step bench "$build/sluice" bench --quick --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
+
+for name in gpu-tests host-tests memcheck racecheck synccheck; do
+  grep -E '^\[  (FAILED|PASSED|SKIPPED) |========= (ERROR|Invalid|Race|Barrier)|ERROR SUMMARY' "$logs/$name.log" | tail -8 |
+    sed "s/^/$name: /"
+done
+echo
+cat "$logs/info.log"
+echo
+sed -n '/^family /,$p' "$logs/bench.log"
+echo
+printf '%s\n' "${summary[@]}"
+[ $failed -eq 0 ] && echo "GPU CHECK PASSED" || echo "GPU CHECK FAILED"
+exit $failed

@@ -1,0 +1,84 @@
+// sluice: the command-line tool.
+//   sluice info                      the device (or that there is none) and its measured copy bandwidth
+//   sluice bench [family...] [--quick] [--json F] [--csv F] [--plot DIR] [--list]
+//                                    runs the benchmark registry; without a GPU, the host cases
+#include "harness/registry.hpp"
+#include "harness/report.hpp"
+#include "harness/runner.hpp"
+
+#include <sluice/core/error.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+
+namespace {
+
+int run_info(bool quick) {
+  const auto env = sluice::bench::describe_environment(quick);
+  sluice::bench::print_environment(std::cout, env);
+  if (env.device != "none") {
+    sluice::context ctx(0);
+    const auto& p = ctx.properties();
+    std::cout << fmt::format(
+        "compute capability {}.{}, shared memory {} KiB per block ({} KiB opt-in), {} KiB per SM, {} registers per SM\n",
+        p.compute_capability_major, p.compute_capability_minor, p.shared_memory_per_block / 1024,
+        p.shared_memory_per_block_optin / 1024, p.shared_memory_per_sm / 1024, p.registers_per_sm);
+    std::cout << fmt::format("memory clock {} MHz, bus {} bits\n", p.memory_clock_khz / 1000, p.memory_bus_width_bits);
+  }
+  return 0;
+}
+
+struct bench_arguments {
+  std::vector<std::string> families;
+  bool quick = false;
+  bool list = false;
+  std::string json, csv, plot;
+};
+
+int run_bench(const bench_arguments& args) {
+  if (args.list) {
+    for (const auto& c : sluice::bench::registry())
+      std::cout << fmt::format("{:<12} {:<32} {}\n", c.family, c.name, c.needs_gpu ? "gpu" : "host");
+    return 0;
+  }
+  const auto result = sluice::bench::run_benchmarks({args.quick, args.families}, std::cerr);
+  sluice::bench::print_table(std::cout, result);
+  if (!args.json.empty()) sluice::bench::write_json(args.json, result);
+  if (!args.csv.empty()) sluice::bench::write_csv(args.csv, result);
+  if (!args.plot.empty()) {
+    std::string why;
+    if (!sluice::bench::write_plots(args.plot, result, why)) std::cout << "plots skipped: " << why << "\n";
+  }
+  return result.failed.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"sluice: data-parallel primitives and dynamic GPU data structures"};
+  app.require_subcommand(1);
+
+  bool info_quick = false;
+  auto* info = app.add_subcommand("info", "Print the device (or say there is none) and its measured copy bandwidth");
+  info->add_flag("--quick", info_quick, "Shorter bandwidth measurement");
+
+  bench_arguments args;
+  auto* bench = app.add_subcommand("bench", "Run the benchmark registry (sluice against CUB/Thrust, verified)");
+  bench->add_option("family", args.families, "Families to run (default: all); see --list");
+  bench->add_flag("--quick", args.quick, "Fewer sizes and repetitions");
+  bench->add_flag("--list", args.list, "List the registered cases and exit");
+  bench->add_option("--json", args.json, "Write every row to this JSON file");
+  bench->add_option("--csv", args.csv, "Write every row to this CSV file");
+  bench->add_option("--plot", args.plot, "Write PNG plots of the sweeps into this directory");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*info) return run_info(info_quick);
+    return run_bench(args);
+  } catch (const sluice::error& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  }
+}
