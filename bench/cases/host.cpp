@@ -3,6 +3,7 @@
 // whose result has a closed form, so that the verify-time-compare-report path runs everywhere.
 #include "harness/measure.hpp"
 
+#include <sluice/core/operators.hpp>
 #include <sluice/data/distributions.hpp>
 #include <sluice/reference/reduce.hpp>
 

@@ -22,7 +22,7 @@ namespace {
 /// 2^28, 2^20+7 or a plain number: how the seeds and the issues write sizes.
 std::string size_label(std::size_t n) {
   if (n == 0) return "0";
-  const int log = std::bit_width(n) - 1;
+  const int log = static_cast<int>(std::bit_width(n)) - 1;
   const std::size_t power = std::size_t{1} << log;
   if (n == power && log >= 4) return fmt::format("2^{}", log);
   if (log >= 10 && n - power < 1000) return fmt::format("2^{}+{}", log, n - power);
@@ -68,7 +68,7 @@ double ratio_to_baseline(const run_result& result, const result_row& subject) {
 
 void print_environment(std::ostream& out, const environment& env) {
   if (env.device == "none") {
-    out << fmt::format("device: none ({})\n", env.no_gpu_reason);
+    out << fmt::format("device: none: no usable CUDA device ({})\n", env.no_gpu_reason);
   } else {
     out << fmt::format("device: {}, {} SMs, {:.1f} GB, L2 {:.0f} MB\n", env.device, env.sm_count, env.memory_bytes / 1e9,
                        env.l2_bytes / 1048576.0);

@@ -78,7 +78,7 @@ TEST_F(Reduce, MatrixProductModPKeepsIndexOrder) {
   const sluice::mat2_multiply_mod op{};
   using shape = sluice::detail::reduce::default_shape<sluice::mat2>;
   for (std::size_t n : boundary_sizes(shape::tile)) {
-    const auto words = generate<std::uint32_t>(4 * n, n + 5, op.p);
+    const auto words = generate<std::uint32_t>(4 * n, n + 5, op.modulus());
     std::vector<sluice::mat2> host(n);
     for (std::size_t i = 0; i < n; ++i) host[i] = {words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3]};
     const auto init = sluice::identity<sluice::mat2_multiply_mod, sluice::mat2>();

@@ -104,7 +104,7 @@ TEST(Operators, AffineComposeIsAssociativeNotCommutative) {
 TEST(Operators, Mat2MultiplyModIsAssociativeNotCommutative) {
   std::mt19937 rng(11);
   const sluice::mat2_multiply_mod op{1000003u};
-  auto residue = [&] { return static_cast<std::uint32_t>(rng() % op.p); };
+  auto residue = [&] { return static_cast<std::uint32_t>(rng() % op.modulus()); };
   auto random_mat = [&] { return sluice::mat2{residue(), residue(), residue(), residue()}; };
   bool some_pair_does_not_commute = false;
   for (int trial = 0; trial < 1000; ++trial) {
@@ -114,9 +114,25 @@ TEST(Operators, Mat2MultiplyModIsAssociativeNotCommutative) {
   }
   EXPECT_TRUE(some_pair_does_not_commute);
   expect_identity_is_neutral(op, sluice::mat2{5, 6, 7, 8});
-  // Residues near 2^31 must not overflow: (p-1)^2 + (p-1)^2 < 2^64.
-  const sluice::mat2_multiply_mod big;
-  const sluice::mat2 m{big.p - 1, big.p - 1, big.p - 1, big.p - 1};
-  EXPECT_EQ(big(m, m).m00, static_cast<std::uint32_t>((2ull * ((big.p - 1ull) * (big.p - 1ull) % big.p)) % big.p));
+  // Residues near 2^31 must not overflow, and the Barrett reduction must agree with plain division
+  // for every modulus size, including the smallest.
+  for (std::uint32_t p : {2u, 3u, 65537u, 1000003u, 2147483629u, 2147483647u}) {
+    const sluice::mat2_multiply_mod mod{p};
+    auto plain = [p](const sluice::mat2& x, const sluice::mat2& y) {
+      auto dot = [p](std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t d) {
+        return static_cast<std::uint32_t>((a * b % p + c * d % p) % p);
+      };
+      return sluice::mat2{dot(x.m00, y.m00, x.m01, y.m10), dot(x.m00, y.m01, x.m01, y.m11),
+                          dot(x.m10, y.m00, x.m11, y.m10), dot(x.m10, y.m01, x.m11, y.m11)};
+    };
+    auto any_residue = [&] { return static_cast<std::uint32_t>(rng() % p); };
+    const sluice::mat2 top{p - 1, p - 1, p - 1, p - 1};
+    EXPECT_EQ(mod(top, top), plain(top, top)) << "p = " << p;
+    for (int trial = 0; trial < 10000; ++trial) {
+      const sluice::mat2 x{any_residue(), any_residue(), any_residue(), any_residue()};
+      const sluice::mat2 y{any_residue(), any_residue(), any_residue(), any_residue()};
+      ASSERT_EQ(mod(x, y), plain(x, y)) << "p = " << p;
+    }
+  }
 }
 }  // namespace

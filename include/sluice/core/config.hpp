@@ -18,3 +18,14 @@ namespace sluice {
 /// 128-bit unsigned arithmetic (host and device) for exact products and quotients of 64-bit values.
 __extension__ typedef unsigned __int128 uint128_t;
 }  // namespace sluice
+
+namespace sluice::detail {
+/// The high 64 bits of the 128-bit product a·b.
+SLUICE_HOST_DEVICE inline unsigned long long multiply_high64(unsigned long long a, unsigned long long b) {
+#if defined(__CUDA_ARCH__)
+  return __umul64hi(a, b);
+#else
+  return static_cast<unsigned long long>((static_cast<uint128_t>(a) * b) >> 64);
+#endif
+}
+}  // namespace sluice::detail

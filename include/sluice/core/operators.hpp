@@ -164,22 +164,38 @@ struct mat2 {
 
 /// Matrix product modulo p: associative, not commutative. The fingerprint algebra of Rabin–Karp
 /// matching by scans (Ashkiani §2.2) and a non-commutative test operator.
-struct mat2_multiply_mod {
-  cuda::std::uint32_t p = 2147483629u;  ///< a prime below 2^31, so products of residues fit in 64 bits
+class mat2_multiply_mod {
+ public:
+  /// p must lie in [2, 2^31): residue products then fit in 62 bits.
+  SLUICE_HOST_DEVICE constexpr explicit mat2_multiply_mod(cuda::std::uint32_t p = 2147483629u)
+      : p_(p), reciprocal_(~0ull / p) {}
 
   template <class M>
   SLUICE_HOST_DEVICE static constexpr M identity() { return M{1, 0, 0, 1}; }
 
-  SLUICE_HOST_DEVICE constexpr mat2 operator()(const mat2& x, const mat2& y) const {
+  [[nodiscard]] SLUICE_HOST_DEVICE constexpr cuda::std::uint32_t modulus() const { return p_; }
+
+  SLUICE_HOST_DEVICE mat2 operator()(const mat2& x, const mat2& y) const {
     return {dot(x.m00, y.m00, x.m01, y.m10), dot(x.m00, y.m01, x.m01, y.m11),
             dot(x.m10, y.m00, x.m11, y.m10), dot(x.m10, y.m01, x.m11, y.m11)};
   }
 
  private:
-  SLUICE_HOST_DEVICE constexpr cuda::std::uint32_t dot(cuda::std::uint64_t a, cuda::std::uint64_t b,
-                                                      cuda::std::uint64_t c, cuda::std::uint64_t d) const {
-    return static_cast<cuda::std::uint32_t>((a * b % p + c * d % p) % p);
+  /// x mod p for x < 2^62 by Barrett reduction: q = ⌊x·⌊(2^64−1)/p⌋ / 2^64⌋ undershoots ⌊x/p⌋ by at
+  /// most one, so one conditional subtraction finishes (no 64-bit division in the inner loop).
+  SLUICE_HOST_DEVICE cuda::std::uint32_t reduce(unsigned long long x) const {
+    unsigned long long r = x - detail::multiply_high64(x, reciprocal_) * p_;
+    if (r >= p_) r -= p_;
+    return static_cast<cuda::std::uint32_t>(r);
   }
+  SLUICE_HOST_DEVICE cuda::std::uint32_t dot(unsigned long long a, unsigned long long b, unsigned long long c,
+                                             unsigned long long d) const {
+    cuda::std::uint32_t sum = reduce(a * b) + reduce(c * d);  // < 2p < 2^32
+    return sum >= p_ ? sum - p_ : sum;
+  }
+
+  cuda::std::uint32_t p_;
+  unsigned long long reciprocal_;
 };
 
 }  // namespace sluice

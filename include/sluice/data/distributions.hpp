@@ -78,11 +78,7 @@ SLUICE_HOST_DEVICE constexpr std::uint64_t random_word(std::uint64_t seed, std::
 
 /// ⌊r·range / 2^64⌋: a value in [0, range) from a uniform 64-bit word (Lemire's multiply-shift).
 SLUICE_HOST_DEVICE inline std::uint64_t scale_to_range(std::uint64_t r, std::uint64_t range) {
-#if defined(__CUDA_ARCH__)
-  return __umul64hi(r, range);
-#else
-  return static_cast<std::uint64_t>((static_cast<sluice::uint128_t>(r) * range) >> 64);
-#endif
+  return sluice::detail::multiply_high64(r, range);
 }
 
 /// ⌊a·b / c⌋ without overflow, for a < c.

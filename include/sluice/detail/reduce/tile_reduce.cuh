@@ -14,9 +14,9 @@
 // This is the foundation's baseline; the tuned reduce family (strategies by seed name) replaces it.
 #pragma once
 
+#include <sluice/block/load.cuh>
 #include <sluice/core/operators.hpp>
 
-#include <cub/block/block_load.cuh>
 #include <cub/block/block_reduce.cuh>
 
 #include <cuda/std/cstddef>
@@ -44,14 +44,12 @@ __device__ __forceinline__ T fold_items(const T (&items)[Items], int count, Op o
 template <class Shape, class T>
 __device__ __forceinline__ int load_tile(const T* in, cuda::std::size_t offset, cuda::std::size_t valid,
                                          T (&items)[Shape::items]) {
+  const int thread = static_cast<int>(threadIdx.x);
   if (valid == static_cast<cuda::std::size_t>(Shape::tile)) {
-    cub::LoadDirectBlockedVectorized(static_cast<int>(threadIdx.x), in + offset, items);
+    block::load_blocked_vectorized(in + offset, thread, items);
     return Shape::items;
   }
-  cub::LoadDirectBlocked(static_cast<int>(threadIdx.x), in + offset, items, static_cast<int>(valid));
-  const int before = static_cast<int>(threadIdx.x) * Shape::items;
-  const int left = static_cast<int>(valid) - before;
-  return left <= 0 ? 0 : (left < Shape::items ? left : Shape::items);
+  return block::load_blocked_partial(in + offset, thread, static_cast<int>(valid), items);
 }
 
 /// out[blockIdx.x] = fold of the block's tiles (pass 1); with ApplyInit, op(init, fold) (final pass).

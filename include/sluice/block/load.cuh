@@ -1,0 +1,44 @@
+// sluice/block/load.cuh: loading a tile into registers in blocked arrangement (thread t holds the
+// Items consecutive elements starting at t·Items), with 16-byte vector loads where alignment allows.
+//
+// Blocked arrangement is what order-preserving (non-commutative) strategies need: a thread's
+// registers are a contiguous run of the input. 16-byte loads keep the number of memory instructions
+// at Items·sizeof(T)/16 per thread.
+#pragma once
+
+#include <cuda/std/cstdint>
+#include <cuda/std/cstring>
+
+namespace sluice::block {
+
+/// Loads a full tile (blockDim.x · Items elements at `tile`).
+template <int Items, class T>
+__device__ __forceinline__ void load_blocked_vectorized(const T* tile, int thread, T (&items)[Items]) {
+  constexpr int bytes = Items * static_cast<int>(sizeof(T));
+  if constexpr (bytes % 16 == 0 && (16 % sizeof(T) == 0 || sizeof(T) % 16 == 0)) {
+    if (reinterpret_cast<cuda::std::uintptr_t>(tile) % 16 == 0) {
+      const uint4* vectors = reinterpret_cast<const uint4*>(tile + thread * Items);
+      uint4 words[bytes / 16];
+#pragma unroll
+      for (int i = 0; i < bytes / 16; ++i) words[i] = vectors[i];
+      cuda::std::memcpy(items, words, bytes);  // reinterpretation, resolved in registers
+      return;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < Items; ++i) items[i] = tile[thread * Items + i];
+}
+
+/// Loads the first `valid` elements of a partial tile; returns how many of them this thread holds.
+/// Registers past that count are left unassigned.
+template <int Items, class T>
+__device__ __forceinline__ int load_blocked_partial(const T* tile, int thread, int valid, T (&items)[Items]) {
+  const int first = thread * Items;
+#pragma unroll
+  for (int i = 0; i < Items; ++i)
+    if (first + i < valid) items[i] = tile[first + i];
+  const int left = valid - first;
+  return left <= 0 ? 0 : (left < Items ? left : Items);
+}
+
+}  // namespace sluice::block
