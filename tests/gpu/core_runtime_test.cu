@@ -2,6 +2,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/device_buffer.hpp>
 #include <sluice/core/memory.hpp>
+#include <sluice/data/generate.cuh>
 
 #include "support/compare.hpp"
 #include "support/gpu_test.hpp"
@@ -73,7 +74,8 @@ TEST_F(CoreRuntime, HostPointersAreRejectedByName) {
   EXPECT_NO_THROW(sluice::require_device_memory(ctx(), device.span(), "reduce", "in"));
 }
 
-TEST_F(CoreRuntime, CudaErrorsCarryTheCallSite) {
+// Tests named *ApiError* make runtime calls fail on purpose; the sanitizer runs leave them out.
+TEST_F(CoreRuntime, ApiErrorCarriesTheCallSite) {
   try {
     SLUICE_CUDA_CHECK(cudaSetDevice(-1));
     FAIL() << "cudaSetDevice(-1) did not fail";
@@ -84,7 +86,7 @@ TEST_F(CoreRuntime, CudaErrorsCarryTheCallSite) {
   }
 }
 
-TEST_F(CoreRuntime, ImpossibleAllocationIsOutOfMemory) {
+TEST_F(CoreRuntime, ApiErrorImpossibleAllocationIsOutOfMemoryAndRecoverable) {
   const std::size_t too_much = ctx().properties().global_memory_bytes * 4;
   EXPECT_THROW(
       {
@@ -92,6 +94,10 @@ TEST_F(CoreRuntime, ImpossibleAllocationIsOutOfMemory) {
         ctx().synchronize();
       },
       sluice::out_of_memory);
+  // The failed allocation must not surface again as the error of the next kernel launch.
+  sluice::device_buffer<std::uint32_t> after(ctx(), 1000);
+  EXPECT_NO_THROW(sluice::data::generate(ctx(), after.span(), {}));
+  EXPECT_NO_THROW(ctx().synchronize());
 }
 
 TEST_F(CoreRuntime, PoolReusesFreedMemory) {

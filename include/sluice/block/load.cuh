@@ -3,7 +3,9 @@
 //
 // Blocked arrangement is what order-preserving (non-commutative) strategies need: a thread's
 // registers are a contiguous run of the input. 16-byte loads keep the number of memory instructions
-// at Items·sizeof(T)/16 per thread.
+// at Items·sizeof(T)/16 per thread. Striped-vector arrangement (vector v of thread t at vector index
+// v·threads + t) makes every load instruction of a warp one contiguous 512-byte run: the better
+// access pattern when the order of a thread's elements does not matter (commutative operators).
 #pragma once
 
 #include <cuda/std/cstdint>
@@ -27,6 +29,27 @@ __device__ __forceinline__ void load_blocked_vectorized(const T* tile, int threa
   }
 #pragma unroll
   for (int i = 0; i < Items; ++i) items[i] = tile[thread * Items + i];
+}
+
+/// Loads a full tile of `threads` · Items elements in striped-vector arrangement (which element lands
+/// in which register is unspecified beyond "each exactly once"). Falls back to a striped scalar
+/// arrangement when the tile is not 16-byte aligned or T does not divide 16 bytes.
+template <int Items, class T>
+__device__ __forceinline__ void load_striped_vectorized(const T* tile, int thread, int threads, T (&items)[Items]) {
+  constexpr int per_vector = 16 / static_cast<int>(sizeof(T));
+  if constexpr (16 % sizeof(T) == 0 && Items % per_vector == 0) {
+    if (reinterpret_cast<cuda::std::uintptr_t>(tile) % 16 == 0) {
+      constexpr int vector_count = Items / per_vector;
+      const uint4* vectors = reinterpret_cast<const uint4*>(tile);
+      uint4 words[vector_count];
+#pragma unroll
+      for (int v = 0; v < vector_count; ++v) words[v] = vectors[v * threads + thread];
+      cuda::std::memcpy(items, words, sizeof(words));
+      return;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < Items; ++i) items[i] = tile[i * threads + thread];
 }
 
 /// Loads the first `valid` elements of a partial tile; returns how many of them this thread holds.

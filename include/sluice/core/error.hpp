@@ -84,7 +84,11 @@ namespace detail {
 
 inline void check_cuda(cudaError_t code, std::string_view operation,
                        const std::source_location& where = std::source_location::current()) {
-  if (code != cudaSuccess) throw_cuda_error(code, operation, where);
+  if (code == cudaSuccess) return;
+  // A failed runtime call also sets the thread's last-error state; reported here, it must not be
+  // reported again by the next launch check (non-sticky errors clear; sticky ones persist anyway).
+  (void)cudaGetLastError();
+  throw_cuda_error(code, operation, where);
 }
 
 }  // namespace detail
