@@ -1,0 +1,213 @@
+// sluice/scan.cuh: device-wide inclusive and exclusive scans (all-prefix-sums) with any associative
+// operator.
+//
+//   inclusive_scan: out[i] = in[0] ⊕ … ⊕ in[i]                 (with init: init ⊕ in[0] ⊕ … ⊕ in[i])
+//   exclusive_scan: out[0] = init, out[i] = init ⊕ in[0] ⊕ … ⊕ in[i−1]
+//
+// Operands are always combined in index order, so non-commutative operators (affine maps, matrix
+// products) give the sequential oracle's bits. In place (out == in) is allowed; partially overlapping
+// ranges are not. Asynchronous on the context's stream.
+//
+//   sluice::inclusive_scan(ctx, in.span(), out.span(), sluice::plus{});
+//   sluice::exclusive_scan(ctx, in.span(), out.span(), 0u, sluice::plus{});
+//
+// Strategies (scan_options::algorithm): decoupled_look_back (the default: one pass, 2n·sizeof(T)
+// bytes), reduce_then_scan (three phases, 3n), brent_kung and hillis_steele (the seeds' textbook
+// scans, for study). See docs/scan.md.
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/memory.hpp>
+#include <sluice/detail/scan/decoupled_look_back.cuh>
+#include <sluice/detail/scan/reduce_then_scan.cuh>
+#include <sluice/detail/scan/teaching.cuh>
+
+#include <cuda/std/span>
+
+#include <concepts>
+#include <cstddef>
+#include <type_traits>
+
+namespace sluice {
+
+enum class scan_algorithm {
+  automatic,            ///< decoupled_look_back
+  decoupled_look_back,  ///< single pass, tiles chained by look-back (Merrill & Garland)
+  reduce_then_scan,     ///< reduce runs, scan the partials, rescan the runs
+  brent_kung,           ///< work-efficient up-sweep/down-sweep tree per block (Palik §4.4)
+  hillis_steele,        ///< log2 n passes over global memory (DTU §5.4, Palik §4.3)
+};
+
+struct scan_options {
+  scan_algorithm algorithm = scan_algorithm::automatic;
+};
+
+namespace detail::scan {
+
+/// Scratch memory from the context's pool, released (stream-ordered) at the end of the scope.
+template <class T>
+class scratch {
+ public:
+  scratch(context& ctx, std::size_t count) : ctx_(ctx), data_(static_cast<T*>(ctx.allocate_bytes(count * sizeof(T)))) {}
+  scratch(const scratch&) = delete;
+  scratch& operator=(const scratch&) = delete;
+  ~scratch() { ctx_.deallocate_bytes(data_); }
+  [[nodiscard]] T* get() const { return data_; }
+
+ private:
+  context& ctx_;
+  T* data_;
+};
+
+template <class Kernel>
+unsigned streaming_grid(const context& ctx, Kernel kernel, std::size_t n) {
+  return static_cast<unsigned>(one_wave_grid(ctx, kernel, 256, ceil_div(n, 256)));
+}
+
+template <scan_kind Kind, bool HasInit, class T, class Op>
+void run_decoupled_look_back(context& ctx, const T* in, T* out, std::size_t n, T init, Op op) {
+  using shape = default_shape<T>;
+  using status_t = tile_status<T>;
+  const std::size_t tiles = ceil_div(n, shape::tile);
+  const std::size_t status_bytes = tiles * status_t::bytes_per_tile;
+  const std::size_t counter_offset = ceil_div(status_bytes, 16) * 16;
+  scratch<unsigned char> storage(ctx, counter_offset + sizeof(unsigned long long));
+  SLUICE_CUDA_CHECK(cudaMemsetAsync(storage.get(), 0, counter_offset + sizeof(unsigned long long), ctx.stream()));
+  auto kernel = decoupled_look_back_kernel<shape, Kind, HasInit, T, Op, status_t>;
+  const std::size_t grid = one_wave_grid(ctx, kernel, shape::threads, tiles);
+  kernel<<<static_cast<unsigned>(grid), shape::threads, 0, ctx.stream()>>>(
+      in, out, n, init, op, make_tile_status<T>(storage.get(), tiles),
+      reinterpret_cast<unsigned long long*>(storage.get() + counter_offset));
+  SLUICE_CHECK_LAUNCH();
+}
+
+template <scan_kind Kind, bool HasInit, class T, class Op>
+void run_reduce_then_scan(context& ctx, const T* in, T* out, std::size_t n, T init, Op op) {
+  using reduce_shape = reduce::default_shape<T>;
+  using shape = default_shape<T>;
+  auto reduce_kernel = reduce::reduce_tiles_kernel<reduce_shape, false, T, Op>;
+  const std::size_t reduce_tiles = ceil_div(n, reduce_shape::tile);
+  const std::size_t grid = one_wave_grid(ctx, reduce_kernel, reduce_shape::threads, reduce_tiles);
+  const std::size_t tiles_per_run = ceil_div(reduce_tiles, grid);
+  const std::size_t runs = ceil_div(reduce_tiles, tiles_per_run);
+  scratch<T> partials(ctx, runs);
+  reduce_kernel<<<static_cast<unsigned>(runs), reduce_shape::threads, 0, ctx.stream()>>>(in, n, tiles_per_run,
+                                                                                          partials.get(), init, op);
+  SLUICE_CHECK_LAUNCH();
+  run_decoupled_look_back<scan_kind::inclusive, false>(ctx, partials.get(), partials.get(), runs, init, op);
+  rescan_runs_kernel<shape, Kind, HasInit><<<static_cast<unsigned>(runs), shape::threads, 0, ctx.stream()>>>(
+      in, out, n, tiles_per_run * reduce_shape::tile, partials.get(), init, op);
+  SLUICE_CHECK_LAUNCH();
+}
+
+/// Inclusive scan without init of in[0, n) into `to` by Brent–Kung tiles, recursing on the tile totals.
+template <class T, class Op>
+void brent_kung_inclusive(context& ctx, const T* in, T* to, std::size_t n, Op op) {
+  constexpr int threads = 256;
+  constexpr std::size_t tile = 2 * threads;
+  const std::size_t tiles = ceil_div(n, tile);
+  scratch<T> totals(ctx, tiles);
+  brent_kung_tiles_kernel<threads><<<static_cast<unsigned>(tiles), threads, 0, ctx.stream()>>>(in, to, totals.get(),
+                                                                                               n, op);
+  SLUICE_CHECK_LAUNCH();
+  if (tiles == 1) return;
+  brent_kung_inclusive(ctx, totals.get(), totals.get(), tiles, op);  // in place is safe: one tile per block
+  add_tile_prefixes_kernel<<<streaming_grid(ctx, add_tile_prefixes_kernel<T, Op>, n), 256, 0, ctx.stream()>>>(
+      to, n, tile, totals.get(), op);
+  SLUICE_CHECK_LAUNCH();
+}
+
+/// Inclusive scan without init by Hillis–Steele steps; returns the buffer that holds the result.
+template <class T, class Op>
+const T* hillis_steele_inclusive(context& ctx, const T* in, T* ping, T* pong, std::size_t n, Op op) {
+  const unsigned grid = streaming_grid(ctx, hillis_steele_step_kernel<T, Op>, n);
+  const T* from = in;
+  T* to = ping;
+  for (std::size_t stride = 1; stride < n; stride *= 2) {
+    hillis_steele_step_kernel<<<grid, 256, 0, ctx.stream()>>>(from, to, n, stride, op);
+    SLUICE_CHECK_LAUNCH();
+    from = to;
+    to = to == ping ? pong : ping;
+  }
+  return from;
+}
+
+template <scan_kind Kind, bool HasInit, class T, class Op>
+void run_textbook(context& ctx, scan_algorithm algorithm, const T* in, T* out, std::size_t n, T init, Op op) {
+  scratch<T> ping(ctx, n), pong(ctx, algorithm == scan_algorithm::hillis_steele ? n : 0);
+  const T* inclusive = ping.get();
+  if (algorithm == scan_algorithm::brent_kung) brent_kung_inclusive(ctx, in, ping.get(), n, op);
+  else inclusive = hillis_steele_inclusive(ctx, in, ping.get(), pong.get(), n, op);
+  if (inclusive == in) {  // n == 1 and no step ran: the input is its own inclusive scan
+    SLUICE_CUDA_CHECK(cudaMemcpyAsync(ping.get(), in, n * sizeof(T), cudaMemcpyDeviceToDevice, ctx.stream()));
+    inclusive = ping.get();
+  }
+  finish_scan_kernel<Kind, HasInit><<<streaming_grid(ctx, finish_scan_kernel<Kind, HasInit, T, Op>, n), 256, 0,
+                                      ctx.stream()>>>(inclusive, out, n, init, op);
+  SLUICE_CHECK_LAUNCH();
+}
+
+template <scan_kind Kind, bool HasInit, class T, class Op>
+void dispatch(context& ctx, const char* function, cuda::std::span<const T> in, cuda::std::span<T> out, T init, Op op,
+              const scan_options& options) {
+  require_device_memory(ctx, in, function, "in");
+  require_device_memory(ctx, out, function, "out");
+  if (out.size() != in.size())
+    throw invalid_argument(function, "out", "has " + std::to_string(out.size()) + " elements but in has " +
+                                                std::to_string(in.size()));
+  const auto* in_begin = in.data();
+  const auto* out_begin = out.data();
+  if (in_begin != out_begin && in_begin < out_begin + out.size() && out_begin < in_begin + in.size())
+    throw invalid_argument(function, "out", "partially overlaps in (in place means out.data() == in.data())");
+  if (in.empty()) return;
+  auto device = ctx.activate();
+  switch (options.algorithm) {
+    case scan_algorithm::automatic:
+    case scan_algorithm::decoupled_look_back:
+      return run_decoupled_look_back<Kind, HasInit>(ctx, in.data(), out.data(), in.size(), init, op);
+    case scan_algorithm::reduce_then_scan:
+      return run_reduce_then_scan<Kind, HasInit>(ctx, in.data(), out.data(), in.size(), init, op);
+    case scan_algorithm::brent_kung:
+    case scan_algorithm::hillis_steele:
+      return run_textbook<Kind, HasInit>(ctx, options.algorithm, in.data(), out.data(), in.size(), init, op);
+  }
+  throw invalid_argument(function, "options.algorithm", "is not a scan_algorithm");
+}
+
+template <class In, std::size_t Extent>
+cuda::std::span<const std::remove_const_t<In>> as_const_span(cuda::std::span<In, Extent> s) {
+  return {s.data(), s.size()};
+}
+
+}  // namespace detail::scan
+
+/// out[i] = in[0] ⊕ … ⊕ in[i].
+template <class In, std::size_t InExtent, class T, std::size_t OutExtent, class Op>
+  requires std::same_as<std::remove_const_t<In>, T>
+void inclusive_scan(context& ctx, cuda::std::span<In, InExtent> in, cuda::std::span<T, OutExtent> out, Op op,
+                    const scan_options& options = {}) {
+  detail::scan::dispatch<detail::scan::scan_kind::inclusive, false>(ctx, "inclusive_scan", detail::scan::as_const_span(in),
+                                                                    cuda::std::span<T>(out), T{}, op, options);
+}
+
+/// out[i] = init ⊕ in[0] ⊕ … ⊕ in[i].
+template <class In, std::size_t InExtent, class T, std::size_t OutExtent, class Op>
+  requires std::same_as<std::remove_const_t<In>, T>
+void inclusive_scan(context& ctx, cuda::std::span<In, InExtent> in, cuda::std::span<T, OutExtent> out, Op op, T init,
+                    const scan_options& options = {}) {
+  detail::scan::dispatch<detail::scan::scan_kind::inclusive, true>(ctx, "inclusive_scan", detail::scan::as_const_span(in),
+                                                                   cuda::std::span<T>(out), init, op, options);
+}
+
+/// out[0] = init, out[i] = init ⊕ in[0] ⊕ … ⊕ in[i−1].
+template <class In, std::size_t InExtent, class T, std::size_t OutExtent, class Op>
+  requires std::same_as<std::remove_const_t<In>, T>
+void exclusive_scan(context& ctx, cuda::std::span<In, InExtent> in, cuda::std::span<T, OutExtent> out, T init, Op op,
+                    const scan_options& options = {}) {
+  detail::scan::dispatch<detail::scan::scan_kind::exclusive, true>(ctx, "exclusive_scan", detail::scan::as_const_span(in),
+                                                                   cuda::std::span<T>(out), init, op, options);
+}
+
+}  // namespace sluice
