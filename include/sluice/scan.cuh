@@ -66,8 +66,9 @@ unsigned streaming_grid(const context& ctx, Kernel kernel, std::size_t n) {
   return static_cast<unsigned>(one_wave_grid(ctx, kernel, 256, ceil_div(n, 256)));
 }
 
-template <scan_kind Kind, bool HasInit, class T, class Op>
-void run_decoupled_look_back(context& ctx, const T* in, T* out, std::size_t n, T init, Op op) {
+/// The single-pass scan of n elements read through `in`, each scanned tile handed to `sink`.
+template <scan_kind Kind, bool HasInit, class T, class Op, class Input, class Sink>
+void run_decoupled_look_back(context& ctx, Input in, Sink sink, std::size_t n, T init, Op op) {
   using shape = default_shape<T>;
   using status_t = tile_status<T>;
   const std::size_t tiles = ceil_div(n, shape::tile);
@@ -75,10 +76,10 @@ void run_decoupled_look_back(context& ctx, const T* in, T* out, std::size_t n, T
   const std::size_t counter_offset = ceil_div(status_bytes, 16) * 16;
   scratch<unsigned char> storage(ctx, counter_offset + sizeof(unsigned long long));
   SLUICE_CUDA_CHECK(cudaMemsetAsync(storage.get(), 0, counter_offset + sizeof(unsigned long long), ctx.stream()));
-  auto kernel = decoupled_look_back_kernel<shape, Kind, HasInit, T, Op, status_t>;
+  auto kernel = decoupled_look_back_kernel<shape, Kind, HasInit, T, Op, status_t, Input, Sink>;
   const std::size_t grid = one_wave_grid(ctx, kernel, shape::threads, tiles);
   kernel<<<static_cast<unsigned>(grid), shape::threads, 0, ctx.stream()>>>(
-      in, out, n, init, op, make_tile_status<T>(storage.get(), tiles),
+      in, sink, n, init, op, make_tile_status<T>(storage.get(), tiles),
       reinterpret_cast<unsigned long long*>(storage.get() + counter_offset));
   SLUICE_CHECK_LAUNCH();
 }
@@ -96,7 +97,8 @@ void run_reduce_then_scan(context& ctx, const T* in, T* out, std::size_t n, T in
   reduce_kernel<<<static_cast<unsigned>(runs), reduce_shape::threads, 0, ctx.stream()>>>(in, n, tiles_per_run,
                                                                                           partials.get(), init, op);
   SLUICE_CHECK_LAUNCH();
-  run_decoupled_look_back<scan_kind::inclusive, false>(ctx, partials.get(), partials.get(), runs, init, op);
+  run_decoupled_look_back<scan_kind::inclusive, false>(ctx, static_cast<const T*>(partials.get()),
+                                                       store_all<T>{partials.get()}, runs, init, op);
   rescan_runs_kernel<shape, Kind, HasInit><<<static_cast<unsigned>(runs), shape::threads, 0, ctx.stream()>>>(
       in, out, n, tiles_per_run * reduce_shape::tile, partials.get(), init, op);
   SLUICE_CHECK_LAUNCH();
@@ -166,7 +168,7 @@ void dispatch(context& ctx, const char* function, cuda::std::span<const T> in, c
   switch (options.algorithm) {
     case scan_algorithm::automatic:
     case scan_algorithm::decoupled_look_back:
-      return run_decoupled_look_back<Kind, HasInit>(ctx, in.data(), out.data(), in.size(), init, op);
+      return run_decoupled_look_back<Kind, HasInit>(ctx, in.data(), store_all<T>{out.data()}, in.size(), init, op);
     case scan_algorithm::reduce_then_scan:
       return run_reduce_then_scan<Kind, HasInit>(ctx, in.data(), out.data(), in.size(), init, op);
     case scan_algorithm::brent_kung:

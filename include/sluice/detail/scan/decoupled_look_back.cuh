@@ -17,9 +17,11 @@
 
 namespace sluice::detail::scan {
 
-template <class Shape, scan_kind Kind, bool HasInit, class T, class Op, class Status>
+/// `in`: a pointer or random-access iterator of T; `sink`: what to do with each scanned tile
+/// (store_all for a plain scan; see tile_scan.cuh).
+template <class Shape, scan_kind Kind, bool HasInit, class T, class Op, class Status, class Input, class Sink>
 __global__ void __launch_bounds__(Shape::threads)
-    decoupled_look_back_kernel(const T* in, T* out, cuda::std::size_t n, T init, Op op, Status status,
+    decoupled_look_back_kernel(Input in, Sink sink, cuda::std::size_t n, T init, Op op, Status status,
                                unsigned long long* next_tile) {
   using io = tile_io<Shape, T>;
   __shared__ typename io::storage temp;
@@ -36,7 +38,7 @@ __global__ void __launch_bounds__(Shape::threads)
     const int valid = static_cast<int>(cuda::std::min<cuda::std::size_t>(Shape::tile, n - offset));
 
     T items[Shape::items];
-    load_tile<Shape>(in + offset, valid, items, temp);
+    load_tile<Shape, T>(in + offset, valid, items, temp);
     __syncthreads();
     T thread_prefix;
     const T tile_total = scan_tile_locally<Shape>(items, thread_prefix, op, temp);
@@ -60,7 +62,7 @@ __global__ void __launch_bounds__(Shape::threads)
     const T running = thread_running_prefix(tile_prefix, has_tile_prefix, thread_prefix, op);
     apply_prefix<Kind>(items, running, has_tile_prefix || threadIdx.x > 0, op);
     __syncthreads();  // the scan's shared storage becomes the store's
-    store_tile<Shape>(out + offset, valid, items, temp);
+    sink.template operator()<Shape>(offset, valid, items, temp);
     __syncthreads();  // before the next tile reuses shared memory and tile_shared
   }
 }

@@ -41,10 +41,11 @@ struct tile_io {
   };
 };
 
-/// Loads `valid` elements at `from` (a partial tile is padded with copies of its first element, so no
-/// register is ever uninitialised; padding only affects outputs past `valid`, which are not stored).
-template <class Shape, class T>
-__device__ __forceinline__ void load_tile(const T* from, int valid, T (&items)[Shape::items],
+/// Loads `valid` elements at `from` (a pointer or any random-access iterator of T). A partial tile is
+/// padded with copies of its first element, so no register is ever uninitialised; padding only affects
+/// outputs past `valid`, which are not stored.
+template <class Shape, class T, class Input>
+__device__ __forceinline__ void load_tile(Input from, int valid, T (&items)[Shape::items],
                                           typename tile_io<Shape, T>::storage& temp) {
   using load = typename tile_io<Shape, T>::load;
   if (valid == Shape::tile) load(temp.load).Load(from, items);
@@ -58,6 +59,18 @@ __device__ __forceinline__ void store_tile(T* to, int valid, T (&items)[Shape::i
   if (valid == Shape::tile) store(temp.store).Store(to, items);
   else store(temp.store).Store(to, items, valid);
 }
+
+/// The output side of a scan kernel: what happens to a scanned tile. A plain scan stores every element;
+/// other operations built on the scan (segmented reductions, selection) keep only some.
+template <class T>
+struct store_all {
+  T* out;
+  template <class Shape>
+  __device__ __forceinline__ void operator()(cuda::std::size_t offset, int valid, T (&items)[Shape::items],
+                                             typename tile_io<Shape, T>::storage& temp) const {
+    store_tile<Shape>(out + offset, valid, items, temp);
+  }
+};
 
 /// Scans the thread's items in place (inclusive, sequential) and returns the thread's total.
 template <int Items, class T, class Op>
