@@ -1,0 +1,48 @@
+// sluice/reference/string_match.hpp: sequential oracle for exact single-pattern matching (Ashkiani §2.1).
+//
+// string_match(text, pattern) returns every r with text[r, r + m) = pattern, 0 ≤ r ≤ n − m, ascending;
+// overlapping matches all count (`aaaa` occurs 5 times in `aaaaaaaa`). Bytes are compared as bytes, so NUL
+// and any other value are ordinary characters. An empty pattern throws invalid_argument("pattern") (every
+// position would match; the GPU matchers need m ≥ 1); a pattern longer than the text (including an empty
+// text) has no matches.
+//
+// It is Knuth–Morris–Pratt rather than the naive compare-at-every-position loop because the GPU tests
+// use periodic worst cases (text `aaa…a`, pattern `aaa…ab` of 64 K bytes) on up to 2^26 bytes, which
+// would make the naive loop take n·m steps; KMP takes O(n + m). The host tests hold it against the naive
+// loop.
+#pragma once
+
+#include <sluice/core/error.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace sluice::reference {
+
+[[nodiscard]] inline std::vector<std::size_t> string_match(std::span<const std::uint8_t> text,
+                                                           std::span<const std::uint8_t> pattern) {
+  if (pattern.empty()) throw invalid_argument("reference::string_match", "pattern", "must not be empty");
+  const std::size_t m = pattern.size();
+  // border[k] = length of the longest proper prefix of pattern[0, k] that is also a suffix of it.
+  std::vector<std::size_t> border(m, 0);
+  for (std::size_t k = 1, len = 0; k < m; ++k) {
+    while (len > 0 && pattern[k] != pattern[len]) len = border[len - 1];
+    if (pattern[k] == pattern[len]) ++len;
+    border[k] = len;
+  }
+  std::vector<std::size_t> matches;
+  // matched = the length of the longest pattern prefix that ends just before text[i].
+  for (std::size_t i = 0, matched = 0; i < text.size(); ++i) {
+    while (matched > 0 && text[i] != pattern[matched]) matched = border[matched - 1];
+    if (text[i] == pattern[matched]) ++matched;
+    if (matched == m) {
+      matches.push_back(i + 1 - m);
+      matched = border[m - 1];  // keep the longest border so overlapping matches are found
+    }
+  }
+  return matches;
+}
+
+}  // namespace sluice::reference
