@@ -1,0 +1,133 @@
+// Benchmarks of the segmented family against CUB on the same data: segmented reduce by offsets
+// (cub::DeviceSegmentedReduce::Sum) at three segment shapes, reduce-by-key (cub::DeviceReduce::ReduceByKey)
+// and scan-by-key (cub::DeviceScan::InclusiveSumByKey). Bytes: every input read once, every output
+// written once (offsets and per-segment outputs included).
+#include "harness/measure.hpp"
+
+#include <sluice/data/generate.cuh>
+#include <sluice/reference/by_key.hpp>
+#include <sluice/reference/segmented.hpp>
+#include <sluice/segmented.cuh>
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+
+namespace {
+
+using namespace sluice;
+
+/// Segmented sums of n u32 values in `segments` segments of equal length.
+void segmented_sum_case(bench::case_context& session, const std::string& name, std::size_t n, std::size_t segments) {
+  auto& ctx = session.gpu();
+  const data::distribution_spec spec{data::distribution::uniform, 0, 0.0, segments};
+  device_buffer<std::uint32_t> values(ctx, n), sums(ctx, segments);
+  data::generate(ctx, values.span(), spec);
+  std::vector<std::size_t> offsets(segments + 1);
+  for (std::size_t s = 0; s <= segments; ++s) offsets[s] = s * (n / segments);
+  offsets.back() = n;
+  const device_buffer<std::size_t> d_offsets(ctx, std::span<const std::size_t>(offsets));
+  const auto host = data::generate_host<std::uint32_t>(n, spec);
+  const auto expected = reference::segmented_reduce_offsets(std::span<const std::uint32_t>(host),
+                                                            std::span<const std::size_t>(offsets), 0u, plus{});
+  auto verify = [&] { return sums.to_host() == expected; };
+  const double bytes = 4.0 * static_cast<double>(n) + 12.0 * static_cast<double>(segments);
+  const bench::work_description work{"segmented", name, n, bytes};
+
+  sums.fill_bytes(0xA5);
+  bench::measure(session, work, "sluice::segmented_reduce", bench::role::subject, true,
+                 [&] { segmented_reduce(ctx, values.span(), d_offsets.span(), sums.span(), 0u, plus{}); }, verify);
+  std::size_t temp_bytes = 0;
+  SLUICE_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, temp_bytes, values.data(), sums.data(),
+                                                    static_cast<std::int64_t>(segments), d_offsets.data(),
+                                                    d_offsets.data() + 1, ctx.stream()));
+  device_buffer<char> temp(ctx, temp_bytes);
+  sums.fill_bytes(0xA5);
+  bench::measure(session, work, "cub::DeviceSegmentedReduce::Sum", bench::role::baseline, true, [&] {
+    SLUICE_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(temp.data(), temp_bytes, values.data(), sums.data(),
+                                                      static_cast<std::int64_t>(segments), d_offsets.data(),
+                                                      d_offsets.data() + 1, ctx.stream()));
+  }, verify);
+}
+
+/// Keys with runs of about `mean_run` equal values (uniform over a range, then sorted in blocks).
+std::vector<std::uint32_t> run_keys(std::size_t n, std::size_t mean_run) {
+  return data::generate_host<std::uint32_t>(n, {data::distribution::sorted, n / mean_run, 0.0, 1});
+}
+
+}  // namespace
+
+SLUICE_BENCH_CASE("segmented", "reduce 256 per segment u32", gpu) {
+  segmented_sum_case(session, "reduce 256 per segment u32", std::size_t{1} << 28, (std::size_t{1} << 28) / 256);
+}
+
+SLUICE_BENCH_CASE("segmented", "reduce one segment u32", gpu) {
+  segmented_sum_case(session, "reduce one segment u32", std::size_t{1} << 28, 1);
+}
+
+SLUICE_BENCH_CASE("segmented", "reduce 16 per segment u32", gpu) {
+  segmented_sum_case(session, "reduce 16 per segment u32", std::size_t{1} << 28, std::size_t{1} << 24);
+}
+
+SLUICE_BENCH_CASE("segmented", "reduce_by_key runs of 16 u32", gpu) {
+  auto& ctx = session.gpu();
+  const std::size_t n = std::size_t{1} << (session.quick() ? 26 : 28);
+  const auto keys = run_keys(n, 16);
+  const auto values = data::generate_host<std::uint32_t>(n, {data::distribution::uniform, 0, 0.0, 2});
+  const auto expected = reference::reduce_by_key(std::span<const std::uint32_t>(keys),
+                                                 std::span<const std::uint32_t>(values), plus{});
+  const device_buffer<std::uint32_t> d_keys(ctx, std::span<const std::uint32_t>(keys)),
+      d_values(ctx, std::span<const std::uint32_t>(values));
+  device_buffer<std::uint32_t> unique(ctx, n), sums(ctx, n);
+  device_buffer<std::size_t> runs(ctx, 1);
+  const std::size_t r = expected.keys.size();
+  auto verify = [&] {
+    auto k = unique.to_host(), v = sums.to_host();
+    k.resize(r);
+    v.resize(r);
+    return runs.to_host()[0] == r && k == expected.keys && v == expected.values;
+  };
+  const bench::work_description work{"segmented", "reduce_by_key runs of 16 u32", n,
+                                     8.0 * static_cast<double>(n) + 8.0 * static_cast<double>(r)};
+  unique.fill_bytes(0xA5);
+  sums.fill_bytes(0xA5);
+  bench::measure(session, work, "sluice::reduce_by_key", bench::role::subject, true, [&] {
+    reduce_by_key(ctx, d_keys.span(), d_values.span(), unique.span(), sums.span(), runs.data(), plus{});
+  }, verify);
+  std::size_t temp_bytes = 0;
+  SLUICE_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(nullptr, temp_bytes, d_keys.data(), unique.data(), d_values.data(),
+                                                   sums.data(), runs.data(), plus{}, n, ctx.stream()));
+  device_buffer<char> temp(ctx, temp_bytes);
+  unique.fill_bytes(0xA5);
+  sums.fill_bytes(0xA5);
+  bench::measure(session, work, "cub::DeviceReduce::ReduceByKey", bench::role::baseline, true, [&] {
+    SLUICE_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(temp.data(), temp_bytes, d_keys.data(), unique.data(),
+                                                     d_values.data(), sums.data(), runs.data(), plus{}, n, ctx.stream()));
+  }, verify);
+}
+
+SLUICE_BENCH_CASE("segmented", "inclusive_scan_by_key runs of 16 u32", gpu) {
+  auto& ctx = session.gpu();
+  const std::size_t n = std::size_t{1} << (session.quick() ? 26 : 28);
+  const auto keys = run_keys(n, 16);
+  const auto values = data::generate_host<std::uint32_t>(n, {data::distribution::uniform, 0, 0.0, 3});
+  const auto expected = reference::inclusive_scan_by_key(std::span<const std::uint32_t>(keys),
+                                                         std::span<const std::uint32_t>(values), plus{});
+  const device_buffer<std::uint32_t> d_keys(ctx, std::span<const std::uint32_t>(keys)),
+      d_values(ctx, std::span<const std::uint32_t>(values));
+  device_buffer<std::uint32_t> out(ctx, n);
+  auto verify = [&] { return out.to_host() == expected; };
+  const bench::work_description work{"segmented", "inclusive_scan_by_key runs of 16 u32", n, 12.0 * static_cast<double>(n)};
+  out.fill_bytes(0xA5);
+  bench::measure(session, work, "sluice::inclusive_scan_by_key", bench::role::subject, true,
+                 [&] { inclusive_scan_by_key(ctx, d_keys.span(), d_values.span(), out.span(), plus{}); }, verify);
+  std::size_t temp_bytes = 0;
+  SLUICE_CUDA_CHECK(cub::DeviceScan::InclusiveSumByKey(nullptr, temp_bytes, d_keys.data(), d_values.data(), out.data(),
+                                                       n, cuda::std::equal_to<>{}, ctx.stream()));
+  device_buffer<char> temp(ctx, temp_bytes);
+  out.fill_bytes(0xA5);
+  bench::measure(session, work, "cub::DeviceScan::InclusiveSumByKey", bench::role::baseline, true, [&] {
+    SLUICE_CUDA_CHECK(cub::DeviceScan::InclusiveSumByKey(temp.data(), temp_bytes, d_keys.data(), d_values.data(),
+                                                         out.data(), n, cuda::std::equal_to<>{}, ctx.stream()));
+  }, verify);
+}

@@ -1,0 +1,377 @@
+// sluice/segmented.cuh: segmented scans and reductions (segments given by head flags or by offsets) and
+// their by-key forms (segments are runs of equal keys).
+//
+//   head flags: flags[i] != 0 marks the first element of a segment; element 0 always starts one.
+//   offsets:    segment s is [offsets[s], offsets[s+1]); offsets has segments + 1 non-decreasing
+//               entries ≤ n; empty segments are allowed; elements outside [offsets.front(),
+//               offsets.back()) belong to no segment (scans copy them through, reductions ignore them).
+//   by key:     a segment is a maximal run of consecutive keys equal under `eq`.
+//
+//   segmented_inclusive_scan: out[i] = head ⊕ … ⊕ values[i]           (within i's segment)
+//   segmented_exclusive_scan: out[i] = init ⊕ head ⊕ … ⊕ values[i−1]  (init at every head)
+//   segmented_reduce:         out[s] = init ⊕ (segment s)              (init for an empty segment)
+//   reduce_by_key:            the first key of each run and the ⊕ of its values (no init), and the
+//                             number of runs
+//
+// Operands combine in index order: non-commutative operators are exact (sluice::reference::segmented_*,
+// reduce_by_key, *_scan_by_key are the oracles). Asynchronous on the context's stream.
+//
+//   sluice::segmented_reduce(ctx, values.span(), offsets.span(), sums.span(), 0.0f, sluice::plus{});
+//
+// Strategy: `flat` (the default), one single-pass scan over (head count, value) pairs: the cost per
+// element is the same for one huge segment as for millions of tiny ones (detail/segmented/flat.cuh).
+// Offsets first become head flags (n bytes written and read back).
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/memory.hpp>
+#include <sluice/detail/segmented/flat.cuh>
+#include <sluice/scan.cuh>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cuda/std/span>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <type_traits>
+
+namespace sluice {
+
+enum class segmented_algorithm {
+  automatic,  ///< flat
+  flat,       ///< one single-pass scan over (head count, value) pairs
+};
+
+struct segmented_options {
+  segmented_algorithm algorithm = segmented_algorithm::automatic;
+  /// Offsets: check on the device that they are non-decreasing and ≤ n, and throw
+  /// sluice::invalid_argument with the first bad index (synchronises). Unchecked bad offsets give
+  /// unspecified results but never an access out of bounds.
+  bool validate_offsets = false;
+};
+
+namespace detail::segmented {
+
+template <class Pairs>
+auto pair_iterator(Pairs pairs) {
+  return thrust::make_transform_iterator(thrust::make_counting_iterator<cuda::std::size_t>(0), pairs);
+}
+
+/// Runs the flat scan with the head-count type that cannot overflow for n elements.
+template <class T, class Op, class Run>
+void with_count_type(std::size_t n, Run run) {
+  if (n < (std::size_t{1} << 32)) run(cuda::std::uint32_t{});
+  else run(cuda::std::uint64_t{});
+}
+
+template <class T, class Op, class Pairs, class Sink, class Count>
+void scan_pairs(context& ctx, std::size_t n, Pairs pairs, Sink sink, Op op, Count) {
+  using pair = counted<Count, T>;
+  scan::run_decoupled_look_back<scan::scan_kind::inclusive, false, pair>(ctx, pair_iterator(pairs), sink, n, pair{},
+                                                                         counted_op<Op>{op});
+}
+
+inline void check_sizes(const char* function, const char* parameter, std::size_t got, std::size_t expected) {
+  if (got != expected)
+    throw invalid_argument(function, parameter,
+                           "has " + std::to_string(got) + " elements; " + std::to_string(expected) + " expected");
+}
+
+template <class Offset>
+__global__ void find_bad_offset_kernel(const Offset* offsets, std::size_t count, std::size_t n,
+                                       unsigned long long* first_bad) {
+  for (std::size_t s = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; s < count;
+       s += std::size_t{gridDim.x} * blockDim.x)
+    if (offsets[s] > n || (s > 0 && offsets[s] < offsets[s - 1])) atomicMin(first_bad, static_cast<unsigned long long>(s));
+}
+
+/// Throws invalid_argument at the first offset that is above n or below its predecessor.
+inline void validate_offsets(context& ctx, const char* function, cuda::std::span<const std::size_t> offsets,
+                             std::size_t n) {
+  scan::scratch<unsigned long long> first_bad(ctx, 1);
+  SLUICE_CUDA_CHECK(cudaMemsetAsync(first_bad.get(), 0xFF, sizeof(unsigned long long), ctx.stream()));
+  find_bad_offset_kernel<<<scan::streaming_grid(ctx, find_bad_offset_kernel<std::size_t>, offsets.size()), 256, 0, ctx.stream()>>>(
+      offsets.data(), offsets.size(), n, first_bad.get());
+  SLUICE_CHECK_LAUNCH();
+  unsigned long long bad = 0;
+  SLUICE_CUDA_CHECK(cudaMemcpyAsync(&bad, first_bad.get(), sizeof bad, cudaMemcpyDeviceToHost, ctx.stream()));
+  ctx.synchronize();
+  if (bad != ~0ull) throw invalid_argument(function, "offsets", "is not non-decreasing with entries ≤ n", bad);
+}
+
+/// Head flags for the runs that offsets define (scratch memory, n bytes).
+class offset_flags {
+ public:
+  offset_flags(context& ctx, cuda::std::span<const std::size_t> offsets, std::size_t n) : flags_(ctx, n) {
+    SLUICE_CUDA_CHECK(cudaMemsetAsync(flags_.get(), 0, n, ctx.stream()));
+    mark_offsets_kernel<<<scan::streaming_grid(ctx, mark_offsets_kernel<std::size_t>, offsets.size()), 256, 0, ctx.stream()>>>(
+        offsets.data(), offsets.size(), flags_.get(), n);
+    SLUICE_CHECK_LAUNCH();
+  }
+  [[nodiscard]] offset_heads heads(cuda::std::span<const std::size_t> offsets) const {
+    return {flags_.get(), {offsets.front(), offsets.back()}};
+  }
+
+ private:
+  scan::scratch<cuda::std::uint8_t> flags_;
+};
+
+/// Common checks of the offsets forms; returns false when there is nothing to do.
+template <class T>
+bool prepare_offsets(context& ctx, const char* function, cuda::std::span<const T> values,
+                     cuda::std::span<const std::size_t> offsets, const segmented_options& options) {
+  require_device_memory(ctx, values, function, "values");
+  if (offsets.empty()) throw invalid_argument(function, "offsets", "must have segments + 1 entries (at least one)");
+  require_device_memory(ctx, offsets, function, "offsets");
+  if (options.validate_offsets) validate_offsets(ctx, function, offsets, values.size());
+  return true;
+}
+
+template <class In, std::size_t Extent>
+cuda::std::span<const std::remove_const_t<In>> as_const(cuda::std::span<In, Extent> s) {
+  return {s.data(), s.size()};
+}
+
+}  // namespace detail::segmented
+
+// ---- head flags --------------------------------------------------------------------------------------------
+
+template <class In, std::size_t E1, class T, std::size_t E2, class Op>
+  requires std::same_as<std::remove_const_t<In>, T>
+void segmented_inclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda::std::span<const std::uint8_t> flags,
+                              cuda::std::span<T, E2> out, Op op, const segmented_options& = {}) {
+  namespace seg = detail::segmented;
+  const char* function = "segmented_inclusive_scan";
+  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, flags, function, "flags");
+  require_device_memory(ctx, out, function, "out");
+  seg::check_sizes(function, "flags", flags.size(), values.size());
+  seg::check_sizes(function, "out", out.size(), values.size());
+  if (values.empty()) return;
+  auto device = ctx.activate();
+  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
+    using C = decltype(count);
+    seg::scan_pairs<T>(ctx, values.size(), seg::inclusive_pairs<C, T, seg::flag_heads>{values.data(), {flags.data()}},
+                       seg::store_values<T>{out.data()}, op, count);
+  });
+}
+
+template <class In, std::size_t E1, class T, std::size_t E2, class Op>
+  requires std::same_as<std::remove_const_t<In>, T>
+void segmented_exclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda::std::span<const std::uint8_t> flags,
+                              cuda::std::span<T, E2> out, T init, Op op, const segmented_options& = {}) {
+  namespace seg = detail::segmented;
+  const char* function = "segmented_exclusive_scan";
+  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, flags, function, "flags");
+  require_device_memory(ctx, out, function, "out");
+  seg::check_sizes(function, "flags", flags.size(), values.size());
+  seg::check_sizes(function, "out", out.size(), values.size());
+  if (values.data() == out.data() && !values.empty())
+    throw invalid_argument(function, "out", "may not alias values (each output reads the previous value)");
+  if (values.empty()) return;
+  auto device = ctx.activate();
+  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
+    using C = decltype(count);
+    seg::scan_pairs<T>(ctx, values.size(),
+                       seg::exclusive_pairs<C, T, seg::flag_heads>{values.data(), {flags.data()}, init},
+                       seg::store_values<T>{out.data()}, op, count);
+  });
+}
+
+/// out[k] = init ⊕ (segment k); writes the number of segments to *segment_count (device memory; may be
+/// null). Segments beyond out.size() are counted but not written.
+template <class In, std::size_t E1, class T, std::size_t E2, class Op>
+  requires std::same_as<std::remove_const_t<In>, T>
+void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::span<const std::uint8_t> flags,
+                      cuda::std::span<T, E2> out, T init, Op op, std::size_t* segment_count = nullptr,
+                      const segmented_options& = {}) {
+  namespace seg = detail::segmented;
+  const char* function = "segmented_reduce";
+  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, flags, function, "flags");
+  require_device_memory(ctx, out, function, "out");
+  if (segment_count) require_device_memory(ctx, segment_count, sizeof(std::size_t), function, "segment_count");
+  seg::check_sizes(function, "flags", flags.size(), values.size());
+  auto device = ctx.activate();
+  if (values.empty()) {
+    if (segment_count) SLUICE_CUDA_CHECK(cudaMemsetAsync(segment_count, 0, sizeof(std::size_t), ctx.stream()));
+    return;
+  }
+  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
+    using C = decltype(count);
+    seg::store_segment_ends<C, T, Op, seg::flag_heads> sink{out.data(), out.size(), init, true, op,
+                                                            {flags.data()},  values.size()};
+    sink.segment_count = segment_count;
+    seg::scan_pairs<T>(ctx, values.size(), seg::inclusive_pairs<C, T, seg::flag_heads>{values.data(), {flags.data()}},
+                       sink, op, count);
+  });
+}
+
+// ---- offsets -----------------------------------------------------------------------------------------------
+
+template <class In, std::size_t E1, class T, std::size_t E2, class Op>
+  requires std::same_as<std::remove_const_t<In>, T>
+void segmented_inclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda::std::span<const std::size_t> offsets,
+                              cuda::std::span<T, E2> out, Op op, const segmented_options& options = {}) {
+  namespace seg = detail::segmented;
+  const char* function = "segmented_inclusive_scan";
+  seg::prepare_offsets(ctx, function, seg::as_const(values), offsets, options);
+  require_device_memory(ctx, out, function, "out");
+  seg::check_sizes(function, "out", out.size(), values.size());
+  if (values.empty()) return;
+  auto device = ctx.activate();
+  const seg::offset_flags flags(ctx, offsets, values.size());
+  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
+    using C = decltype(count);
+    seg::scan_pairs<T>(ctx, values.size(), seg::inclusive_pairs<C, T, seg::offset_heads>{values.data(), flags.heads(offsets)},
+                       seg::store_values<T>{out.data()}, op, count);
+  });
+}
+
+template <class In, std::size_t E1, class T, std::size_t E2, class Op>
+  requires std::same_as<std::remove_const_t<In>, T>
+void segmented_exclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda::std::span<const std::size_t> offsets,
+                              cuda::std::span<T, E2> out, T init, Op op, const segmented_options& options = {}) {
+  namespace seg = detail::segmented;
+  const char* function = "segmented_exclusive_scan";
+  seg::prepare_offsets(ctx, function, seg::as_const(values), offsets, options);
+  require_device_memory(ctx, out, function, "out");
+  seg::check_sizes(function, "out", out.size(), values.size());
+  if (values.data() == out.data() && !values.empty())
+    throw invalid_argument(function, "out", "may not alias values (each output reads the previous value)");
+  if (values.empty()) return;
+  auto device = ctx.activate();
+  const seg::offset_flags flags(ctx, offsets, values.size());
+  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
+    using C = decltype(count);
+    const seg::offset_heads heads = flags.heads(offsets);
+    seg::scan_pairs<T>(ctx, values.size(),
+                       seg::exclusive_pairs<C, T, seg::offset_heads, seg::outside_range>{values.data(), heads, init,
+                                                                                         heads.outside},
+                       seg::store_values<T>{out.data()}, op, count);
+  });
+}
+
+/// out[s] = init ⊕ values[offsets[s]] ⊕ … ⊕ values[offsets[s+1] − 1]; out has one entry per segment.
+template <class In, std::size_t E1, class T, std::size_t E2, class Op>
+  requires std::same_as<std::remove_const_t<In>, T>
+void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::span<const std::size_t> offsets,
+                      cuda::std::span<T, E2> out, T init, Op op, const segmented_options& options = {}) {
+  namespace seg = detail::segmented;
+  const char* function = "segmented_reduce";
+  seg::prepare_offsets(ctx, function, seg::as_const(values), offsets, options);
+  require_device_memory(ctx, out, function, "out");
+  const std::size_t segments = offsets.size() - 1;
+  seg::check_sizes(function, "out", out.size(), segments);
+  if (segments == 0) return;
+  auto device = ctx.activate();
+  seg::fill_empty_segments_kernel<<<detail::scan::streaming_grid(ctx, seg::fill_empty_segments_kernel<T>, segments),
+                                    256, 0, ctx.stream()>>>(offsets.data(), segments, out.data(), init);
+  SLUICE_CHECK_LAUNCH();
+  if (values.empty()) return;
+  const seg::offset_flags flags(ctx, offsets, values.size());
+  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
+    using C = decltype(count);
+    const seg::offset_heads heads = flags.heads(offsets);
+    seg::store_segment_ends<C, T, Op, seg::offset_heads, seg::segment_by_offsets> sink{
+        out.data(), segments, init, true, op, heads, values.size(), {offsets.data(), segments}};
+    seg::scan_pairs<T>(ctx, values.size(), seg::inclusive_pairs<C, T, seg::offset_heads>{values.data(), heads}, sink, op,
+                       count);
+  });
+}
+
+// ---- by key ------------------------------------------------------------------------------------------------
+
+/// For each run of equal keys: unique_keys[r] = the run's first key, aggregates[r] = ⊕ of its values;
+/// *run_count (device memory, may be null) = number of runs. Runs beyond the outputs' size are counted
+/// but not written.
+template <class KIn, std::size_t E1, class VIn, std::size_t E2, class K, std::size_t E3, class V, std::size_t E4,
+          class Op, class Eq = std::equal_to<>>
+  requires std::same_as<std::remove_const_t<KIn>, K> && std::same_as<std::remove_const_t<VIn>, V>
+void reduce_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<VIn, E2> values,
+                   cuda::std::span<K, E3> unique_keys, cuda::std::span<V, E4> aggregates, std::size_t* run_count, Op op,
+                   Eq eq = {}) {
+  namespace seg = detail::segmented;
+  const char* function = "reduce_by_key";
+  require_device_memory(ctx, seg::as_const(keys), function, "keys");
+  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, unique_keys, function, "unique_keys");
+  require_device_memory(ctx, aggregates, function, "aggregates");
+  if (run_count) require_device_memory(ctx, run_count, sizeof(std::size_t), function, "run_count");
+  seg::check_sizes(function, "values", values.size(), keys.size());
+  seg::check_sizes(function, "unique_keys", unique_keys.size(), aggregates.size());
+  auto device = ctx.activate();
+  if (keys.empty()) {
+    if (run_count) SLUICE_CUDA_CHECK(cudaMemsetAsync(run_count, 0, sizeof(std::size_t), ctx.stream()));
+    return;
+  }
+  using heads_t = seg::key_heads<K, Eq>;
+  const heads_t heads{keys.data(), eq};
+  seg::with_count_type<V, Op>(keys.size(), [&](auto count) {
+    using C = decltype(count);
+    seg::store_segment_ends<C, V, Op, heads_t, seg::segment_by_count, K> sink{
+        aggregates.data(), aggregates.size(), V{}, false, op, heads, keys.size()};
+    sink.keys = keys.data();
+    sink.unique_keys = unique_keys.data();
+    sink.segment_count = run_count;
+    seg::scan_pairs<V>(ctx, keys.size(), seg::inclusive_pairs<C, V, heads_t>{values.data(), heads}, sink, op, count);
+  });
+}
+
+template <class KIn, std::size_t E1, class VIn, std::size_t E2, class V, std::size_t E3, class Op,
+          class Eq = std::equal_to<>>
+  requires std::same_as<std::remove_const_t<VIn>, V>
+void inclusive_scan_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<VIn, E2> values,
+                           cuda::std::span<V, E3> out, Op op, Eq eq = {}) {
+  namespace seg = detail::segmented;
+  using K = std::remove_const_t<KIn>;
+  const char* function = "inclusive_scan_by_key";
+  require_device_memory(ctx, seg::as_const(keys), function, "keys");
+  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, out, function, "out");
+  seg::check_sizes(function, "values", values.size(), keys.size());
+  seg::check_sizes(function, "out", out.size(), keys.size());
+  if (keys.empty()) return;
+  auto device = ctx.activate();
+  using heads_t = seg::key_heads<K, Eq>;
+  seg::with_count_type<V, Op>(keys.size(), [&](auto count) {
+    using C = decltype(count);
+    seg::scan_pairs<V>(ctx, keys.size(), seg::inclusive_pairs<C, V, heads_t>{values.data(), heads_t{keys.data(), eq}},
+                       seg::store_values<V>{out.data()}, op, count);
+  });
+}
+
+template <class KIn, std::size_t E1, class VIn, std::size_t E2, class V, std::size_t E3, class Op,
+          class Eq = std::equal_to<>>
+  requires std::same_as<std::remove_const_t<VIn>, V>
+void exclusive_scan_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<VIn, E2> values,
+                           cuda::std::span<V, E3> out, V init, Op op, Eq eq = {}) {
+  namespace seg = detail::segmented;
+  using K = std::remove_const_t<KIn>;
+  const char* function = "exclusive_scan_by_key";
+  require_device_memory(ctx, seg::as_const(keys), function, "keys");
+  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, out, function, "out");
+  seg::check_sizes(function, "values", values.size(), keys.size());
+  seg::check_sizes(function, "out", out.size(), keys.size());
+  if (values.data() == out.data() && !values.empty())
+    throw invalid_argument(function, "out", "may not alias values (each output reads the previous value)");
+  if (keys.empty()) return;
+  auto device = ctx.activate();
+  using heads_t = seg::key_heads<K, Eq>;
+  seg::with_count_type<V, Op>(keys.size(), [&](auto count) {
+    using C = decltype(count);
+    seg::scan_pairs<V>(ctx, keys.size(),
+                       seg::exclusive_pairs<C, V, heads_t>{values.data(), heads_t{keys.data(), eq}, init},
+                       seg::store_values<V>{out.data()}, op, count);
+  });
+}
+
+}  // namespace sluice
