@@ -158,7 +158,7 @@ void segmented_inclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
   seg::with_count_type<T, Op>(values.size(), [&](auto count) {
     using C = decltype(count);
     seg::scan_pairs<T>(ctx, values.size(), seg::inclusive_pairs<C, T, seg::flag_heads>{values.data(), {flags.data()}},
-                       seg::store_values<T>{out.data()}, op, count);
+                       seg::store_values<T>{out.data(), {}}, op, count);
   });
 }
 
@@ -181,7 +181,7 @@ void segmented_exclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
     using C = decltype(count);
     seg::scan_pairs<T>(ctx, values.size(),
                        seg::exclusive_pairs<C, T, seg::flag_heads>{values.data(), {flags.data()}, init},
-                       seg::store_values<T>{out.data()}, op, count);
+                       seg::store_values<T>{out.data(), {}}, op, count);
   });
 }
 
@@ -231,7 +231,7 @@ void segmented_inclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
   seg::with_count_type<T, Op>(values.size(), [&](auto count) {
     using C = decltype(count);
     seg::scan_pairs<T>(ctx, values.size(), seg::inclusive_pairs<C, T, seg::offset_heads>{values.data(), flags.heads(offsets)},
-                       seg::store_values<T>{out.data()}, op, count);
+                       seg::store_values<T>{out.data(), {}}, op, count);
   });
 }
 
@@ -255,7 +255,7 @@ void segmented_exclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
     seg::scan_pairs<T>(ctx, values.size(),
                        seg::exclusive_pairs<C, T, seg::offset_heads, seg::outside_range>{values.data(), heads, init,
                                                                                          heads.outside},
-                       seg::store_values<T>{out.data()}, op, count);
+                       seg::store_values<T>{out.data(), {}}, op, count);
   });
 }
 
@@ -344,7 +344,7 @@ void inclusive_scan_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::st
   seg::with_count_type<V, Op>(keys.size(), [&](auto count) {
     using C = decltype(count);
     seg::scan_pairs<V>(ctx, keys.size(), seg::inclusive_pairs<C, V, heads_t>{values.data(), heads_t{keys.data(), eq}},
-                       seg::store_values<V>{out.data()}, op, count);
+                       seg::store_values<V>{out.data(), {}}, op, count);
   });
 }
 
@@ -370,7 +370,7 @@ void exclusive_scan_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::st
     using C = decltype(count);
     seg::scan_pairs<V>(ctx, keys.size(),
                        seg::exclusive_pairs<C, V, heads_t>{values.data(), heads_t{keys.data(), eq}, init},
-                       seg::store_values<V>{out.data()}, op, count);
+                       seg::store_values<V>{out.data(), {}}, op, count);
   });
 }
 

@@ -116,4 +116,25 @@ __device__ __forceinline__ T thread_running_prefix(const T& tile_prefix, bool ha
   return has_tile_prefix ? op(tile_prefix, thread_prefix) : thread_prefix;
 }
 
+/// Stores one field of each scanned element (e.g. the value of a (head count, value) pair), coalesced
+/// through shared memory: the scan's own storage is reused, the projected exchange needing less of it.
+template <class T, class Project>
+struct store_projection {
+  T* out;
+  Project project;
+  template <class Shape, class Element>
+  __device__ __forceinline__ void operator()(cuda::std::size_t offset, int valid, Element (&items)[Shape::items],
+                                             typename tile_io<Shape, Element>::storage& temp) const {
+    using store = cub::BlockStore<T, Shape::threads, Shape::items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+    static_assert(sizeof(typename store::TempStorage) <= sizeof(temp) &&
+                  alignof(typename store::TempStorage) <= alignof(decltype(temp)));
+    T values[Shape::items];
+#pragma unroll
+    for (int i = 0; i < Shape::items; ++i) values[i] = project(items[i]);
+    auto& storage = reinterpret_cast<typename store::TempStorage&>(temp);
+    if (valid == Shape::tile) store(storage).Store(out + offset, values);
+    else store(storage).Store(out + offset, values, valid);
+  }
+};
+
 }  // namespace sluice::detail::scan

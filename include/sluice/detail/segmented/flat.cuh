@@ -17,8 +17,6 @@
 
 #include <sluice/detail/scan/tile_scan.cuh>
 
-#include <cub/block/block_store.cuh>
-
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
 
@@ -122,25 +120,13 @@ __global__ void fill_empty_segments_kernel(const cuda::std::size_t* offsets, cud
 
 // ---- what the scan writes -----------------------------------------------------------------------------
 
-/// Scans: every element's value, stored coalesced through shared memory (the scan's own storage,
-/// reused: the value-only exchange needs less of it than the pair scan used).
-template <class T>
-struct store_values {
-  T* out;
-  template <class Shape, class Pair>
-  __device__ __forceinline__ void operator()(cuda::std::size_t offset, int valid, Pair (&items)[Shape::items],
-                                             typename scan::tile_io<Shape, Pair>::storage& temp) const {
-    using store = cub::BlockStore<T, Shape::threads, Shape::items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
-    static_assert(sizeof(typename store::TempStorage) <= sizeof(temp) &&
-                  alignof(typename store::TempStorage) <= alignof(decltype(temp)));
-    T values[Shape::items];
-#pragma unroll
-    for (int i = 0; i < Shape::items; ++i) values[i] = items[i].value;
-    auto& storage = reinterpret_cast<typename store::TempStorage&>(temp);
-    if (valid == Shape::tile) store(storage).Store(out + offset, values);
-    else store(storage).Store(out + offset, values, valid);
-  }
+/// Scans store every element's value (the head count only steered the scan).
+struct value_of {
+  template <class Pair>
+  __device__ auto operator()(const Pair& p) const { return p.value; }
 };
+template <class T>
+using store_values = scan::store_projection<T, value_of>;
 
 /// Segment of a run given by flags or keys: its position among the runs.
 struct segment_by_count {
