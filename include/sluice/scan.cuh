@@ -66,10 +66,11 @@ unsigned streaming_grid(const context& ctx, Kernel kernel, std::size_t n) {
   return static_cast<unsigned>(one_wave_grid(ctx, kernel, 256, ceil_div(n, 256)));
 }
 
-/// The single-pass scan of n elements read through `in`, each scanned tile handed to `sink`.
-template <scan_kind Kind, bool HasInit, class T, class Op, class Input, class Sink>
+/// The single-pass scan of n elements read through `in`, each scanned tile handed to `sink`. The tile
+/// shape defaults to the scanned type's; a sink that stages other data may need a smaller tile.
+template <scan_kind Kind, bool HasInit, class T, class Shape = default_shape<T>, class Op, class Input, class Sink>
 void run_decoupled_look_back(context& ctx, Input in, Sink sink, std::size_t n, T init, Op op) {
-  using shape = default_shape<T>;
+  using shape = Shape;
   using status_t = tile_status<T>;
   const std::size_t tiles = ceil_div(n, shape::tile);
   const std::size_t status_bytes = tiles * status_t::bytes_per_tile;

@@ -1,0 +1,224 @@
+// sluice/select.cuh: stream compaction and stable partitions (DTU §4.5, Palik §5.3 and §6.2).
+//
+//   select_if(in, out, count, pred)       the elements with pred(x), in input order
+//   select_flagged(in, flags, out, count) the elements whose flag is nonzero, in input order
+//   unique(in, out, count, eq)            the first element of each run of consecutive equal elements
+//   stable_partition(in, out, count, pred)
+//                                         pred-true elements in input order, then the rest in input
+//                                         order (Palik's split, with "true" first); count = how many
+//                                         were true
+//   stable_partition_3way(in, out, counts, classify)
+//                                         classify(x) → group3::first/second/third: the three groups in
+//                                         that order, each in input order; counts[0], counts[1] = the
+//                                         sizes of the first two groups
+//
+// Counts are written to device memory (asynchronously, like the results). For select_if,
+// select_flagged and unique, `out` may be shorter than the input: elements that do not fit are counted
+// but not written. pred, classify and eq may be called more than once per element. Stable. In place is
+// not supported (out must not overlap in). Strategy: one counting pass (partitions only), then one
+// single-pass scan of class counts that scatters each tile's classes as contiguous runs
+// (detail/select/classify_scatter.cuh).
+//
+//   sluice::select_if(ctx, in.span(), out.span(), count.data(), [] __device__ (unsigned x) { return x & 1; });
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/memory.hpp>
+#include <sluice/detail/select/classify_scatter.cuh>
+#include <sluice/scan.cuh>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cuda/std/span>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <type_traits>
+
+namespace sluice {
+
+/// The group of stable_partition_3way (Palik's <, =, > split). Values past `third` count as `third`.
+enum class group3 : std::uint8_t { first = 0, second = 1, third = 2 };
+
+namespace detail::select {
+
+template <class T, class Pred, bool KeepRejects>
+struct predicate_class {
+  const T* in;
+  Pred pred;
+  __device__ int operator()(cuda::std::size_t i) const { return pred(in[i]) ? 0 : (KeepRejects ? 1 : dropped); }
+};
+
+struct flag_class {
+  const cuda::std::uint8_t* flags;
+  __device__ int operator()(cuda::std::size_t i) const { return flags[i] ? 0 : dropped; }
+};
+
+template <class T, class Eq>
+struct run_head_class {
+  const T* in;
+  Eq eq;
+  __device__ int operator()(cuda::std::size_t i) const { return i == 0 || !eq(in[i - 1], in[i]) ? 0 : dropped; }
+};
+
+template <class T, class Classify>
+struct group3_class {
+  const T* in;
+  Classify classify;
+  __device__ int operator()(cuda::std::size_t i) const {
+    const auto g = static_cast<int>(classify(in[i]));
+    return g < 2 ? g : 2;
+  }
+};
+
+/// Counts per class (partitions: Classes = Kept + 1), then the scan that scatters. `count_out` receives
+/// the number kept (select) or, for partitions, the Kept class sizes.
+template <int Kept, int Classes, class T, class Classify>
+void classify_scatter(context& ctx, const T* in, T* out, std::size_t out_size, std::size_t n, Classify classify,
+                      std::size_t* count_out) {
+  static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
+  scan::scratch<unsigned long long> totals(ctx, Classes > Kept ? Kept : 0);
+  if constexpr (Classes > Kept) {
+    constexpr int threads = 256;
+    SLUICE_CUDA_CHECK(cudaMemsetAsync(totals.get(), 0, Kept * sizeof(unsigned long long), ctx.stream()));
+    auto count = count_classes_kernel<threads, Kept, Classify>;
+    count<<<static_cast<unsigned>(one_wave_grid(ctx, count, threads, ceil_div(n, threads))), threads, 0, ctx.stream()>>>(
+        classify, n, totals.get());
+    SLUICE_CHECK_LAUNCH();
+    if (count_out)
+      SLUICE_CUDA_CHECK(cudaMemcpyAsync(count_out, totals.get(), Kept * sizeof(std::size_t), cudaMemcpyDeviceToDevice,
+                                        ctx.stream()));
+  }
+  auto run = [&](auto count_type) {
+    using C = decltype(count_type);
+    using counts = class_counts<C, Kept>;
+    auto one_hots = thrust::make_transform_iterator(thrust::make_counting_iterator<cuda::std::size_t>(0),
+                                                    one_hot<C, Kept, Classify>{classify});
+    const scatter_by_class<T, C, Kept, Classes, Classify> sink{
+        in, out, out_size, classify, totals.get(), Classes > Kept ? nullptr : count_out, n};
+    // The tile is sized by the larger of the counts and the staged elements (shared memory holds a tile of T).
+    using shape = scan::tile_shape<256, (sizeof(T) > sizeof(counts) ? scan::default_shape<T>::items
+                                                                     : scan::default_shape<counts>::items)>;
+    scan::run_decoupled_look_back<scan::scan_kind::inclusive, false, counts, shape>(ctx, one_hots, sink, n, counts{},
+                                                                                    add_counts{});
+  };
+  if (n < (std::size_t{1} << 32)) run(std::uint32_t{});
+  else run(std::uint64_t{});
+}
+
+template <class In, std::size_t E>
+cuda::std::span<const std::remove_const_t<In>> as_const(cuda::std::span<In, E> s) {
+  return {s.data(), s.size()};
+}
+
+template <class T>
+void check_common(const context& ctx, const char* function, cuda::std::span<const T> in, cuda::std::span<T> out,
+                  std::size_t* count, bool count_required) {
+  require_device_memory(ctx, in, function, "in");
+  require_device_memory(ctx, out, function, "out");
+  if (count || count_required) require_device_memory(ctx, count, sizeof(std::size_t), function, "count");
+  if (!in.empty() && !out.empty() && in.data() < out.data() + out.size() && out.data() < in.data() + in.size())
+    throw invalid_argument(function, "out", "overlaps in");
+}
+
+}  // namespace detail::select
+
+/// Copies the elements x with pred(x) to out, in order; *count (device) = how many.
+template <class In, std::size_t E1, class T, std::size_t E2, class Pred>
+  requires std::same_as<std::remove_const_t<In>, T>
+void select_if(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<T, E2> out, std::size_t* count, Pred pred) {
+  namespace sel = detail::select;
+  const auto input = sel::as_const(in);
+  sel::check_common<T>(ctx, "select_if", input, out, count, true);
+  auto device = ctx.activate();
+  if (input.empty()) {
+    SLUICE_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(std::size_t), ctx.stream()));
+    return;
+  }
+  sel::classify_scatter<1, 1>(ctx, input.data(), out.data(), out.size(), input.size(),
+                              sel::predicate_class<T, Pred, false>{input.data(), pred}, count);
+}
+
+/// Copies the elements whose flag is nonzero to out, in order; *count (device) = how many.
+template <class In, std::size_t E1, class T, std::size_t E2>
+  requires std::same_as<std::remove_const_t<In>, T>
+void select_flagged(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<const std::uint8_t> flags,
+                    cuda::std::span<T, E2> out, std::size_t* count) {
+  namespace sel = detail::select;
+  const auto input = sel::as_const(in);
+  sel::check_common<T>(ctx, "select_flagged", input, out, count, true);
+  require_device_memory(ctx, flags, "select_flagged", "flags");
+  if (flags.size() != input.size()) throw invalid_argument("select_flagged", "flags", "must have one flag per element");
+  auto device = ctx.activate();
+  if (input.empty()) {
+    SLUICE_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(std::size_t), ctx.stream()));
+    return;
+  }
+  sel::classify_scatter<1, 1>(ctx, input.data(), out.data(), out.size(), input.size(), sel::flag_class{flags.data()},
+                              count);
+}
+
+/// Copies the first element of each run of consecutive equal elements; *count (device) = how many.
+template <class In, std::size_t E1, class T, std::size_t E2, class Eq = std::equal_to<>>
+  requires std::same_as<std::remove_const_t<In>, T>
+void unique(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<T, E2> out, std::size_t* count, Eq eq = {}) {
+  namespace sel = detail::select;
+  const auto input = sel::as_const(in);
+  sel::check_common<T>(ctx, "unique", input, out, count, true);
+  auto device = ctx.activate();
+  if (input.empty()) {
+    SLUICE_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(std::size_t), ctx.stream()));
+    return;
+  }
+  sel::classify_scatter<1, 1>(ctx, input.data(), out.data(), out.size(), input.size(),
+                              sel::run_head_class<T, Eq>{input.data(), eq}, count);
+}
+
+/// pred-true elements in order, then the others in order; *count (device, may be null) = how many were true.
+template <class In, std::size_t E1, class T, std::size_t E2, class Pred>
+  requires std::same_as<std::remove_const_t<In>, T>
+void stable_partition(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<T, E2> out, std::size_t* count,
+                      Pred pred) {
+  namespace sel = detail::select;
+  const auto input = sel::as_const(in);
+  sel::check_common<T>(ctx, "stable_partition", input, out, count, false);
+  if (out.size() != input.size()) throw invalid_argument("stable_partition", "out", "must have as many elements as in");
+  auto device = ctx.activate();
+  if (input.empty()) {
+    if (count) SLUICE_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(std::size_t), ctx.stream()));
+    return;
+  }
+  sel::classify_scatter<1, 2>(ctx, input.data(), out.data(), out.size(), input.size(),
+                              sel::predicate_class<T, Pred, true>{input.data(), pred}, count);
+}
+
+/// Groups first, second, third (each in input order); counts[0..1] (device, may be null) = the sizes of
+/// the first two groups.
+template <class In, std::size_t E1, class T, std::size_t E2, class Classify>
+  requires std::same_as<std::remove_const_t<In>, T>
+void stable_partition_3way(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<T, E2> out, std::size_t* counts,
+                           Classify classify) {
+  namespace sel = detail::select;
+  const auto input = sel::as_const(in);
+  const char* function = "stable_partition_3way";
+  require_device_memory(ctx, input, function, "in");
+  require_device_memory(ctx, out, function, "out");
+  if (counts) require_device_memory(ctx, counts, 2 * sizeof(std::size_t), function, "counts");
+  if (out.size() != input.size()) throw invalid_argument(function, "out", "must have as many elements as in");
+  if (!input.empty() && input.data() < out.data() + out.size() && out.data() < input.data() + input.size())
+    throw invalid_argument(function, "out", "overlaps in");
+  auto device = ctx.activate();
+  if (input.empty()) {
+    if (counts) SLUICE_CUDA_CHECK(cudaMemsetAsync(counts, 0, 2 * sizeof(std::size_t), ctx.stream()));
+    return;
+  }
+  sel::classify_scatter<2, 3>(ctx, input.data(), out.data(), out.size(), input.size(),
+                              sel::group3_class<T, Classify>{input.data(), classify}, counts);
+}
+
+}  // namespace sluice
