@@ -47,6 +47,16 @@ step host-tests "$build/tests/sluice_host_tests"
 step memcheck sanitize memcheck
 step racecheck sanitize racecheck
 step synccheck sanitize synccheck
+# Resource report of sluice's kernels (registers, stack, local memory): spills show as STACK/LOCAL > 0.
+resources() {
+  cuobjdump --dump-resource-usage "$gpu_tests" "$build/sluice" 2>/dev/null | grep -A1 'Function .*6sluice' |
+    grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' | sort | uniq -c | sort -rn
+  echo "sluice kernels with stack or local memory (spills):"
+  cuobjdump --dump-resource-usage "$gpu_tests" "$build/sluice" 2>/dev/null | grep -A1 'Function .*6sluice' |
+    paste - - | grep -E 'STACK:[1-9]|LOCAL:[1-9]' | sed -E 's/.*Function ([^:]*):.*(REG:[0-9]+ STACK:[0-9]+).*(LOCAL:[0-9]+).*/\2 \3 \1/' |
+    cut -c1-200 || true
+}
+step resources resources
 step info "$build/sluice" info
 step bench "$build/sluice" bench --quick --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
 
