@@ -1,90 +1,116 @@
-// sluice/reduce.cuh: device-wide reduction, out = init ⊕ in[0] ⊕ … ⊕ in[n−1].
+// sluice/reduce.cuh: device-wide reduction, out = init ⊕ in[0] ⊕ … ⊕ in[n−1], and transform_reduce,
+// out = init ⊕ f(in[0]) ⊕ … ⊕ f(in[n−1]).
 //
 // Any associative operator. Operators not declared commutative (sluice/core/operators.hpp) are
 // combined strictly in index order and give the sequential oracle's bits; commutative ones let the
-// implementation reorder. n = 0 writes init.
+// implementation reorder. n = 0 writes init. Asynchronous on the context's stream.
 //
 //   sluice::context ctx;
 //   sluice::device_buffer<int> in(ctx, host_values), out(ctx, 1);
 //   sluice::reduce(ctx, in.span(), out.data(), 0, sluice::plus{});   // any associative operator
 //   int sum = out.to_host()[0];
 //
-// Status: this is the foundation's two-pass tile reduction (detail/reduce/tile_reduce.cuh). The seed
-// strategies (DTU global/shared trees, Palik interleaved and sequential addressing, warp shuffle) and
-// the tuned automatic choice are the scan-family issue's work; `reduce_algorithm` lists what exists.
+//   sluice::reduce(ctx, in.span(), out.data(), 0, sluice::plus{},
+//                  {.algorithm = sluice::reduce_algorithm::palik_interleaved});  // a seed strategy
+//
+//   struct square { __device__ std::uint64_t operator()(std::uint32_t x) const { return std::uint64_t{x} * x; } };
+//   sluice::transform_reduce(ctx, in32.span(), sum64.data(), std::uint64_t{0}, sluice::plus{}, square{});
+//
+// Strategies (reduce_options::algorithm; docs/reduce.md): two_pass_tiles (automatic: the fastest,
+// 0.99x cub::DeviceReduce at 2^28 u32 on an H100, docs/perf-notes.md), and the seeds' strategies for
+// study: dtu_global_tree, dtu_shared_tree (DTU §5.3), palik_interleaved, palik_sequential_addressing,
+// warp_shuffle (Palik §3.3–3.6). Those that reorder operands reject a non-commutative operator with
+// sluice::invalid_argument (parameter "options.algorithm").
 #pragma once
 
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
-#include <sluice/core/launch.hpp>
 #include <sluice/core/memory.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/detail/reduce/dtu_global_tree.cuh>
+#include <sluice/detail/reduce/dtu_shared_tree.cuh>
+#include <sluice/detail/reduce/palik_interleaved.cuh>
+#include <sluice/detail/reduce/palik_sequential_addressing.cuh>
 #include <sluice/detail/reduce/tile_reduce.cuh>
+#include <sluice/detail/reduce/warp_shuffle.cuh>
 
 #include <cuda/std/span>
 
-#include <algorithm>
 #include <concepts>
 #include <cstddef>
+#include <string_view>
 #include <type_traits>
 
 namespace sluice {
 
 enum class reduce_algorithm {
-  automatic,  ///< the fastest available for the operator and size (today: two_pass_tiles)
-  two_pass_tiles,
+  automatic,                    ///< two_pass_tiles: measured fastest (docs/perf-notes.md)
+  two_pass_tiles,               ///< one wave of blocks over runs of vector-loaded tiles, then one block
+  dtu_global_tree,              ///< DTU Listing 5.4: tree in global memory (on a copy), multi-pass; commutative
+  dtu_shared_tree,              ///< DTU Listing 5.6: shared-memory tree per block, multi-pass; commutative
+  palik_interleaved,            ///< Palik §3.3–3.4: per-thread chunks, interleaved tree; order-preserving
+  palik_sequential_addressing,  ///< Palik §3.6: i with i + len/2, warp-synchronous tail; commutative
+  warp_shuffle,                 ///< Palik §3.5: warp shuffles, block over warp partials, grid; order-preserving
 };
 
 struct reduce_options {
   reduce_algorithm algorithm = reduce_algorithm::automatic;
 };
 
-namespace detail::reduce {
-
-/// Tile shape by element size: 16 bytes per vector load, 4 loads in flight per thread.
-template <class T>
-using default_shape = tile_shape<256, (sizeof(T) >= 16 ? 4 : 64 / static_cast<int>(sizeof(T)))>;
-
-template <class T, class Op>
-void two_pass_tiles(context& ctx, cuda::std::span<const T> in, T* out, T init, Op op) {
-  using shape = default_shape<T>;
-  if (in.empty()) {
-    store_value_kernel<<<1, 1, 0, ctx.stream()>>>(out, init);
-    SLUICE_CHECK_LAUNCH();
-    return;
+/// The enumerator's name ("dtu_global_tree"), for reports and test names.
+[[nodiscard]] constexpr std::string_view to_string(reduce_algorithm algorithm) {
+  switch (algorithm) {
+    case reduce_algorithm::automatic: return "automatic";
+    case reduce_algorithm::two_pass_tiles: return "two_pass_tiles";
+    case reduce_algorithm::dtu_global_tree: return "dtu_global_tree";
+    case reduce_algorithm::dtu_shared_tree: return "dtu_shared_tree";
+    case reduce_algorithm::palik_interleaved: return "palik_interleaved";
+    case reduce_algorithm::palik_sequential_addressing: return "palik_sequential_addressing";
+    case reduce_algorithm::warp_shuffle: return "warp_shuffle";
   }
-  const std::size_t tiles = ceil_div(in.size(), shape::tile);
-  const std::size_t grid = one_wave_grid(ctx, reduce_tiles_kernel<shape, false, T, Op>, shape::threads, tiles);
-  const std::size_t tiles_per_block = ceil_div(tiles, grid);
-  const std::size_t blocks = ceil_div(tiles, tiles_per_block);  // no block without a tile
-  if (blocks == 1) {
-    reduce_tiles_kernel<shape, true><<<1, shape::threads, 0, ctx.stream()>>>(in.data(), in.size(), tiles, out, init, op);
-    SLUICE_CHECK_LAUNCH();
-    return;
-  }
-  T* partials = static_cast<T*>(ctx.allocate_bytes(blocks * sizeof(T)));
-  reduce_tiles_kernel<shape, false><<<static_cast<unsigned>(blocks), shape::threads, 0, ctx.stream()>>>(
-      in.data(), in.size(), tiles_per_block, partials, init, op);
-  SLUICE_CHECK_LAUNCH();
-  reduce_tiles_kernel<shape, true><<<1, shape::threads, 0, ctx.stream()>>>(
-      partials, blocks, ceil_div(blocks, shape::tile), out, init, op);
-  SLUICE_CHECK_LAUNCH();
-  ctx.deallocate_bytes(partials);
+  return "unknown";
 }
 
-}  // namespace detail::reduce
+/// True for the strategies that reorder operands: they accept only commutative operators.
+[[nodiscard]] constexpr bool requires_commutative_operator(reduce_algorithm algorithm) {
+  return algorithm == reduce_algorithm::dtu_global_tree || algorithm == reduce_algorithm::dtu_shared_tree ||
+         algorithm == reduce_algorithm::palik_sequential_addressing;
+}
 
 /// Writes init ⊕ in[0] ⊕ … ⊕ in[n−1] to *out (device memory), asynchronously on ctx's stream.
+/// Throws invalid_argument for host memory, and (parameter "options.algorithm") for a strategy that
+/// reorders operands given an operator that is not commutative.
 template <class In, std::size_t Extent, class T, class Op>
   requires std::same_as<std::remove_const_t<In>, T>
 void reduce(context& ctx, cuda::std::span<In, Extent> in, T* out, T init, Op op, const reduce_options& options = {}) {
   const cuda::std::span<const T> input(in.data(), in.size());
   require_device_memory(ctx, input, "reduce", "in");
   require_device_memory(ctx, out, sizeof(T), "reduce", "out");
+  if (requires_commutative_operator(options.algorithm) && !is_commutative_v<Op>)
+    throw invalid_argument("reduce", "options.algorithm",
+                           "names a strategy that reorders operands: the operator must be commutative "
+                           "(sluice::is_commutative_v<Op>)");
   auto device = ctx.activate();
+  namespace strategy = detail::reduce;
   switch (options.algorithm) {
     case reduce_algorithm::automatic:
-    case reduce_algorithm::two_pass_tiles: detail::reduce::two_pass_tiles(ctx, input, out, init, op); return;
+    case reduce_algorithm::two_pass_tiles:
+      strategy::two_pass_tiles(ctx, input, out, init, op, strategy::pass_through{});
+      return;
+    case reduce_algorithm::warp_shuffle:
+      strategy::warp_shuffle(ctx, input, out, init, op, strategy::pass_through{});
+      return;
+    case reduce_algorithm::palik_interleaved: strategy::palik_interleaved(ctx, input, out, init, op); return;
+    // The commutative-only strategies are not instantiated for other operators (rejected above).
+    case reduce_algorithm::dtu_global_tree:
+      if constexpr (is_commutative_v<Op>) strategy::dtu_global_tree(ctx, input, out, init, op);
+      return;
+    case reduce_algorithm::dtu_shared_tree:
+      if constexpr (is_commutative_v<Op>) strategy::dtu_shared_tree(ctx, input, out, init, op);
+      return;
+    case reduce_algorithm::palik_sequential_addressing:
+      if constexpr (is_commutative_v<Op>) strategy::palik_sequential_addressing(ctx, input, out, init, op);
+      return;
   }
   throw invalid_argument("reduce", "options.algorithm", "is not a reduce_algorithm");
 }
@@ -94,6 +120,21 @@ template <class In, std::size_t Extent, class T>
   requires std::same_as<std::remove_const_t<In>, T>
 void reduce(context& ctx, cuda::std::span<In, Extent> in, T* out, T init = T(0)) {
   reduce(ctx, in, out, init, plus{});
+}
+
+/// Writes init ⊕ transform(in[0]) ⊕ … ⊕ transform(in[n−1]) to *out (device memory), asynchronously
+/// on ctx's stream. `transform` is a device-callable object taking an element of in and returning
+/// something convertible to T; it is applied once per element as the element is loaded (no
+/// intermediate array). The order guarantees are reduce's: a non-commutative op combines the
+/// transformed elements in index order. Runs the automatic strategy (two_pass_tiles).
+template <class In, std::size_t Extent, class T, class Op, class Transform>
+void transform_reduce(context& ctx, cuda::std::span<In, Extent> in, T* out, T init, Op op, Transform transform) {
+  using element = std::remove_const_t<In>;
+  const cuda::std::span<const element> input(in.data(), in.size());
+  require_device_memory(ctx, input, "transform_reduce", "in");
+  require_device_memory(ctx, out, sizeof(T), "transform_reduce", "out");
+  auto device = ctx.activate();
+  detail::reduce::two_pass_tiles(ctx, input, out, init, op, transform);
 }
 
 }  // namespace sluice
