@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU check, run on the GPU machine for every change to device code:
 #   build (ci preset, all cores) → gpu and host tests → compute-sanitizer memcheck, racecheck and
-#   synccheck over the gpu tests → sluice info → sluice bench --quick (JSON, CSV, plots)
+#   synccheck over the gpu tests (side by side) → resource report → sluice info → sluice bench --quick
 # Logs go to the directory given as $1 (or $SLUICE_CHECK_LOGS, default build/gpu-check). The bench
 # table and a one-line-per-step summary are printed last. Exit status 0 only if every step passed.
 # Budget: under 9 minutes on 16 cores and an H100. Set SLUICE_COMMIT to the commit being checked
@@ -11,64 +11,67 @@ cd "$(dirname "$0")/.."
 export PATH="/usr/local/cuda/bin:$PATH"
 logs="${1:-${SLUICE_CHECK_LOGS:-build/gpu-check}}"
 mkdir -p "$logs"
+rm -f "$logs"/*.status
 build=build/ci
 gpu_tests="$build/tests/sluice_gpu_tests"
 # Sanitizers slow kernels 10-100x: leave out the tests sized for memory (2^31 elements and up), and
 # the *ApiError* tests, which make runtime calls fail on purpose (the sanitizer counts those as errors).
 sanitizer_filter='--gtest_filter=-*Large*:*ApiError*'
 
-summary=()
-failed=0
-step() {  # step NAME COMMAND...: runs COMMAND with its output in $logs/NAME.log
+step() {  # step NAME COMMAND...: output in $logs/NAME.log, verdict line in $logs/NAME.status
   local name=$1
   shift
   local start=$SECONDS
   "$@" >"$logs/$name.log" 2>&1
   local rc=$?
   local took=$((SECONDS - start))
-  if [ $rc -eq 0 ]; then summary+=("$(printf '%-12s pass  %4ss' "$name" "$took")")
-  else summary+=("$(printf '%-12s FAIL  %4ss  (exit %s, see %s)' "$name" "$took" "$rc" "$logs/$name.log")"); failed=1; fi
+  if [ $rc -eq 0 ]; then printf '%-12s pass  %4ss\n' "$name" "$took" >"$logs/$name.status"
+  else printf '%-12s FAIL  %4ss  (exit %s, see %s)\n' "$name" "$took" "$rc" "$logs/$name.log" >"$logs/$name.status"; fi
   echo "[$name] exit $rc after ${took}s"
   return $rc
 }
+steps="configure build gpu-tests host-tests memcheck racecheck synccheck resources info bench"
+summary() { for name in $steps; do cat "$logs/$name.status" 2>/dev/null; done; }
 
 sanitize() {  # sanitize TOOL: the gpu tests under compute-sanitizer
   compute-sanitizer --tool "$1" --error-exitcode 1 $([ "$1" = memcheck ] && echo --leak-check full) \
     "$gpu_tests" "$sanitizer_filter"
 }
 
-{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -1;
-  cmake --version | head -1; } 2>&1 | tee "$logs/machine.log"
-
-step configure cmake --preset ci || { printf '%s\n' "${summary[@]}"; exit 1; }
-step build cmake --build --preset ci -j "$(nproc)" || { tail -40 "$logs/build.log"; printf '%s\n' "${summary[@]}"; exit 1; }
-step gpu-tests "$gpu_tests" --gtest_output="xml:$logs/gpu-tests.xml"
-step host-tests "$build/tests/sluice_host_tests"
-step memcheck sanitize memcheck
-step racecheck sanitize racecheck
-step synccheck sanitize synccheck
 # Resource report of sluice's kernels (registers, stack, local memory): spills show as STACK/LOCAL > 0.
 resources() {
   cuobjdump --dump-resource-usage "$gpu_tests" "$build/sluice" 2>/dev/null | grep -A1 'Function .*6sluice' |
     grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' | sort | uniq -c | sort -rn
   echo "sluice kernels with stack or local memory (spills):"
   cuobjdump --dump-resource-usage "$gpu_tests" "$build/sluice" 2>/dev/null | grep -A1 'Function .*6sluice' |
-    paste - - | grep -E 'STACK:[1-9]|LOCAL:[1-9]' | sed -E 's/.*Function ([^:]*):.*(REG:[0-9]+ STACK:[0-9]+).*(LOCAL:[0-9]+).*/\2 \3 \1/' |
-    cut -c1-200 || true
+    paste - - | grep -E 'STACK:[1-9]|LOCAL:[1-9]' | cut -c1-240 || true
 }
+
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -1;
+  cmake --version | head -1; } 2>&1 | tee "$logs/machine.log"
+
+step configure cmake --preset ci || { summary; exit 1; }
+step build cmake --build --preset ci -j "$(nproc)" || { tail -40 "$logs/build.log"; summary; exit 1; }
+step gpu-tests "$gpu_tests" --gtest_output="xml:$logs/gpu-tests.xml"
+step host-tests "$build/tests/sluice_host_tests"
+# The three sanitizers are independent and mostly host-bound: run them side by side.
+step memcheck sanitize memcheck &
+step racecheck sanitize racecheck &
+step synccheck sanitize synccheck &
+wait
 step resources resources
 step info "$build/sluice" info
 step bench "$build/sluice" bench --quick --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
 
 for name in gpu-tests host-tests memcheck racecheck synccheck; do
-  grep -E '^\[  (FAILED|PASSED|SKIPPED) |========= (ERROR|Invalid|Race|Barrier)|ERROR SUMMARY' "$logs/$name.log" | tail -8 |
-    sed "s/^/$name: /"
+  grep -E '^\[  (FAILED|PASSED|SKIPPED) |========= (ERROR|Invalid|Race|Barrier)|ERROR SUMMARY' "$logs/$name.log" |
+    tail -8 | sed "s/^/$name: /"
 done
 echo
 cat "$logs/info.log"
 echo
 sed -n '/^family /,$p' "$logs/bench.log"
 echo
-printf '%s\n' "${summary[@]}"
-[ $failed -eq 0 ] && echo "GPU CHECK PASSED" || echo "GPU CHECK FAILED"
-exit $failed
+summary
+if grep -q FAIL "$logs"/*.status; then echo "GPU CHECK FAILED"; exit 1; fi
+echo "GPU CHECK PASSED"
