@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <span>
 #include <string>
 #include <vector>
@@ -253,15 +252,17 @@ template <class T>
   return ::testing::AssertionSuccess();
 }
 
-// Bytes, so that 2^31 + elements fit twice in device memory. Shapes: an odd column count (scalar
-// tile; and every seed strategy), 16-byte multiple rows (vector tile), tall and wide skinny.
+// Bytes, so that 2^31 + elements fit twice in device memory. Shapes: an odd column count (automatic
+// runs the tile kernel template that `tiled` and `tiled_padded` instantiate with other shapes; naive
+// has index math of its own), 16-byte multiple rows (vector tile), tall and wide skinny. Each check
+// costs seconds on the host, so tiled and tiled_padded are not repeated here.
 TEST_F(Transpose, LargeBeyond32BitIndexing) {
   struct large_case {
     shape s;
     std::vector<transpose_algorithm> algorithms;
   };
   const std::vector<large_case> cases = {
-      {{65536, 32769}, {std::begin(every_algorithm), std::end(every_algorithm)}},
+      {{65536, 32769}, {transpose_algorithm::automatic, transpose_algorithm::naive}},
       {{65536, 32784}, {transpose_algorithm::automatic}},
       {{(std::size_t{1} << 30) + 8, 2}, {transpose_algorithm::automatic}},
       {{2, (std::size_t{1} << 30) + 16}, {transpose_algorithm::automatic}},

@@ -8,7 +8,8 @@
 //   b + gridDim.x, …; the grid is one wave of resident blocks, so no grid dimension limit (the report's
 //   2-D grid, gridDim.y ≤ 65535) ever applies, and a tile's edges are clipped to the matrix instead of
 //   threads returning early (the report's tiled kernels returned before __syncthreads()).
-// - staged_copy: a block moves a set of items with several loads in flight per thread.
+// - staged_copy: a block moves a set of items with several loads in flight per thread; pack_vector,
+//   unpack_vector and store_unit: 16-byte vectors in registers and in one store instruction.
 //
 // Nothing here moves data by itself; the strategy files (naive, tiled, vector_tiled, skinny) do.
 #pragma once
