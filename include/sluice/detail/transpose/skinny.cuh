@@ -19,8 +19,7 @@
 // the run side moves single elements (lanes on consecutive positions: still coalesced); likewise the
 // contiguous side, which also moves the elements past its last whole vector one by one.
 //
-// Work O(L·K); traffic L·K·sizeof(T) read and written once; one block per chunk of ≈16 KiB, looped
-// over by a one-wave grid.
+// Work O(L·K); traffic L·K·sizeof(T) read and written once; one block per chunk of ≈16 KiB.
 #pragma once
 
 #include <sluice/detail/transpose/tiles.cuh>
