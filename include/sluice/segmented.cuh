@@ -115,7 +115,7 @@ class offset_flags {
     SLUICE_CHECK_LAUNCH();
   }
   [[nodiscard]] offset_heads heads(cuda::std::span<const std::size_t> offsets) const {
-    return {flags_.get(), {offsets.front(), offsets.back()}};
+    return {flags_.get(), {offsets.data(), offsets.size() - 1}};
   }
 
  private:

@@ -70,10 +70,12 @@ struct nothing_outside {
   __device__ bool operator()(cuda::std::size_t) const { return false; }
 };
 
-/// Elements before offsets.front() or from offsets.back() on belong to no segment.
+/// Elements before offsets.front() or from offsets.back() on belong to no segment. The offsets live in
+/// device memory, so the bounds are read here (two cached loads), not on the host.
 struct outside_range {
-  cuda::std::size_t front, back;
-  __device__ bool operator()(cuda::std::size_t i) const { return i < front || i >= back; }
+  const cuda::std::size_t* offsets;
+  cuda::std::size_t segments;
+  __device__ bool operator()(cuda::std::size_t i) const { return i < offsets[0] || i >= offsets[segments]; }
 };
 
 /// (h_i, h_i ? init : x_{i−1}): the input of exclusive segmented scans. An element outside every
