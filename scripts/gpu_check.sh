@@ -33,8 +33,8 @@ step() {  # step NAME COMMAND...: output in $logs/NAME.log, verdict line in $log
 steps="configure build gpu-tests host-tests memcheck racecheck synccheck resources info bench"
 summary() { for name in $steps; do cat "$logs/$name.status" 2>/dev/null; done; }
 
-sanitize() {  # sanitize TOOL: the gpu tests under compute-sanitizer
-  compute-sanitizer --tool "$1" --error-exitcode 1 $([ "$1" = memcheck ] && echo --leak-check full) \
+sanitize() {  # sanitize TOOL: the gpu tests under compute-sanitizer, sweeps capped (tests/support/gpu_test.hpp)
+  SLUICE_UNDER_SANITIZER=1 compute-sanitizer --tool "$1" --error-exitcode 1 $([ "$1" = memcheck ] && echo --leak-check full) \
     "$gpu_tests" "$sanitizer_filter"
 }
 

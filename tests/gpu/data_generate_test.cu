@@ -24,7 +24,7 @@ void expect_device_matches_host(sluice::context& ctx, std::size_t n, const sluic
 }
 
 TEST_F(DataGenerate, DeviceEqualsHostForEveryDistribution) {
-  const std::size_t n = (1 << 20) + 3;
+  const std::size_t n = sluice::testing::scaled_size((1 << 20) + 3, 4099);
   const std::pair<distribution, double> kinds[] = {
       {distribution::uniform, 0},  {distribution::all_equal, 0}, {distribution::sorted, 0},
       {distribution::reverse, 0},  {distribution::zipf, 1.1},    {distribution::binomial, 0},

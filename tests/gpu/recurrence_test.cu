@@ -38,7 +38,7 @@ std::vector<T> solve_on_device(sluice::context& ctx, const std::vector<T>& a, co
 }
 
 TEST_F(Recurrence, FirstOrderLinearOverWrappingIntegersIsExact) {
-  for (std::size_t n : sizes) {
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes)) {
     const auto a = uniform<std::uint32_t>(n, n), b = uniform<std::uint32_t>(n, n + 1);
     const auto got = solve_on_device(ctx(), a, b, [&](auto da, auto db, auto x) {
       sluice::first_order_linear_recurrence(ctx(), da, db, x);
@@ -51,7 +51,7 @@ TEST_F(Recurrence, FirstOrderLinearOverWrappingIntegersIsExact) {
 }
 
 TEST_F(Recurrence, FirstOrderLinearFloatWithinRounding) {
-  for (std::size_t n : sizes) {
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes)) {
     // A decaying filter (0 ≤ a < 1): errors do not grow along the sequence.
     const auto a = uniform<float>(n, n + 2), b = uniform<float>(n, n + 3);
     const auto got = solve_on_device(ctx(), a, b, [&](auto da, auto db, auto x) {
@@ -65,7 +65,7 @@ TEST_F(Recurrence, FirstOrderLinearFloatWithinRounding) {
 }
 
 TEST_F(Recurrence, MaxPlusIsExact) {
-  for (std::size_t n : sizes) {
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes)) {
     auto a = uniform<std::int64_t>(n, n + 4, 2001), b = uniform<std::int64_t>(n, n + 5, 1u << 20);
     for (auto& x : a) x -= 1000;  // steps both up and down
     const auto got = solve_on_device(ctx(), a, b, [&](auto da, auto db, auto x) {
@@ -79,7 +79,7 @@ TEST_F(Recurrence, MaxPlusIsExact) {
 }
 
 TEST_F(Recurrence, SegmentedScanAsRecurrenceEqualsTheDirectSegmentedScan) {
-  for (std::size_t n : sizes) {
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes)) {
     const auto values = uniform<std::uint32_t>(n, n + 6);
     const auto r = uniform<std::uint32_t>(n, n + 7, 20);
     std::vector<std::uint8_t> flags(n);

@@ -56,12 +56,13 @@ std::vector<std::size_t> boundary_sizes(const sluice::context& ctx) {
   const auto& p = ctx.properties();
   const std::size_t wave =
       static_cast<std::size_t>(p.sm_count) * static_cast<std::size_t>(p.max_threads_per_sm) / block;
-  return {0, 1, 2, 31, 32, 33,                                      // a warp
+  return sluice::testing::sweep_sizes(std::vector<std::size_t>{
+          0, 1, 2, 31, 32, 33,                                      // a warp
           block - 1, block, block + 1,                              // a segment of the seed strategies
           tile - 1, tile, tile + 1, 3 * tile + 5,                   // tiles of two_pass_tiles
           wave - 1, wave, wave + 1,                                 // Palik: one block or two levels
           block * block - 1, block * block, block * block + 1,      // DTU: two or three passes
-          (std::size_t{1} << 20) + 7};
+          (std::size_t{1} << 20) + 7});
 }
 
 /// Runs sluice::reduce on `host` (output poisoned, twice with different patterns) and checks that it
@@ -202,7 +203,8 @@ TEST_P(ReduceStrategy, RejectsNonCommutativeOperators) {
 }
 
 TEST_P(ReduceStrategy, FloatSumWithinRounding) {
-  for (std::size_t n : {std::size_t{1}, std::size_t{257}, std::size_t{4097}, std::size_t{1} << 24}) {
+  for (std::size_t n : sluice::testing::sweep_sizes(
+           std::vector<std::size_t>{std::size_t{1}, std::size_t{257}, std::size_t{4097}, std::size_t{1} << 24})) {
     const auto host = generate<float>(n, n);
     std::vector<double> as_double(host.begin(), host.end());
     const double exact = sluice::reference::reduce<double>(as_double, 0.0, sluice::plus{});
@@ -218,7 +220,7 @@ TEST_P(ReduceStrategy, FloatSumWithinRounding) {
 }
 
 TEST_P(ReduceStrategy, InputGeneratedOnTheDevice) {
-  const std::size_t n = (std::size_t{1} << 26) + 13;
+  const std::size_t n = sluice::testing::scaled_size((std::size_t{1} << 26) + 13, 100003);
   const sluice::data::distribution_spec spec{sluice::data::distribution::uniform, 0, 0.0, 42};
   sluice::device_buffer<std::uint32_t> in(ctx(), n);
   sluice::data::generate(ctx(), in.span(), spec);

@@ -64,7 +64,7 @@ void expect_scan(sluice::context& ctx, form f, scan_algorithm algorithm, const s
 template <class T, class Op, class Make>
 void expect_all_forms(sluice::context& ctx, Op op, T init, Make make_input) {
   for (scan_algorithm algorithm : all_algorithms)
-    for (std::size_t n : boundary_sizes<T>()) {
+    for (std::size_t n : sluice::testing::sweep_sizes(boundary_sizes<T>())) {
       const std::vector<T> host = make_input(n);
       const std::span<const T> view(host);
       expect_scan(ctx, form::inclusive, algorithm, host, init, op, sluice::reference::inclusive_scan(view, op));
@@ -109,7 +109,7 @@ TEST_F(Scan, MatrixProductModPKeepsOrder) {
 
 TEST_F(Scan, FloatSumWithinRounding) {
   for (scan_algorithm algorithm : all_algorithms) {
-    const std::size_t n = (std::size_t{1} << 22) + 3;
+    const std::size_t n = sluice::testing::scaled_size((std::size_t{1} << 22) + 3, 100003);
     const auto host = uniform<float>(n, 99);
     std::vector<double> wide(host.begin(), host.end());
     const auto exact = sluice::reference::inclusive_scan(std::span<const double>(wide), sluice::plus{});

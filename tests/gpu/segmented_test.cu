@@ -117,7 +117,7 @@ TEST_F(Segmented, PalikTable) {
 }
 
 TEST_F(Segmented, FlagsSumAndAffineAcrossLengths) {
-  for (std::size_t n : sizes)
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes))
     for (std::size_t mean : mean_lengths) {
       const auto flags = random_flags(n, mean, n + mean);
       check_flags_forms(ctx(), uniform<std::uint32_t>(n, n), flags, 7u, sluice::plus{});
@@ -133,7 +133,7 @@ TEST_F(Segmented, FlagsEdgeCases) {
 }
 
 TEST_F(Segmented, OffsetsWithEmptySegmentsAndOutsideElements) {
-  for (std::size_t n : sizes)
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes))
     for (std::size_t mean : mean_lengths) {
       const std::size_t front = n > 10 ? n / 10 : 0, back = n - front / 2;
       const auto offsets = random_offsets(n, std::min<std::size_t>(mean, n), front, back, n * 3 + mean);
@@ -155,7 +155,7 @@ TEST_F(Segmented, OffsetsEdgeCases) {
 }
 
 TEST_F(Segmented, ByKey) {
-  for (std::size_t n : sizes)
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes))
     for (std::uint64_t key_range : {std::uint64_t{2}, std::uint64_t{1000}}) {
       // Sorted keys make long runs; uniform keys over a small range make short, random ones.
       for (auto kind : {sluice::data::distribution::sorted, sluice::data::distribution::uniform}) {

@@ -68,7 +68,7 @@ std::vector<T> first(const std::vector<T>& v, std::size_t count) {
 }
 
 TEST_F(Select, SelectIfAcrossSelectivities) {
-  for (std::size_t n : sizes)
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes))
     for (std::uint32_t percent : {0u, 1u, 50u, 99u, 100u}) {
       const auto host = uniform<std::uint32_t>(n, n + percent);
       const auto expected = sluice::reference::select_if(std::span<const std::uint32_t>(host), below_percent{percent});
@@ -86,7 +86,7 @@ TEST_F(Select, SelectIfAcrossSelectivities) {
 }
 
 TEST_F(Select, SelectFlaggedAndSixteenByteElements) {
-  for (std::size_t n : sizes) {
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes)) {
     const auto words = uniform<std::uint32_t>(4 * n, n + 1);
     std::vector<sluice::mat2> host(n);
     for (std::size_t i = 0; i < n; ++i) host[i] = {words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3]};
@@ -106,7 +106,7 @@ TEST_F(Select, SelectFlaggedAndSixteenByteElements) {
 }
 
 TEST_F(Select, UniqueOfRunsAndOfBytes) {
-  for (std::size_t n : sizes) {
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes)) {
     const auto runs = sluice::data::generate_host<std::uint32_t>(n, {sluice::data::distribution::sorted, n / 7 + 1, 0.0, 1});
     const auto bytes = uniform<std::uint8_t>(n, n + 3, 3);
     {
@@ -142,7 +142,7 @@ TEST_F(Select, PalikSplit) {
 }
 
 TEST_F(Select, StablePartitionsKeepInputOrder) {
-  for (std::size_t n : sizes)
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes))
     for (std::uint64_t key_range : {std::uint64_t{1}, std::uint64_t{3}, std::uint64_t{1000}}) {
       const auto host = tagged_values(n, n + key_range, key_range);
       const std::span<const tagged> view(host);

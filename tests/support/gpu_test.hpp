@@ -8,8 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace sluice::testing {
 
@@ -31,6 +33,31 @@ class gpu_test : public ::testing::Test {
   }
   [[nodiscard]] static context& ctx() { return *suite_context(); }
 };
+
+/// True when the suite runs under compute-sanitizer (scripts/gpu_check.sh sets SLUICE_UNDER_SANITIZER).
+/// Instrumented kernels run 10-100x slower, so sweeps then keep the sizes that reach every code path
+/// (partial tiles, several tiles and look-back windows) and leave out those chosen for scale.
+inline bool under_sanitizer() {
+  static const bool yes = std::getenv("SLUICE_UNDER_SANITIZER") != nullptr;
+  return yes;
+}
+
+/// Largest element count a sweep keeps under a sanitizer.
+inline constexpr std::size_t sanitizer_size_limit = std::size_t{1} << 17;
+
+/// The sizes of a sweep, without those above sanitizer_size_limit when under_sanitizer().
+template <class Range>
+std::vector<std::size_t> sweep_sizes(const Range& sizes) {
+  std::vector<std::size_t> kept;
+  for (std::size_t n : sizes)
+    if (!under_sanitizer() || n <= sanitizer_size_limit) kept.push_back(n);
+  return kept;
+}
+
+/// `normal` elements, or `under_sanitizer_size` when instrumented.
+inline std::size_t scaled_size(std::size_t normal, std::size_t under_sanitizer_size) {
+  return under_sanitizer() ? under_sanitizer_size : normal;
+}
 
 /// Two poison byte patterns: an output that matches the oracle after both was written by the call.
 inline constexpr unsigned char poison_patterns[] = {0xA5, 0x5A};
