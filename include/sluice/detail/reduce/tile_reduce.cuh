@@ -17,7 +17,6 @@
 // O(n/grid + log Threads).
 #pragma once
 
-#include <sluice/block/tile_shape.hpp>
 #include <sluice/block/load.cuh>
 #include <sluice/core/context.hpp>
 #include <sluice/core/device_buffer.hpp>
@@ -33,9 +32,16 @@
 
 namespace sluice::detail::reduce {
 
-using block::tile_shape;
+template <int Threads, int Items>
+struct tile_shape {
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+  static constexpr int tile = Threads * Items;
+};
+
+/// Tile shape by element size: 16 bytes per vector load, 4 loads in flight per thread.
 template <class T>
-using default_shape = block::default_tile_shape<T>;
+using default_shape = tile_shape<256, (sizeof(T) >= 16 ? 4 : 64 / static_cast<int>(sizeof(T)))>;
 
 /// The block-level reduction of two_pass_tiles (tiled warp reductions, order-preserving).
 template <class T, int Threads>
