@@ -6,6 +6,7 @@
 #include <sluice/reference/segmented.hpp>
 
 #include "support/compare.hpp"
+#include "support/errors.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,18 +23,8 @@ namespace {
 
 namespace ref = sluice::reference;
 using sluice::testing::all_equal;
+using sluice::testing::expect_invalid_argument;
 using affine32 = sluice::affine<std::uint32_t>;
-
-template <class F>
-void expect_invalid_argument(F f, std::string_view parameter) {
-  try {
-    f();
-    ADD_FAILURE() << "expected sluice::invalid_argument for '" << parameter << "'";
-  } catch (const sluice::invalid_argument& e) {
-    EXPECT_EQ(e.parameter(), parameter) << e.what();
-    EXPECT_EQ(e.index(), std::nullopt) << e.what();
-  }
-}
 
 TEST(ReferenceByKey, RunsOfEqualKeysNotGroups) {
   const std::vector<int> keys{1, 1, 2, 2, 2, 1, 3};

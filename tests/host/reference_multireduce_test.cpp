@@ -9,6 +9,7 @@
 #include <sluice/reference/scan.hpp>
 
 #include "support/compare.hpp"
+#include "support/errors.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,17 +26,8 @@ namespace {
 
 namespace ref = sluice::reference;
 using sluice::testing::all_equal;
+using sluice::testing::expect_invalid_argument;
 using affine32 = sluice::affine<std::uint32_t>;
-
-template <class F>
-void expect_invalid_argument(F f, std::string_view parameter) {
-  try {
-    f();
-    ADD_FAILURE() << "expected sluice::invalid_argument for '" << parameter << "'";
-  } catch (const sluice::invalid_argument& e) {
-    EXPECT_EQ(e.parameter(), parameter) << e.what();
-  }
-}
 
 TEST(ReferenceMultireduce, HandExampleInIndexOrder) {
   const std::vector<int> labels{2, 0, 2, 1, 0, 2};

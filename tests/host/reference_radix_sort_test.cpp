@@ -6,6 +6,7 @@
 #include <sluice/reference/radix_sort.hpp>
 
 #include "support/compare.hpp"
+#include "support/errors.hpp"
 
 #include <gtest/gtest.h>
 
@@ -26,6 +27,7 @@ namespace {
 
 namespace ref = sluice::reference;
 using sluice::testing::all_equal;
+using sluice::testing::expect_invalid_argument;
 
 template <class T>
 std::vector<T> random_keys(std::size_t n, std::uint64_t seed) {
@@ -204,16 +206,6 @@ TEST(ReferenceRadixSort, StableInBothDirections) {
         ASSERT_LT(r.values[p - 1], r.values[p]) << p;
       }
     }
-  }
-}
-
-template <class F>
-void expect_invalid_argument(F f, std::string_view parameter) {
-  try {
-    f();
-    ADD_FAILURE() << "expected sluice::invalid_argument for '" << parameter << "'";
-  } catch (const sluice::invalid_argument& e) {
-    EXPECT_EQ(e.parameter(), parameter) << e.what();
   }
 }
 

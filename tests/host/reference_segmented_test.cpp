@@ -8,6 +8,7 @@
 #include <sluice/reference/segmented.hpp>
 
 #include "support/compare.hpp"
+#include "support/errors.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,20 +25,10 @@ namespace {
 
 namespace ref = sluice::reference;
 using sluice::testing::all_equal;
+using sluice::testing::expect_invalid_argument;
 using affine32 = sluice::affine<std::uint32_t>;
 using flag_vector = std::vector<std::uint8_t>;
 using offset_vector = std::vector<std::size_t>;
-
-template <class F>
-void expect_invalid_argument(F f, std::string_view parameter, std::optional<std::size_t> index) {
-  try {
-    f();
-    ADD_FAILURE() << "expected sluice::invalid_argument for '" << parameter << "'";
-  } catch (const sluice::invalid_argument& e) {
-    EXPECT_EQ(e.parameter(), parameter) << e.what();
-    EXPECT_EQ(e.index(), index) << e.what();
-  }
-}
 
 const std::vector<int> palik_a{5, 1, 3, 4, 3, 9, 2, 6};
 const flag_vector palik_f{1, 0, 1, 0, 0, 0, 1, 0};
