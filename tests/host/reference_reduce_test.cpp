@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/random_operands.hpp"
+
 #include <cstdint>
 #include <random>
 #include <span>
@@ -14,6 +16,7 @@
 namespace {
 
 namespace ref = sluice::reference;
+using sluice::testing::random_matrices;
 using affine32 = sluice::affine<std::uint32_t>;
 
 std::vector<affine32> random_maps(std::size_t n, std::uint64_t seed) {
@@ -21,14 +24,6 @@ std::vector<affine32> random_maps(std::size_t n, std::uint64_t seed) {
   std::vector<affine32> maps(n);
   for (auto& f : maps) f = {static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng())};
   return maps;
-}
-
-std::vector<sluice::mat2> random_matrices(std::size_t n, std::uint64_t seed, std::uint32_t p) {
-  std::mt19937_64 rng(seed);
-  auto residue = [&] { return static_cast<std::uint32_t>(rng() % p); };
-  std::vector<sluice::mat2> ms(n);
-  for (auto& m : ms) m = {residue(), residue(), residue(), residue()};
-  return ms;
 }
 
 TEST(ReferenceReduce, EmptyInputGivesInit) {

@@ -5,6 +5,7 @@
 #include <sluice/reference/scan.hpp>
 
 #include "support/compare.hpp"
+#include "support/random_operands.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,16 +19,9 @@
 namespace {
 
 namespace ref = sluice::reference;
+using sluice::testing::random_matrices;
 using sluice::testing::all_equal;
 using affine32 = sluice::affine<std::uint32_t>;
-
-std::vector<sluice::mat2> random_matrices(std::size_t n, std::uint64_t seed, std::uint32_t p) {
-  std::mt19937_64 rng(seed);
-  auto residue = [&] { return static_cast<std::uint32_t>(rng() % p); };
-  std::vector<sluice::mat2> ms(n);
-  for (auto& m : ms) m = {residue(), residue(), residue(), residue()};
-  return ms;
-}
 
 TEST(ReferenceScan, EmptyInputGivesEmptyOutput) {
   const std::vector<int> none;
