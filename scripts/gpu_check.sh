@@ -40,11 +40,15 @@ sanitize() {  # sanitize TOOL: the gpu tests under compute-sanitizer, sweeps cap
 
 # Resource report of sluice's kernels (registers, stack, local memory): spills show as STACK/LOCAL > 0.
 resources() {
-  cuobjdump --dump-resource-usage "$gpu_tests" "$build/sluice" 2>/dev/null | grep -A1 'Function .*6sluice' |
-    grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' | sort | uniq -c | sort -rn
+  local report
+  report=$(cuobjdump --dump-resource-usage "$gpu_tests" "$build/sluice" 2>&1 | grep -A1 'Function .*6sluice')
+  if [ -z "$report" ]; then
+    echo "no resource report: cuobjdump printed no sluice kernel ($(command -v cuobjdump || echo 'not on PATH'))"
+    return 0
+  fi
+  echo "$report" | grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' | sort | uniq -c | sort -rn
   echo "sluice kernels with stack or local memory (spills):"
-  cuobjdump --dump-resource-usage "$gpu_tests" "$build/sluice" 2>/dev/null | grep -A1 'Function .*6sluice' |
-    paste - - | grep -E 'STACK:[1-9]|LOCAL:[1-9]' | cut -c1-240 || true
+  echo "$report" | paste - - | grep -E 'STACK:[1-9]|LOCAL:[1-9]' | cut -c1-240 || true
 }
 
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -1;
@@ -68,6 +72,7 @@ for name in gpu-tests host-tests memcheck racecheck synccheck; do
     tail -8 | sed "s/^/$name: /"
 done
 echo
+head -3 "$logs/resources.log"
 cat "$logs/info.log"
 echo
 sed -n '/^family /,$p' "$logs/bench.log"

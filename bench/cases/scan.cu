@@ -9,6 +9,8 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include <string>
+
 namespace {
 
 using namespace sluice;
@@ -18,9 +20,10 @@ std::vector<std::size_t> scan_sizes(const bench::case_context& session) {
                          : bench::powers_of_two(10, 28, 2);
 }
 
-const char* strategy_name(scan_algorithm a) {
+/// `automatic` rows carry the entry point's name; strategy rows carry the strategy's.
+std::string strategy_name(const char* entry_point, scan_algorithm a) {
   switch (a) {
-    case scan_algorithm::automatic: return "sluice::inclusive_scan";
+    case scan_algorithm::automatic: return entry_point;
     case scan_algorithm::decoupled_look_back: return "sluice [decoupled_look_back]";
     case scan_algorithm::reduce_then_scan: return "sluice [reduce_then_scan]";
     case scan_algorithm::brent_kung: return "sluice [brent_kung]";
@@ -32,12 +35,13 @@ const char* strategy_name(scan_algorithm a) {
 /// Times the sluice strategies (as subjects) and a CUB call (as baseline) on one generated input.
 template <class T, class SluiceRun, class CubRun>
 void compare_scans(bench::case_context& session, const bench::work_description& work, device_buffer<T>& out,
-                   const std::vector<T>& expected, const std::vector<scan_algorithm>& strategies, SluiceRun sluice_run,
-                   const char* cub_name, CubRun cub_run) {
+                   const std::vector<T>& expected, const char* entry_point, const std::vector<scan_algorithm>& strategies,
+                   SluiceRun sluice_run, const char* cub_name, CubRun cub_run) {
   auto verify = [&] { return out.to_host() == expected; };
   for (scan_algorithm a : strategies) {
     out.fill_bytes(0xA5);
-    bench::measure(session, work, strategy_name(a), bench::role::subject, true, [&] { sluice_run(a); }, verify);
+    bench::measure(session, work, strategy_name(entry_point, a), bench::role::subject, true, [&] { sluice_run(a); },
+                   verify);
   }
   out.fill_bytes(0xA5);
   bench::measure(session, work, cub_name, bench::role::baseline, true, cub_run, verify);
@@ -60,7 +64,8 @@ SLUICE_BENCH_CASE("scan", "inclusive sum u32", gpu) {
     if (n == (std::size_t{1} << 28) || !session.quick())
       strategies.insert(strategies.end(), {scan_algorithm::reduce_then_scan, scan_algorithm::brent_kung,
                                            scan_algorithm::hillis_steele});
-    compare_scans(session, {"scan", "inclusive sum u32", n, 8.0 * static_cast<double>(n)}, out, expected, strategies,
+    compare_scans(session, {"scan", "inclusive sum u32", n, 8.0 * static_cast<double>(n)}, out, expected,
+                  "sluice::inclusive_scan", strategies,
                   [&](scan_algorithm a) { inclusive_scan(ctx, in.span(), out.span(), plus{}, {a}); },
                   "cub::DeviceScan::InclusiveSum", [&] {
                     SLUICE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), temp_bytes, in.data(), out.data(), n,
@@ -81,7 +86,7 @@ SLUICE_BENCH_CASE("scan", "exclusive sum u32", gpu) {
   SLUICE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, in.data(), out.data(), n, ctx.stream()));
   device_buffer<char> temp(ctx, temp_bytes);
   compare_scans(session, {"scan", "exclusive sum u32", n, 8.0 * static_cast<double>(n)}, out, expected,
-                {scan_algorithm::automatic}, [&](scan_algorithm a) { exclusive_scan(ctx, in.span(), out.span(), 0u, plus{}, {a}); },
+                "sluice::exclusive_scan", {scan_algorithm::automatic}, [&](scan_algorithm a) { exclusive_scan(ctx, in.span(), out.span(), 0u, plus{}, {a}); },
                 "cub::DeviceScan::ExclusiveSum", [&] {
                   SLUICE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, in.data(), out.data(), n,
                                                                   ctx.stream()));
@@ -103,7 +108,7 @@ SLUICE_BENCH_CASE("scan", "inclusive affine u32 (non-commutative)", gpu) {
                                                    ctx.stream()));
   device_buffer<char> temp(ctx, temp_bytes);
   compare_scans(session, {"scan", "inclusive affine u32 (non-commutative)", n, 2.0 * sizeof(A) * static_cast<double>(n)},
-                out, expected, {scan_algorithm::automatic},
+                out, expected, "sluice::inclusive_scan", {scan_algorithm::automatic},
                 [&](scan_algorithm a) { inclusive_scan(ctx, in.span(), out.span(), affine_compose{}, {a}); },
                 "cub::DeviceScan::InclusiveScan", [&] {
                   SLUICE_CUDA_CHECK(cub::DeviceScan::InclusiveScan(temp.data(), temp_bytes, in.data(), out.data(),

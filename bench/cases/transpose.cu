@@ -6,18 +6,13 @@
 // --quick: those two shapes. Otherwise also square sizes 2^10 … 2^14, tall (rows × 2) and wide (2 × cols)
 // sweeps, and a crossover study for the skinny limit of `automatic` (detail::transpose::skinny_max_bytes):
 // the same 2^26 floats as (2^26 / k) × k for k = 4 … 128, through the skinny and the vector-tile kernels.
-//
-// cuBLAS rows need the bench target linked with CUDA::cublas and SLUICE_BENCH_WITH_CUBLAS defined
-// (bench/CMakeLists.txt); without them the cases run without a baseline.
 #include "harness/measure.hpp"
 
 #include <sluice/data/generate.cuh>
 #include <sluice/reference/transpose.hpp>
 #include <sluice/transpose.cuh>
 
-#if defined(SLUICE_BENCH_WITH_CUBLAS)
 #include <cublas_v2.h>
-#endif
 
 #include <cstdint>
 #include <functional>
@@ -47,7 +42,6 @@ const char* strategy_name(transpose_algorithm a) {
 constexpr transpose_algorithm every_strategy[] = {transpose_algorithm::automatic, transpose_algorithm::naive,
                                                   transpose_algorithm::tiled, transpose_algorithm::tiled_padded};
 
-#if defined(SLUICE_BENCH_WITH_CUBLAS)
 void check_cublas(cublasStatus_t status, const char* call) {
   if (status != CUBLAS_STATUS_SUCCESS) throw error(std::string(call) + " failed: " + cublasGetStatusString(status));
 }
@@ -78,7 +72,6 @@ class cublas_handle {
  private:
   cublasHandle_t handle_ = nullptr;
 };
-#endif
 
 /// One generated float matrix, its oracle transpose, and the output every implementation writes.
 struct transpose_work {
@@ -111,10 +104,8 @@ void compare_strategies(bench::case_context& session, const std::string& name, m
   for (transpose_algorithm a : every_strategy)
     w.measure(session, strategy_name(a), bench::role::subject,
               [&] { transpose(ctx, w.in.span(), w.out.span(), s.rows, s.cols, {a}); });
-#if defined(SLUICE_BENCH_WITH_CUBLAS)
   const cublas_handle cublas(ctx);
   w.measure(session, "cublasSgeam", bench::role::baseline, [&] { cublas.transpose(w.in.data(), w.out.data(), s); });
-#endif
 }
 
 std::vector<std::size_t> sizes(const bench::case_context& session, std::vector<std::size_t> quick,

@@ -20,6 +20,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
+#include <sluice/core/span.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/scan.cuh>
 
@@ -75,11 +76,6 @@ struct state_of {
   __device__ auto operator()(const Step& s) const { return s.b; }
 };
 
-template <class In, std::size_t Extent>
-cuda::std::span<const std::remove_const_t<In>> as_const(cuda::std::span<In, Extent> s) {
-  return {s.data(), s.size()};
-}
-
 }  // namespace detail::recurrence
 
 /// x_0 = b_0, x_i = otimes(x_{i−1}, a_i) ⊕ b_i, for operators meeting Palik's three conditions (see
@@ -92,8 +88,8 @@ void linear_recurrence(context& ctx, cuda::std::span<AIn, E1> a, cuda::std::span
   namespace rec = detail::recurrence;
   using A = std::remove_const_t<AIn>;
   const char* function = "linear_recurrence";
-  require_device_memory(ctx, rec::as_const(a), function, "a");
-  require_device_memory(ctx, rec::as_const(b), function, "b");
+  require_device_memory(ctx, detail::as_const_span(a), function, "a");
+  require_device_memory(ctx, detail::as_const_span(b), function, "b");
   require_device_memory(ctx, x, function, "x");
   if (b.size() != a.size()) throw invalid_argument(function, "b", "must have as many elements as a");
   if (x.size() != a.size()) throw invalid_argument(function, "x", "must have as many elements as a");

@@ -20,6 +20,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/memory.hpp>
+#include <sluice/core/span.hpp>
 #include <sluice/detail/scan/decoupled_look_back.cuh>
 #include <sluice/detail/scan/reduce_then_scan.cuh>
 #include <sluice/detail/scan/teaching.cuh>
@@ -179,11 +180,6 @@ void dispatch(context& ctx, const char* function, cuda::std::span<const T> in, c
   throw invalid_argument(function, "options.algorithm", "is not a scan_algorithm");
 }
 
-template <class In, std::size_t Extent>
-cuda::std::span<const std::remove_const_t<In>> as_const_span(cuda::std::span<In, Extent> s) {
-  return {s.data(), s.size()};
-}
-
 }  // namespace detail::scan
 
 /// out[i] = in[0] ⊕ … ⊕ in[i].
@@ -191,7 +187,7 @@ template <class In, std::size_t InExtent, class T, std::size_t OutExtent, class 
   requires std::same_as<std::remove_const_t<In>, T>
 void inclusive_scan(context& ctx, cuda::std::span<In, InExtent> in, cuda::std::span<T, OutExtent> out, Op op,
                     const scan_options& options = {}) {
-  detail::scan::dispatch<detail::scan::scan_kind::inclusive, false>(ctx, "inclusive_scan", detail::scan::as_const_span(in),
+  detail::scan::dispatch<detail::scan::scan_kind::inclusive, false>(ctx, "inclusive_scan", detail::as_const_span(in),
                                                                     cuda::std::span<T>(out), T{}, op, options);
 }
 
@@ -200,7 +196,7 @@ template <class In, std::size_t InExtent, class T, std::size_t OutExtent, class 
   requires std::same_as<std::remove_const_t<In>, T>
 void inclusive_scan(context& ctx, cuda::std::span<In, InExtent> in, cuda::std::span<T, OutExtent> out, Op op, T init,
                     const scan_options& options = {}) {
-  detail::scan::dispatch<detail::scan::scan_kind::inclusive, true>(ctx, "inclusive_scan", detail::scan::as_const_span(in),
+  detail::scan::dispatch<detail::scan::scan_kind::inclusive, true>(ctx, "inclusive_scan", detail::as_const_span(in),
                                                                    cuda::std::span<T>(out), init, op, options);
 }
 
@@ -209,7 +205,7 @@ template <class In, std::size_t InExtent, class T, std::size_t OutExtent, class 
   requires std::same_as<std::remove_const_t<In>, T>
 void exclusive_scan(context& ctx, cuda::std::span<In, InExtent> in, cuda::std::span<T, OutExtent> out, T init, Op op,
                     const scan_options& options = {}) {
-  detail::scan::dispatch<detail::scan::scan_kind::exclusive, true>(ctx, "exclusive_scan", detail::scan::as_const_span(in),
+  detail::scan::dispatch<detail::scan::scan_kind::exclusive, true>(ctx, "exclusive_scan", detail::as_const_span(in),
                                                                    cuda::std::span<T>(out), init, op, options);
 }
 

@@ -27,6 +27,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/memory.hpp>
+#include <sluice/core/span.hpp>
 #include <sluice/detail/segmented/flat.cuh>
 #include <sluice/scan.cuh>
 
@@ -133,11 +134,6 @@ bool prepare_offsets(context& ctx, const char* function, cuda::std::span<const T
   return true;
 }
 
-template <class In, std::size_t Extent>
-cuda::std::span<const std::remove_const_t<In>> as_const(cuda::std::span<In, Extent> s) {
-  return {s.data(), s.size()};
-}
-
 }  // namespace detail::segmented
 
 // ---- head flags --------------------------------------------------------------------------------------------
@@ -148,7 +144,7 @@ void segmented_inclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
                               cuda::std::span<T, E2> out, Op op, const segmented_options& = {}) {
   namespace seg = detail::segmented;
   const char* function = "segmented_inclusive_scan";
-  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, detail::as_const_span(values), function, "values");
   require_device_memory(ctx, flags, function, "flags");
   require_device_memory(ctx, out, function, "out");
   seg::check_sizes(function, "flags", flags.size(), values.size());
@@ -168,7 +164,7 @@ void segmented_exclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
                               cuda::std::span<T, E2> out, T init, Op op, const segmented_options& = {}) {
   namespace seg = detail::segmented;
   const char* function = "segmented_exclusive_scan";
-  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, detail::as_const_span(values), function, "values");
   require_device_memory(ctx, flags, function, "flags");
   require_device_memory(ctx, out, function, "out");
   seg::check_sizes(function, "flags", flags.size(), values.size());
@@ -194,7 +190,7 @@ void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::s
                       const segmented_options& = {}) {
   namespace seg = detail::segmented;
   const char* function = "segmented_reduce";
-  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, detail::as_const_span(values), function, "values");
   require_device_memory(ctx, flags, function, "flags");
   require_device_memory(ctx, out, function, "out");
   if (segment_count) require_device_memory(ctx, segment_count, sizeof(std::size_t), function, "segment_count");
@@ -222,7 +218,7 @@ void segmented_inclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
                               cuda::std::span<T, E2> out, Op op, const segmented_options& options = {}) {
   namespace seg = detail::segmented;
   const char* function = "segmented_inclusive_scan";
-  seg::prepare_offsets(ctx, function, seg::as_const(values), offsets, options);
+  seg::prepare_offsets(ctx, function, detail::as_const_span(values), offsets, options);
   require_device_memory(ctx, out, function, "out");
   seg::check_sizes(function, "out", out.size(), values.size());
   if (values.empty()) return;
@@ -241,7 +237,7 @@ void segmented_exclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
                               cuda::std::span<T, E2> out, T init, Op op, const segmented_options& options = {}) {
   namespace seg = detail::segmented;
   const char* function = "segmented_exclusive_scan";
-  seg::prepare_offsets(ctx, function, seg::as_const(values), offsets, options);
+  seg::prepare_offsets(ctx, function, detail::as_const_span(values), offsets, options);
   require_device_memory(ctx, out, function, "out");
   seg::check_sizes(function, "out", out.size(), values.size());
   if (values.data() == out.data() && !values.empty())
@@ -266,7 +262,7 @@ void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::s
                       cuda::std::span<T, E2> out, T init, Op op, const segmented_options& options = {}) {
   namespace seg = detail::segmented;
   const char* function = "segmented_reduce";
-  seg::prepare_offsets(ctx, function, seg::as_const(values), offsets, options);
+  seg::prepare_offsets(ctx, function, detail::as_const_span(values), offsets, options);
   require_device_memory(ctx, out, function, "out");
   const std::size_t segments = offsets.size() - 1;
   seg::check_sizes(function, "out", out.size(), segments);
@@ -300,8 +296,8 @@ void reduce_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<
                    Eq eq = {}) {
   namespace seg = detail::segmented;
   const char* function = "reduce_by_key";
-  require_device_memory(ctx, seg::as_const(keys), function, "keys");
-  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, detail::as_const_span(keys), function, "keys");
+  require_device_memory(ctx, detail::as_const_span(values), function, "values");
   require_device_memory(ctx, unique_keys, function, "unique_keys");
   require_device_memory(ctx, aggregates, function, "aggregates");
   if (run_count) require_device_memory(ctx, run_count, sizeof(std::size_t), function, "run_count");
@@ -333,8 +329,8 @@ void inclusive_scan_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::st
   namespace seg = detail::segmented;
   using K = std::remove_const_t<KIn>;
   const char* function = "inclusive_scan_by_key";
-  require_device_memory(ctx, seg::as_const(keys), function, "keys");
-  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, detail::as_const_span(keys), function, "keys");
+  require_device_memory(ctx, detail::as_const_span(values), function, "values");
   require_device_memory(ctx, out, function, "out");
   seg::check_sizes(function, "values", values.size(), keys.size());
   seg::check_sizes(function, "out", out.size(), keys.size());
@@ -356,8 +352,8 @@ void exclusive_scan_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::st
   namespace seg = detail::segmented;
   using K = std::remove_const_t<KIn>;
   const char* function = "exclusive_scan_by_key";
-  require_device_memory(ctx, seg::as_const(keys), function, "keys");
-  require_device_memory(ctx, seg::as_const(values), function, "values");
+  require_device_memory(ctx, detail::as_const_span(keys), function, "keys");
+  require_device_memory(ctx, detail::as_const_span(values), function, "values");
   require_device_memory(ctx, out, function, "out");
   seg::check_sizes(function, "values", values.size(), keys.size());
   seg::check_sizes(function, "out", out.size(), keys.size());

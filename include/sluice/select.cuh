@@ -26,6 +26,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/memory.hpp>
+#include <sluice/core/span.hpp>
 #include <sluice/detail/select/classify_scatter.cuh>
 #include <sluice/scan.cuh>
 
@@ -111,11 +112,6 @@ void classify_scatter(context& ctx, const T* in, T* out, std::size_t out_size, s
   else run(std::uint64_t{});
 }
 
-template <class In, std::size_t E>
-cuda::std::span<const std::remove_const_t<In>> as_const(cuda::std::span<In, E> s) {
-  return {s.data(), s.size()};
-}
-
 template <class T>
 void check_common(const context& ctx, const char* function, cuda::std::span<const T> in, cuda::std::span<T> out,
                   std::size_t* count, bool count_required) {
@@ -133,7 +129,7 @@ template <class In, std::size_t E1, class T, std::size_t E2, class Pred>
   requires std::same_as<std::remove_const_t<In>, T>
 void select_if(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<T, E2> out, std::size_t* count, Pred pred) {
   namespace sel = detail::select;
-  const auto input = sel::as_const(in);
+  const auto input = detail::as_const_span(in);
   sel::check_common<T>(ctx, "select_if", input, out, count, true);
   auto device = ctx.activate();
   if (input.empty()) {
@@ -150,7 +146,7 @@ template <class In, std::size_t E1, class T, std::size_t E2>
 void select_flagged(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<const std::uint8_t> flags,
                     cuda::std::span<T, E2> out, std::size_t* count) {
   namespace sel = detail::select;
-  const auto input = sel::as_const(in);
+  const auto input = detail::as_const_span(in);
   sel::check_common<T>(ctx, "select_flagged", input, out, count, true);
   require_device_memory(ctx, flags, "select_flagged", "flags");
   if (flags.size() != input.size()) throw invalid_argument("select_flagged", "flags", "must have one flag per element");
@@ -168,7 +164,7 @@ template <class In, std::size_t E1, class T, std::size_t E2, class Eq = std::equ
   requires std::same_as<std::remove_const_t<In>, T>
 void unique(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<T, E2> out, std::size_t* count, Eq eq = {}) {
   namespace sel = detail::select;
-  const auto input = sel::as_const(in);
+  const auto input = detail::as_const_span(in);
   sel::check_common<T>(ctx, "unique", input, out, count, true);
   auto device = ctx.activate();
   if (input.empty()) {
@@ -185,7 +181,7 @@ template <class In, std::size_t E1, class T, std::size_t E2, class Pred>
 void stable_partition(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<T, E2> out, std::size_t* count,
                       Pred pred) {
   namespace sel = detail::select;
-  const auto input = sel::as_const(in);
+  const auto input = detail::as_const_span(in);
   sel::check_common<T>(ctx, "stable_partition", input, out, count, false);
   if (out.size() != input.size()) throw invalid_argument("stable_partition", "out", "must have as many elements as in");
   auto device = ctx.activate();
@@ -204,7 +200,7 @@ template <class In, std::size_t E1, class T, std::size_t E2, class Classify>
 void stable_partition_3way(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<T, E2> out, std::size_t* counts,
                            Classify classify) {
   namespace sel = detail::select;
-  const auto input = sel::as_const(in);
+  const auto input = detail::as_const_span(in);
   const char* function = "stable_partition_3way";
   require_device_memory(ctx, input, function, "in");
   require_device_memory(ctx, out, function, "out");

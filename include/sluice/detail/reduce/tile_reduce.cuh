@@ -17,6 +17,7 @@
 // O(n/grid + log Threads).
 #pragma once
 
+#include <sluice/block/tile_shape.hpp>
 #include <sluice/block/load.cuh>
 #include <sluice/core/context.hpp>
 #include <sluice/core/device_buffer.hpp>
@@ -32,16 +33,9 @@
 
 namespace sluice::detail::reduce {
 
-template <int Threads, int Items>
-struct tile_shape {
-  static constexpr int threads = Threads;
-  static constexpr int items = Items;
-  static constexpr int tile = Threads * Items;
-};
-
-/// Tile shape by element size: 16 bytes per vector load, 4 loads in flight per thread.
+using block::tile_shape;
 template <class T>
-using default_shape = tile_shape<256, (sizeof(T) >= 16 ? 4 : 64 / static_cast<int>(sizeof(T)))>;
+using default_shape = block::default_tile_shape<T>;
 
 /// The block-level reduction of two_pass_tiles (tiled warp reductions, order-preserving).
 template <class T, int Threads>

@@ -7,6 +7,7 @@
 // prefix ⊕ in[0] ⊕ … in index order.
 #pragma once
 
+#include <sluice/block/tile_shape.hpp>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
@@ -17,16 +18,9 @@ namespace sluice::detail::scan {
 
 enum class scan_kind { inclusive, exclusive };
 
-template <int Threads, int Items>
-struct tile_shape {
-  static constexpr int threads = Threads;
-  static constexpr int items = Items;
-  static constexpr int tile = Threads * Items;
-};
-
-/// Tile shape by element size: about 64 bytes of input per thread.
+using block::tile_shape;
 template <class T>
-using default_shape = tile_shape<256, (sizeof(T) >= 16 ? 4 : 64 / static_cast<int>(sizeof(T)))>;
+using default_shape = block::default_tile_shape<T>;
 
 /// Block-level pieces of a tile scan, with their shared storage in one union.
 template <class Shape, class T>
