@@ -1,0 +1,168 @@
+// sluice/host/simulator/memory_model.hpp: the timing side of the cache simulator: caches (cache.hpp)
+// and TLB (tlb.hpp) say where each access is served; this file turns that into time, with the
+// memory-level parallelism the thesis found missing (Eilers §2.4: the real worst case, 63 ns/element,
+// was below the 111 ns memory latency "because memory accesses are ... pipelined"; §6.2 names
+// "memory pipelining" as the simulator's future work).
+//
+// The model is an out-of-order core reduced to three resources:
+//   * the core issues one loop iteration every `core_ns` (the work of the loop body when every access
+//     hits the first level), so iteration i issues at i·core_ns plus any stall;
+//   * an access that misses the first level (or needs a page walk) holds one of `miss_slots` slots (the
+//     line-fill buffers) for its whole latency, so at most that many misses overlap: independent misses
+//     cost latency / miss_slots each, and a dependent chain (an address computed from the previous
+//     load, the thesis's "forced sequential" variant) waits for each in turn and costs the full latency;
+//   * memory is one channel that moves a line in `memory_ns_per_line` (line / single-core bandwidth):
+//     demand misses, prefetched lines and write-backs of dirty lines all queue on it.
+// A per-instruction stride prefetcher ("rudimentary prefetching", §2.4) recognises an access site
+// (one load or store instruction of the loop) that walks lines in order; its lines arrive ahead of use,
+// costing bandwidth but no latency and no slot. A random site (the bucket update) never trains it.
+// Cost: a few ns per simulated access plus the cache and TLB lookups; memory: the caches' tags.
+#pragma once
+
+#include <sluice/host/simulator/cache.hpp>
+#include <sluice/host/simulator/tlb.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+namespace sluice::host::simulator {
+
+struct timing_parameters {
+  double memory_latency_ns = 100;   ///< load-to-use latency of main memory (pointer chase)
+  double memory_ns_per_line = 5;    ///< line bytes / sustained single-core memory bandwidth
+  unsigned miss_slots = 1;          ///< misses in flight at once (1: the thesis's sequential model)
+  bool prefetch = true;             ///< the per-site stride prefetcher
+};
+
+/// Everything the simulator needs to know about a machine.
+struct machine_description {
+  std::vector<cache_level_config> caches;  ///< first (closest to the core) to last
+  tlb_config tlb;
+  timing_parameters timing;
+};
+
+/// Counts of what a simulated stream did.
+struct access_statistics {
+  std::uint64_t accesses = 0;
+  std::vector<std::uint64_t> served_by;  ///< per cache level, then main memory (demand accesses)
+  std::uint64_t prefetched_lines = 0;    ///< lines the prefetcher brought ahead of use
+  std::uint64_t memory_writebacks = 0;
+  std::vector<std::uint64_t> translated_by;  ///< per TLB level, then page walks
+};
+
+/// The loads and stores of a loop that a site issues at most once per iteration; sites index the
+/// prefetcher's per-instruction history.
+inline constexpr std::size_t max_sites = 16;
+
+/// Program-order timing of accesses under the three resources described above.
+class timeline {
+ public:
+  timeline(unsigned miss_slots, double memory_ns_per_line) : memory_ns_per_line_(memory_ns_per_line) {
+    for (unsigned i = 0; i < std::max(miss_slots, 1u); ++i) slots_.push(0.0);
+  }
+
+  /// The core issues the next loop iteration after `core_ns` of work.
+  void next_iteration(double core_ns) {
+    issue_ += core_ns;
+    finish_ = std::max(finish_, issue_);
+  }
+
+  /// An access issued now (or once `ready`, when its address depends on an earlier load) that takes
+  /// `latency_ns`; `miss` holds a slot, `memory_lines` lines cross the memory channel first.
+  double schedule(double latency_ns, bool miss, std::size_t memory_lines, double ready = 0) {
+    double start = std::max(issue_, ready);
+    if (miss) {
+      start = std::max(start, slots_.top());
+      slots_.pop();
+    }
+    double done = std::max(start + latency_ns, transfer(start, memory_lines));
+    if (miss) slots_.push(done);
+    finish_ = std::max(finish_, done);
+    return done;
+  }
+
+  /// Lines that cross the memory channel off the critical path (write-backs).
+  void background_transfer(std::size_t lines) { finish_ = std::max(finish_, transfer(issue_, lines)); }
+
+  /// When the last access completed (or the core finished issuing).
+  [[nodiscard]] double finish_ns() const { return finish_; }
+
+ private:
+  double transfer(double requested, std::size_t lines) {
+    if (lines == 0) return requested;
+    channel_free_ = std::max(channel_free_, requested) + static_cast<double>(lines) * memory_ns_per_line_;
+    return channel_free_;
+  }
+
+  double memory_ns_per_line_;
+  double issue_ = 0, finish_ = 0, channel_free_ = 0;
+  std::priority_queue<double, std::vector<double>, std::greater<>> slots_;
+};
+
+/// Caches, TLB, prefetcher and timeline together: what an address stream talks to.
+class memory_model {
+ public:
+  explicit memory_model(const machine_description& machine)
+      : machine_(machine), caches_(machine.caches), tlb_(machine.tlb),
+        timeline_(machine.timing.miss_slots, machine.timing.memory_ns_per_line) {
+    statistics_.served_by.assign(caches_.levels() + 1, 0);
+    statistics_.translated_by.assign(tlb_.levels() + 1, 0);
+    last_line_.fill(no_line);
+  }
+
+  void next_iteration(double core_ns) { timeline_.next_iteration(core_ns); }
+
+  /// A load or store by instruction `site`; returns when its data is there. `ready`: when the address
+  /// is known, for an access that depends on an earlier load (0: known at issue).
+  double access(std::uint64_t address, bool write, std::size_t site, double ready = 0) {
+    ++statistics_.accesses;
+    const std::uint64_t line = address / caches_.line_bytes();
+    const bool prefetched = machine_.timing.prefetch && last_line_[site] != no_line && line == last_line_[site] + 1;
+    last_line_[site] = line;
+
+    const translation t = tlb_.translate(address);
+    ++statistics_.translated_by[t.served_by];
+    const hierarchy_access h = caches_.access(address, write);
+    statistics_.memory_writebacks += h.memory_writebacks;
+    timeline_.background_transfer(h.memory_writebacks);
+    const bool from_memory = h.served_by == caches_.levels();
+
+    if (prefetched && h.served_by > 0) {
+      ++statistics_.prefetched_lines;
+      ++statistics_.served_by[0];  // the prefetcher made it a first-level hit
+      return timeline_.schedule(latency_of(0) + t.penalty_ns, t.served_by > 0, from_memory ? 1 : 0, ready);
+    }
+    ++statistics_.served_by[h.served_by];
+    const bool miss = h.served_by > 0 || t.served_by > 0;
+    return timeline_.schedule(latency_of(h.served_by) + t.penalty_ns, miss, from_memory ? 1 : 0, ready);
+  }
+
+  double load(std::uint64_t address, std::size_t site, double ready = 0) { return access(address, false, site, ready); }
+  double store(std::uint64_t address, std::size_t site, double ready = 0) { return access(address, true, site, ready); }
+
+  [[nodiscard]] double elapsed_ns() const { return timeline_.finish_ns(); }
+  [[nodiscard]] const access_statistics& statistics() const { return statistics_; }
+  [[nodiscard]] const machine_description& machine() const { return machine_; }
+  [[nodiscard]] std::size_t line_bytes() const { return caches_.line_bytes(); }
+
+ private:
+  [[nodiscard]] double latency_of(std::size_t level) const {
+    return level == caches_.levels() ? machine_.timing.memory_latency_ns : machine_.caches[level].latency_ns;
+  }
+
+  static constexpr std::uint64_t no_line = ~std::uint64_t{0};
+
+  machine_description machine_;
+  cache_hierarchy caches_;
+  tlb tlb_;
+  timeline timeline_;
+  access_statistics statistics_;
+  std::array<std::uint64_t, max_sites> last_line_{};
+};
+
+}  // namespace sluice::host::simulator

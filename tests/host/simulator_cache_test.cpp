@@ -1,0 +1,125 @@
+// Host tests of the cache simulator's storage (sluice/host/simulator/cache.hpp, tlb.hpp), on cases
+// whose outcome can be worked out by hand: a stream that fits hits after its cold misses, a stride
+// that maps to one set evicts by LRU at associativity + 1, dirty lines are written back once, and a
+// TLB translates without walks up to its reach.
+#include <sluice/host/simulator/cache.hpp>
+#include <sluice/host/simulator/tlb.hpp>
+
+#include "support/errors.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+namespace sim = sluice::host::simulator;
+
+// 32 KiB, 64-byte lines, 8 ways: 64 sets, so addresses 4 KiB apart share a set.
+constexpr sim::level_geometry small_l1{32 * 1024, 64, 8};
+constexpr std::size_t set_stride = 64 * 64;
+
+sim::cache_hierarchy one_level() { return sim::cache_hierarchy({{"L1", small_l1, 1.0}}); }
+
+std::size_t misses_of_pass(sim::cache_hierarchy& caches, const std::vector<std::uint64_t>& addresses) {
+  std::size_t misses = 0;
+  for (auto a : addresses) misses += caches.access(a, false).served_by != 0;
+  return misses;
+}
+
+std::vector<std::uint64_t> sequential_words(std::size_t bytes) {
+  std::vector<std::uint64_t> a;
+  for (std::uint64_t x = 0; x < bytes; x += 4) a.push_back(x);
+  return a;
+}
+
+std::vector<std::uint64_t> same_set_lines(std::size_t count) {
+  std::vector<std::uint64_t> a;
+  for (std::size_t i = 0; i < count; ++i) a.push_back(i * set_stride);
+  return a;
+}
+
+TEST(SimulatorCache, StreamThatFitsHitsAfterColdMisses) {
+  auto caches = one_level();
+  const auto half_of_l1 = sequential_words(16 * 1024);
+  EXPECT_EQ(misses_of_pass(caches, half_of_l1), 16u * 1024 / 64);  // one cold miss per line
+  EXPECT_EQ(misses_of_pass(caches, half_of_l1), 0u);
+}
+
+TEST(SimulatorCache, StrideIntoOneSetFitsAtAssociativity) {
+  auto caches = one_level();
+  const auto lines = same_set_lines(8);
+  EXPECT_EQ(misses_of_pass(caches, lines), 8u);
+  for (int pass = 0; pass < 3; ++pass) EXPECT_EQ(misses_of_pass(caches, lines), 0u);
+}
+
+TEST(SimulatorCache, StrideIntoOneSetThrashesAtAssociativityPlusOne) {
+  auto caches = one_level();
+  const auto lines = same_set_lines(9);
+  EXPECT_EQ(misses_of_pass(caches, lines), 9u);
+  // Cyclic order under LRU: each line was evicted by the one before it, so nothing ever hits.
+  for (int pass = 0; pass < 3; ++pass) EXPECT_EQ(misses_of_pass(caches, lines), 9u);
+}
+
+TEST(SimulatorCache, LruEvictsTheLeastRecentlyUsedWay) {
+  sim::lru_level level(small_l1);
+  for (std::uint64_t b = 0; b < 8; ++b) level.insert(b * 64, false);  // blocks 64 apart share set 0
+  ASSERT_TRUE(level.touch(0, false));                                  // block 0 becomes most recent
+  const auto victim = level.insert(8 * 64, false);
+  EXPECT_TRUE(victim.happened);
+  EXPECT_EQ(victim.block, 64u);  // block 64 is now the oldest
+  EXPECT_TRUE(level.contains(0));
+}
+
+TEST(SimulatorCache, DirtyLinesAreWrittenBackOnceOnEviction) {
+  auto caches = one_level();
+  for (auto a : same_set_lines(8)) caches.access(a, true);  // 8 dirty lines fill set 0
+  std::size_t writebacks = 0;
+  for (auto a : same_set_lines(16)) writebacks += caches.access(a + 8 * set_stride, false).memory_writebacks;
+  EXPECT_EQ(writebacks, 8u);  // each dirty line leaves once; the clean ones that replace them leave free
+}
+
+TEST(SimulatorCache, SecondLevelCatchesFirstLevelVictims) {
+  sim::cache_hierarchy caches({{"L1", small_l1, 1.0}, {"L2", {256 * 1024, 64, 8}, 4.0}});
+  const auto lines = same_set_lines(9);  // thrashes the 8-way L1 set, but fits the L2
+  misses_of_pass(caches, lines);
+  for (auto a : lines) EXPECT_EQ(caches.access(a, false).served_by, 1u);
+}
+
+TEST(SimulatorCache, RejectsAGeometryThatIsNotSetsTimesWays) {
+  sluice::testing::expect_invalid_argument([] { sim::lru_level bad({1000, 64, 8}); }, "geometry");
+}
+
+TEST(SimulatorTlb, TranslatesWithoutWalksUpToItsReach) {
+  sim::tlb translation({4096, {{"L1 DTLB", 64, 0, 0.0}, {"L2 DTLB", 1024, 8, 2.0}}, 30.0});
+  EXPECT_EQ(translation.reach_bytes(0), 64u * 4096);
+  std::vector<std::uint64_t> first_level_reach, one_page_more;
+  for (std::uint64_t p = 0; p < 64; ++p) first_level_reach.push_back(p * 4096 + 8);
+  for (auto a : first_level_reach) EXPECT_EQ(translation.translate(a).served_by, 2u);  // cold: walks
+  for (auto a : first_level_reach) EXPECT_EQ(translation.translate(a).penalty_ns, 0.0);
+
+  // 65 pages cycle through the fully associative 64-entry first level: every translation misses it
+  // and is served by the second level, at its penalty.
+  for (std::uint64_t p = 0; p < 65; ++p) one_page_more.push_back(p * 4096);
+  translation.translate(64 * 4096);
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto a : one_page_more) {
+      const auto t = translation.translate(a);
+      EXPECT_EQ(t.served_by, 1u);
+      EXPECT_EQ(t.penalty_ns, 2.0);
+    }
+}
+
+TEST(SimulatorTlb, BeyondTheLastLevelEveryNewPageWalks) {
+  sim::tlb translation({4096, {{"DTLB", 16, 0, 0.0}}, 30.0});
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::uint64_t p = 0; p < 17; ++p) EXPECT_EQ(translation.translate(p * 4096).penalty_ns, 30.0);
+  // Huge pages: the same 17 × 4 KiB span is one 2 MiB page.
+  sim::tlb huge({2 << 20, {{"DTLB", 16, 0, 0.0}}, 30.0});
+  huge.translate(0);
+  for (std::uint64_t p = 0; p < 17; ++p) EXPECT_EQ(huge.translate(p * 4096).penalty_ns, 0.0);
+}
+
+}  // namespace
