@@ -1,0 +1,61 @@
+// tests/host/host_test_matrix.hpp: the input matrix of the sluice::host tests (the device tests' matrix
+// at host sizes) and output poisoning, shared by tests/host/host_*_test.cpp.
+#pragma once
+
+#include <sluice/data/distributions.hpp>
+#include <sluice/host/detail/parallel.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace sluice::testing::host_matrix {
+
+/// n ∈ {0, 1, 31, 32, 33, block ± 1, 2^20 + 7}; the host's block is its parallel grain (blocks of fewer
+/// items run on one thread), so block ± 1 crosses from one to two blocks.
+inline std::vector<std::size_t> sizes() {
+  const std::size_t block = sluice::host::detail::parallel_grain;
+  return {0, 1, 31, 32, 33, block - 1, block, block + 1, (std::size_t{1} << 20) + 7};
+}
+
+/// m ∈ {1, 2, 31, 32, 33, 256, 257, 4096, 2^16, 2^20}.
+inline std::vector<std::size_t> bucket_counts() {
+  return {1, 2, 31, 32, 33, 256, 257, 4096, std::size_t{1} << 16, std::size_t{1} << 20};
+}
+
+struct labelled_distribution {
+  std::string name;
+  sluice::data::distribution kind;
+  double parameter;
+};
+
+/// uniform, all-equal, sorted, reverse, Zipf (s = 1.1), few used buckets (5).
+inline std::vector<labelled_distribution> distributions() {
+  using sluice::data::distribution;
+  return {{"uniform", distribution::uniform, 0.0},  {"all_equal", distribution::all_equal, 0.0},
+          {"sorted", distribution::sorted, 0.0},    {"reverse", distribution::reverse, 0.0},
+          {"zipf", distribution::zipf, 1.1},        {"few_used", distribution::few_used, 5.0}};
+}
+
+/// n labels in [0, m) drawn from `d` (few_used uses min(5, m) values).
+inline std::vector<std::uint32_t> labels(std::size_t n, std::size_t m, const labelled_distribution& d,
+                                         std::uint64_t seed = 11) {
+  const double parameter = d.kind == sluice::data::distribution::few_used
+                               ? std::min(d.parameter, static_cast<double>(m))
+                               : d.parameter;
+  return sluice::data::generate_host<std::uint32_t>(n, {d.kind, m, parameter, seed});
+}
+
+/// Two poison byte patterns: an output that matches the oracle after both was written by the call.
+inline constexpr unsigned char poison_patterns[] = {0xA5, 0x5A};
+
+template <class T>
+void poison(std::span<T> out, unsigned char pattern) {
+  if (!out.empty()) std::memset(static_cast<void*>(out.data()), pattern, out.size_bytes());
+}
+
+}  // namespace sluice::testing::host_matrix
