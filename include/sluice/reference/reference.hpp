@@ -20,5 +20,6 @@
 #include <sluice/reference/search.hpp>
 #include <sluice/reference/segmented.hpp>
 #include <sluice/reference/select.hpp>
+#include <sluice/reference/sort.hpp>
 #include <sluice/reference/string_match.hpp>
 #include <sluice/reference/transpose.hpp>

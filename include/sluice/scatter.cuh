@@ -1,0 +1,234 @@
+// sluice/scatter.cuh: gather and scatter by index (Eilers §1.2 definitions, §3.3 GPU strategy; Palik
+// §5.3's permute).
+//
+//   gather(values, indices, out):  out[i] = values[indices[i]]      out.size() == indices.size()
+//   scatter(values, indices, out): out[indices[i]] = values[i]      values.size() == indices.size()
+//
+// Indices are 32- or 64-bit integers, signed or unsigned; values any trivially copyable type. An index
+// outside [0, size) — size = values.size() for gather, out.size() for scatter; negative counts as
+// outside — is skipped: its out slot (gather) or its value (scatter) is left alone, and the number
+// skipped is written to *skipped (device memory, may be null), asynchronously like the result.
+// With `strict`, indices are checked first on the device and an out-of-range one throws
+// sluice::invalid_argument naming 'indices' and the first offending position; this reads the indices
+// once more and synchronises the stream once; on a throw, out is untouched.
+//
+// Duplicate destinations in scatter (scatter_options::semantics):
+//   any_writer (default): one of the values aimed at a slot ends up there, which one is unspecified —
+//     Thrust's and the hardware's behaviour, one pass. Each slot receives a whole value when T's size is
+//     1, 2, 4, 8 or 16 bytes (one store instruction); other sizes may mix the bytes of rivals.
+//   last_writer: the value with the largest source position wins (Eilers' strict scatter, what
+//     sluice::reference::scatter computes): a claim pass of atomicMax, then a write pass; deterministic.
+// Slots that no valid index names keep their contents. out must not overlap values or indices (no in
+// place). Asynchronous on the context's stream (strict mode aside).
+//
+//   sluice::gather(ctx, table.span(), indices.span(), out.span());
+//   sluice::scatter(ctx, values.span(), indices.span(), out.span(), skipped.data(),
+//                   {.semantics = sluice::scatter_semantics::last_writer});
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/device_buffer.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/memory.hpp>
+#include <sluice/core/span.hpp>
+#include <sluice/detail/scatter/gather.cuh>
+#include <sluice/detail/scatter/scatter.cuh>
+
+#include <cuda/std/span>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace sluice {
+
+/// Index types of gather and scatter: 32- and 64-bit integers, signed or unsigned.
+template <class I>
+concept scatter_index = std::integral<I> && !std::same_as<I, bool> && (sizeof(I) == 4 || sizeof(I) == 8);
+
+enum class scatter_semantics {
+  any_writer,   ///< one pass; with duplicate destinations an unspecified one of the rivals wins
+  last_writer,  ///< the rival with the largest source position wins (claim pass + write pass)
+};
+
+struct gather_options {
+  /// Throw sluice::invalid_argument at the first out-of-range index instead of skipping (synchronises).
+  bool strict = false;
+};
+
+struct scatter_options {
+  scatter_semantics semantics = scatter_semantics::any_writer;
+  /// Throw sluice::invalid_argument at the first out-of-range index instead of skipping (synchronises).
+  bool strict = false;
+};
+
+namespace detail::scatter {
+
+[[nodiscard]] inline bool bytes_overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+  const auto* x = static_cast<const unsigned char*>(a);
+  const auto* y = static_cast<const unsigned char*>(b);
+  return a_bytes != 0 && b_bytes != 0 && x < y + b_bytes && y < x + a_bytes;
+}
+
+template <class T, class I>
+void check_arguments(const context& ctx, const char* function, cuda::std::span<const T> values,
+                     cuda::std::span<const I> indices, cuda::std::span<T> out, std::size_t* skipped) {
+  static_assert(std::is_trivially_copyable_v<T>, "gather and scatter move trivially copyable types");
+  static_assert(std::is_default_constructible_v<T>, "gather and scatter hold elements in registers");
+  require_device_memory(ctx, values, function, "values");
+  require_device_memory(ctx, indices, function, "indices");
+  require_device_memory(ctx, out, function, "out");
+  if (skipped) require_device_memory(ctx, skipped, sizeof(std::size_t), function, "skipped");
+  if (bytes_overlap(out.data(), out.size_bytes(), values.data(), values.size_bytes()))
+    throw invalid_argument(function, "out", "overlaps values (gather and scatter do not run in place)");
+  if (bytes_overlap(out.data(), out.size_bytes(), indices.data(), indices.size_bytes()))
+    throw invalid_argument(function, "out", "overlaps indices");
+}
+
+inline void check_size(const char* function, const char* parameter, std::size_t got, const char* other,
+                       std::size_t expected) {
+  if (got != expected)
+    throw invalid_argument(function, parameter,
+                           "has " + std::to_string(got) + " elements but " + other + " has " + std::to_string(expected));
+}
+
+/// Strict mode: throws invalid_argument with the first position whose index is outside [0, size).
+template <class I>
+void require_indices_in_range(context& ctx, const char* function, cuda::std::span<const I> indices, std::size_t size) {
+  device_buffer<unsigned long long> first(ctx, 1);
+  first.fill_bytes(0xFF);
+  auto kernel = find_first_invalid_kernel<I>;
+  const std::size_t grid = one_wave_grid(ctx, kernel, block_threads, ceil_div(indices.size(), block_threads));
+  kernel<<<static_cast<unsigned>(grid), block_threads, 0, ctx.stream()>>>(indices.data(), indices.size(), size,
+                                                                           first.data());
+  SLUICE_CHECK_LAUNCH();
+  const unsigned long long position = first.to_host()[0];
+  if (position != ~0ull)
+    throw invalid_argument(function, "indices", "has an index outside [0, " + std::to_string(size) + ")",
+                           static_cast<std::size_t>(position));
+}
+
+[[nodiscard]] inline bool aligned_to(const void* pointer, std::size_t alignment) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % alignment == 0;
+}
+
+/// Calls run(integral_constant<int, V>, bool_constant<Whole>): V = the index chunk width (16-byte index
+/// loads when `indices` is 16-byte aligned, else 1), Whole = `data` (the array accessed in chunks besides
+/// the indices) is aligned for chunk_alignment<T, V>.
+template <class T, class I, class Run>
+void with_chunk_layout(const I* indices, const T* data, Run run) {
+  constexpr int wide = vector_width<I>;
+  if (aligned_to(indices, 16)) {
+    if (aligned_to(data, chunk_alignment<T, wide>)) run(std::integral_constant<int, wide>{}, std::true_type{});
+    else run(std::integral_constant<int, wide>{}, std::false_type{});
+  } else {
+    run(std::integral_constant<int, 1>{}, std::false_type{});
+  }
+}
+
+template <class Kernel>
+unsigned chunked_grid(const context& ctx, Kernel kernel, std::size_t n) {
+  return static_cast<unsigned>(one_wave_grid(ctx, kernel, block_threads, ceil_div(n, block_threads * elements_per_thread)));
+}
+
+/// out[i] = values[lookup.position(indices[i])] where lookup.valid(indices[i]); n = indices' length.
+template <class T, class I, class Lookup>
+void launch_gather(context& ctx, const T* values, const I* indices, T* out, std::size_t n, Lookup lookup,
+                   std::size_t* skipped) {
+  with_chunk_layout(indices, static_cast<const T*>(out), [&](auto width, auto whole) {
+    auto kernel = gather_kernel<decltype(width)::value, decltype(whole)::value, T, I, Lookup>;
+    kernel<<<chunked_grid(ctx, kernel, n), block_threads, 0, ctx.stream()>>>(
+        values, indices, out, n, lookup, reinterpret_cast<unsigned long long*>(skipped));
+    SLUICE_CHECK_LAUNCH();
+  });
+}
+
+template <class T, class I>
+void launch_scatter_any_writer(context& ctx, const T* values, const I* indices, std::size_t n, T* out,
+                               std::size_t out_size, std::size_t* skipped) {
+  with_chunk_layout(indices, values, [&](auto width, auto whole) {
+    auto kernel = scatter_any_writer_kernel<decltype(width)::value, decltype(whole)::value, T, I>;
+    kernel<<<chunked_grid(ctx, kernel, n), block_threads, 0, ctx.stream()>>>(
+        values, indices, out, n, out_size, reinterpret_cast<unsigned long long*>(skipped));
+    SLUICE_CHECK_LAUNCH();
+  });
+}
+
+/// Claim pass, then the write pass as a gather by destination over the claims.
+template <class W, class T, class I>
+void launch_scatter_last_writer(context& ctx, const T* values, const I* indices, std::size_t n, T* out,
+                                std::size_t out_size, std::size_t* skipped) {
+  device_buffer<W> claims(ctx, out_size);
+  claims.fill_bytes(0);
+  with_chunk_layout(indices, values, [&](auto width, auto) {
+    auto kernel = claim_last_writer_kernel<decltype(width)::value, I, W>;
+    kernel<<<chunked_grid(ctx, kernel, n), block_threads, 0, ctx.stream()>>>(
+        indices, n, out_size, claims.data(), reinterpret_cast<unsigned long long*>(skipped));
+    SLUICE_CHECK_LAUNCH();
+  });
+  launch_gather(ctx, values, static_cast<const W*>(claims.data()), out, out_size, claimed_source<W>{}, nullptr);
+}
+
+/// Zeroes *skipped (the kernels add to it); false when there is nothing else to do.
+inline bool start_count(context& ctx, std::size_t* skipped, std::size_t n) {
+  static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
+  if (skipped) SLUICE_CUDA_CHECK(cudaMemsetAsync(skipped, 0, sizeof(std::size_t), ctx.stream()));
+  return n != 0;
+}
+
+}  // namespace detail::scatter
+
+/// out[i] = values[indices[i]]; out-of-range indices leave out[i] alone and are counted in *skipped
+/// (device memory, may be null), or throw with options.strict.
+template <class VIn, std::size_t E1, class IIn, std::size_t E2, class T, std::size_t E3>
+  requires std::same_as<std::remove_const_t<VIn>, T> && scatter_index<std::remove_const_t<IIn>>
+void gather(context& ctx, cuda::std::span<VIn, E1> values, cuda::std::span<IIn, E2> indices,
+            cuda::std::span<T, E3> out, std::size_t* skipped = nullptr, const gather_options& options = {}) {
+  namespace sc = detail::scatter;
+  using I = std::remove_const_t<IIn>;
+  const char* function = "gather";
+  const auto table = detail::as_const_span(values);
+  const auto index = detail::as_const_span(indices);
+  sc::check_arguments<T, I>(ctx, function, table, index, cuda::std::span<T>(out), skipped);
+  sc::check_size(function, "out", out.size(), "indices", index.size());
+  auto device = ctx.activate();
+  if (!sc::start_count(ctx, skipped, index.size())) return;
+  if (options.strict) sc::require_indices_in_range(ctx, function, index, table.size());
+  sc::launch_gather(ctx, table.data(), index.data(), out.data(), index.size(), sc::checked_index<I>{table.size()},
+                    skipped);
+}
+
+/// out[indices[i]] = values[i]; out-of-range indices are skipped and counted in *skipped (device
+/// memory, may be null), or throw with options.strict. Duplicates: see scatter_semantics.
+template <class VIn, std::size_t E1, class IIn, std::size_t E2, class T, std::size_t E3>
+  requires std::same_as<std::remove_const_t<VIn>, T> && scatter_index<std::remove_const_t<IIn>>
+void scatter(context& ctx, cuda::std::span<VIn, E1> values, cuda::std::span<IIn, E2> indices,
+             cuda::std::span<T, E3> out, std::size_t* skipped = nullptr, const scatter_options& options = {}) {
+  namespace sc = detail::scatter;
+  using I = std::remove_const_t<IIn>;
+  const char* function = "scatter";
+  const auto source = detail::as_const_span(values);
+  const auto index = detail::as_const_span(indices);
+  sc::check_arguments<T, I>(ctx, function, source, index, cuda::std::span<T>(out), skipped);
+  sc::check_size(function, "indices", index.size(), "values", source.size());
+  auto device = ctx.activate();
+  if (!sc::start_count(ctx, skipped, index.size())) return;
+  if (options.strict) sc::require_indices_in_range(ctx, function, index, out.size());
+  const std::size_t n = index.size();
+  switch (options.semantics) {
+    case scatter_semantics::any_writer:
+      return sc::launch_scatter_any_writer(ctx, source.data(), index.data(), n, out.data(), out.size(), skipped);
+    case scatter_semantics::last_writer:
+      if (n < (std::size_t{1} << 32))
+        return sc::launch_scatter_last_writer<unsigned>(ctx, source.data(), index.data(), n, out.data(), out.size(),
+                                                        skipped);
+      return sc::launch_scatter_last_writer<unsigned long long>(ctx, source.data(), index.data(), n, out.data(),
+                                                                out.size(), skipped);
+  }
+  throw invalid_argument(function, "options.semantics", "is not a scatter_semantics");
+}
+
+}  // namespace sluice

@@ -1,0 +1,275 @@
+// GPU tests of gather and scatter against sluice::reference::gather/scatter (Eilers §1.2): identity,
+// reversed, random-permutation, duplicate and out-of-range indices; 32- and 64-bit, signed and unsigned
+// index types; 1- to 16-byte values; any_writer (each written slot holds one of its candidates) and
+// last_writer (exact); unaligned spans (the element-wise paths); strict mode; bad arguments.
+#include <sluice/data/generate.cuh>
+#include <sluice/reference/scatter.hpp>
+#include <sluice/scatter.cuh>
+
+#include "support/compare.hpp"
+#include "support/errors.hpp"
+#include "support/gpu_test.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using sluice::testing::all_equal;
+using sluice::testing::gpu_test;
+
+class Scatter : public gpu_test {};
+
+/// Around one step of a block (256 threads × 16 elements), chunk tails (n mod 4), and scale.
+const std::size_t sizes[] = {0, 1, 31, 32, 33, 255, 256, 257, 4095, 4096, 4097, 100003, (std::size_t{1} << 20) + 7};
+
+enum class pattern { identity, reversed, permutation, duplicates, out_of_range };
+const pattern all_patterns[] = {pattern::identity, pattern::reversed, pattern::permutation, pattern::duplicates,
+                                pattern::out_of_range};
+
+std::string describe(pattern p) {
+  switch (p) {
+    case pattern::identity: return "identity";
+    case pattern::reversed: return "reversed";
+    case pattern::permutation: return "permutation";
+    case pattern::duplicates: return "duplicates";
+    case pattern::out_of_range: return "out of range";
+  }
+  return "?";
+}
+
+/// The size of the indexed range (gather's table, scatter's out) for n indices: duplicates aim n
+/// indices at about n/4 slots.
+std::size_t range_for(pattern p, std::size_t n) { return p == pattern::duplicates ? n / 4 + 1 : n; }
+
+/// Indices of the pattern into [0, range); out_of_range mixes in about one index in eight past the end
+/// (and negative ones for signed types).
+template <class I>
+std::vector<I> make_indices(pattern p, std::size_t n, std::size_t range, std::uint64_t seed) {
+  std::vector<I> indices(n);
+  std::iota(indices.begin(), indices.end(), I{0});
+  if (p == pattern::reversed) std::reverse(indices.begin(), indices.end());
+  if (p == pattern::permutation) std::shuffle(indices.begin(), indices.end(), std::mt19937_64(seed));
+  if (p == pattern::duplicates || p == pattern::out_of_range) {
+    const auto r = sluice::data::generate_host<std::uint64_t>(n, {sluice::data::distribution::uniform, range, 0.0, seed});
+    for (std::size_t i = 0; i < n; ++i) indices[i] = static_cast<I>(r[i]);
+  }
+  if (p == pattern::out_of_range) {
+    for (std::size_t i = 3; i < n; i += 8) indices[i] = static_cast<I>(range + i % 5);
+    if constexpr (std::is_signed_v<I>)
+      for (std::size_t i = 5; i < n; i += 16) indices[i] = static_cast<I>(-1 - static_cast<I>(i % 3));
+    if (n > 6) indices[6] = std::numeric_limits<I>::max();
+  }
+  return indices;
+}
+
+/// Random bytes as n values of T (any trivially copyable type).
+template <class T>
+std::vector<T> random_values(std::size_t n, std::uint64_t seed) {
+  const auto words =
+      sluice::data::generate_host<std::uint32_t>((n * sizeof(T) + 3) / 4, {sluice::data::distribution::uniform, 0, 0.0, seed});
+  std::vector<T> values(n);
+  if (n) std::memcpy(values.data(), words.data(), n * sizeof(T));
+  return values;
+}
+
+template <class T>
+T poisoned(unsigned char byte) {
+  T value;
+  std::memset(&value, byte, sizeof(T));
+  return value;
+}
+
+/// A 16-byte value of four words (align 4: whole-chunk access relies on the buffer's alignment).
+using sixteen_bytes = sluice::mat2;
+
+template <class T, class I>
+void check_gather(sluice::context& ctx, pattern p, std::size_t n, std::size_t offset = 0) {
+  const std::size_t m = range_for(p, n);
+  const auto table = random_values<T>(m, n + 1);
+  const auto indices = make_indices<I>(p, n, m, n + 2);
+  // `offset` shifts every device array off its allocation's alignment (the element-wise paths).
+  sluice::device_buffer<T> d_table(ctx, m + offset), out(ctx, n + offset);
+  sluice::device_buffer<I> d_indices(ctx, n + offset);
+  if (m) SLUICE_CUDA_CHECK(cudaMemcpy(d_table.data() + offset, table.data(), m * sizeof(T), cudaMemcpyHostToDevice));
+  if (n) SLUICE_CUDA_CHECK(cudaMemcpy(d_indices.data() + offset, indices.data(), n * sizeof(I), cudaMemcpyHostToDevice));
+  const cuda::std::span<const T> values_view(d_table.data() + offset, m);
+  const cuda::std::span<const I> indices_view(d_indices.data() + offset, n);
+  const cuda::std::span<T> out_view(out.data() + offset, n);
+  sluice::device_buffer<std::size_t> skipped(ctx, 1);
+  for (unsigned char poison : sluice::testing::poison_patterns) {
+    const auto expected = sluice::reference::gather<T, I>(table, indices, poisoned<T>(poison));
+    out.fill_bytes(poison);
+    skipped.fill_bytes(poison);
+    sluice::gather(ctx, values_view, indices_view, out_view, skipped.data());
+    auto got = out.to_host();
+    got.erase(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(offset));
+    ASSERT_TRUE(all_equal(got, expected.out)) << describe(p) << ", n = " << n << ", offset " << offset;
+    ASSERT_EQ(skipped.to_host()[0], expected.out_of_range) << describe(p) << ", n = " << n;
+  }
+}
+
+/// any_writer: every slot some valid index names holds one of the values aimed at it; the others keep
+/// the poison.
+template <class T, class I>
+::testing::AssertionResult holds_a_candidate(const std::vector<T>& out, const std::vector<T>& values,
+                                             const std::vector<I>& indices, T poison) {
+  std::vector<std::uint8_t> aimed(out.size(), 0), matched(out.size(), 0);
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    if (std::cmp_less(indices[i], 0) || std::cmp_greater_equal(indices[i], out.size())) continue;
+    const auto d = static_cast<std::size_t>(indices[i]);
+    aimed[d] = 1;
+    if (out[d] == values[i]) matched[d] = 1;
+  }
+  for (std::size_t d = 0; d < out.size(); ++d) {
+    if (aimed[d] && !matched[d]) return ::testing::AssertionFailure() << "slot " << d << " holds none of its candidates";
+    if (!aimed[d] && !(out[d] == poison)) return ::testing::AssertionFailure() << "slot " << d << " was written";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+template <class T, class I>
+void check_scatter(sluice::context& ctx, pattern p, std::size_t n, std::size_t offset = 0) {
+  const std::size_t m = range_for(p, n);
+  const auto values = random_values<T>(n, n + 3);
+  const auto indices = make_indices<I>(p, n, m, n + 4);
+  sluice::device_buffer<T> d_values(ctx, n + offset), out(ctx, m + offset);
+  sluice::device_buffer<I> d_indices(ctx, n + offset);
+  if (n) {
+    SLUICE_CUDA_CHECK(cudaMemcpy(d_values.data() + offset, values.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    SLUICE_CUDA_CHECK(cudaMemcpy(d_indices.data() + offset, indices.data(), n * sizeof(I), cudaMemcpyHostToDevice));
+  }
+  const cuda::std::span<const T> values_view(d_values.data() + offset, n);
+  const cuda::std::span<const I> indices_view(d_indices.data() + offset, n);
+  const cuda::std::span<T> out_view(out.data() + offset, m);
+  sluice::device_buffer<std::size_t> skipped(ctx, 1);
+  for (unsigned char poison : sluice::testing::poison_patterns) {
+    std::vector<T> expected(m, poisoned<T>(poison));
+    const std::size_t dropped = sluice::reference::scatter<T, I>(values, indices, expected);
+    for (auto semantics : {sluice::scatter_semantics::any_writer, sluice::scatter_semantics::last_writer}) {
+      const bool last = semantics == sluice::scatter_semantics::last_writer;
+      out.fill_bytes(poison);
+      skipped.fill_bytes(poison);
+      sluice::scatter(ctx, values_view, indices_view, out_view, skipped.data(), {.semantics = semantics});
+      auto got = out.to_host();
+      got.erase(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(offset));
+      if (last) ASSERT_TRUE(all_equal(got, expected)) << "last_writer, " << describe(p) << ", n = " << n;
+      else ASSERT_TRUE(holds_a_candidate(got, values, indices, poisoned<T>(poison))) << describe(p) << ", n = " << n;
+      ASSERT_EQ(skipped.to_host()[0], dropped) << (last ? "last_writer, " : "any_writer, ") << describe(p);
+    }
+  }
+}
+
+TEST_F(Scatter, GatherMatchesTheReference) {
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes))
+    for (pattern p : all_patterns) {
+      check_gather<std::uint32_t, std::uint32_t>(ctx(), p, n);
+      check_gather<std::uint32_t, std::int64_t>(ctx(), p, n);
+    }
+}
+
+TEST_F(Scatter, ScatterMatchesTheReference) {
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes))
+    for (pattern p : all_patterns) {
+      check_scatter<std::uint32_t, std::uint32_t>(ctx(), p, n);
+      check_scatter<std::uint32_t, std::int64_t>(ctx(), p, n);
+    }
+}
+
+TEST_F(Scatter, EveryIndexTypeAndElementSize) {
+  for (std::size_t n : {std::size_t{33}, std::size_t{4097}, std::size_t{100003}})
+    for (pattern p : {pattern::permutation, pattern::duplicates, pattern::out_of_range}) {
+      check_gather<std::uint8_t, std::int32_t>(ctx(), p, n);
+      check_gather<std::uint16_t, std::uint64_t>(ctx(), p, n);
+      check_gather<std::uint64_t, std::int32_t>(ctx(), p, n);
+      check_gather<sixteen_bytes, std::uint32_t>(ctx(), p, n);
+      check_gather<sixteen_bytes, std::int64_t>(ctx(), p, n);
+      check_scatter<std::uint8_t, std::uint64_t>(ctx(), p, n);
+      check_scatter<std::uint16_t, std::int32_t>(ctx(), p, n);
+      check_scatter<std::uint64_t, std::uint32_t>(ctx(), p, n);
+      check_scatter<sixteen_bytes, std::int32_t>(ctx(), p, n);
+      check_scatter<sixteen_bytes, std::uint64_t>(ctx(), p, n);
+    }
+}
+
+TEST_F(Scatter, UnalignedSpansTakeTheElementWisePaths) {
+  for (std::size_t offset : {1, 2, 3})
+    for (std::size_t n : {std::size_t{31}, std::size_t{4097}}) {
+      check_gather<std::uint32_t, std::uint32_t>(ctx(), pattern::permutation, n, offset);
+      check_gather<std::uint8_t, std::int64_t>(ctx(), pattern::out_of_range, n, offset);
+      check_scatter<std::uint32_t, std::uint32_t>(ctx(), pattern::duplicates, n, offset);
+      check_scatter<sixteen_bytes, std::int64_t>(ctx(), pattern::out_of_range, n, offset);
+    }
+}
+
+TEST_F(Scatter, AllIndicesOnOneSlot) {
+  const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 20, 4097);
+  const auto values = random_values<std::uint32_t>(n, 9);
+  const std::vector<std::int32_t> indices(n, 0);
+  const sluice::device_buffer<std::uint32_t> d_values(ctx(), std::span<const std::uint32_t>(values));
+  const sluice::device_buffer<std::int32_t> d_indices(ctx(), std::span<const std::int32_t>(indices));
+  sluice::device_buffer<std::uint32_t> out(ctx(), 2);
+  out.fill_bytes(0xA5);
+  sluice::scatter(ctx(), d_values.span(), d_indices.span(), out.span(), nullptr,
+                  {.semantics = sluice::scatter_semantics::last_writer});
+  EXPECT_EQ(out.to_host(), (std::vector<std::uint32_t>{values.back(), 0xA5A5A5A5u}));
+}
+
+TEST_F(Scatter, StrictModeThrowsAtTheFirstBadIndexAndWritesNothing) {
+  const std::size_t n = 10000;
+  const auto values = random_values<std::uint32_t>(n, 5);
+  std::vector<std::int64_t> indices(n);
+  std::iota(indices.begin(), indices.end(), 0);
+  const sluice::device_buffer<std::uint32_t> d_values(ctx(), std::span<const std::uint32_t>(values));
+  sluice::device_buffer<std::uint32_t> out(ctx(), n);
+  sluice::device_buffer<std::size_t> skipped(ctx(), 1);
+  for (auto [position, bad] : {std::pair<std::size_t, std::int64_t>{7777, -1}, {9999, 10000}, {0, 1 << 20}}) {
+    auto spoiled = indices;
+    spoiled[position] = bad;
+    if (position + 1000 < n) spoiled[position + 1000] = -5;  // a later bad index is not the one reported
+    const sluice::device_buffer<std::int64_t> d_indices(ctx(), std::span<const std::int64_t>(spoiled));
+    out.fill_bytes(0xA5);
+    sluice::testing::expect_invalid_argument(
+        [&] { sluice::gather(ctx(), d_values.span(), d_indices.span(), out.span(), skipped.data(), {.strict = true}); },
+        "indices", position);
+    sluice::testing::expect_invalid_argument(
+        [&] {
+          sluice::scatter(ctx(), d_values.span(), d_indices.span(), out.span(), nullptr,
+                          {.semantics = sluice::scatter_semantics::last_writer, .strict = true});
+        },
+        "indices", position);
+    EXPECT_EQ(out.to_host(), std::vector<std::uint32_t>(n, 0xA5A5A5A5u)) << "strict mode wrote before throwing";
+  }
+  const sluice::device_buffer<std::int64_t> d_indices(ctx(), std::span<const std::int64_t>(indices));
+  sluice::gather(ctx(), d_values.span(), d_indices.span(), out.span(), skipped.data(), {.strict = true});
+  EXPECT_EQ(out.to_host(), values);
+  EXPECT_EQ(skipped.to_host()[0], 0u);
+}
+
+TEST_F(Scatter, BadArgumentsAreRejected) {
+  sluice::device_buffer<std::uint32_t> values(ctx(), 100), out(ctx(), 100), shorter(ctx(), 99);
+  sluice::device_buffer<std::uint32_t> indices(ctx(), 100);
+  std::vector<std::uint32_t> host(100);
+  const cuda::std::span<std::uint32_t> host_span(host.data(), host.size());
+  using sluice::testing::expect_invalid_argument;
+  expect_invalid_argument([&] { sluice::gather(ctx(), host_span, indices.span(), out.span()); }, "values");
+  expect_invalid_argument([&] { sluice::gather(ctx(), values.span(), host_span, out.span()); }, "indices");
+  expect_invalid_argument([&] { sluice::scatter(ctx(), values.span(), indices.span(), host_span); }, "out");
+  expect_invalid_argument([&] { sluice::gather(ctx(), values.span(), indices.span(), shorter.span()); }, "out");
+  expect_invalid_argument([&] { sluice::scatter(ctx(), shorter.span(), indices.span(), out.span()); }, "indices");
+  expect_invalid_argument([&] { sluice::gather(ctx(), values.span(), indices.span(), values.span()); }, "out");
+  expect_invalid_argument([&] { sluice::scatter(ctx(), values.span(), indices.span(), indices.span()); }, "out");
+  std::size_t host_count = 0;
+  expect_invalid_argument([&] { sluice::gather(ctx(), values.span(), indices.span(), out.span(), &host_count); },
+                          "skipped");
+}
+
+}  // namespace
