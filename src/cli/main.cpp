@@ -2,6 +2,9 @@
 //   sluice info                      the device (or that there is none) and its measured copy bandwidth
 //   sluice bench [family...] [--quick] [--json F] [--csv F] [--plot DIR] [--list]
 //                                    runs the benchmark registry; without a GPU, the host cases
+//   sluice simulate [--quick] ...    the cache simulator against the measured CPU multireduce
+#include "simulate.hpp"
+
 #include "harness/registry.hpp"
 #include "harness/report.hpp"
 #include "harness/runner.hpp"
@@ -73,9 +76,13 @@ int main(int argc, char** argv) {
   bench->add_option("--csv", args.csv, "Write every row to this CSV file");
   bench->add_option("--plot", args.plot, "Write PNG plots of the sweeps into this directory");
 
+  sluice::cli::simulate_arguments simulate_args;
+  auto* simulate = sluice::cli::add_simulate_command(app, simulate_args);
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*info) return run_info(info_quick);
+    if (*simulate) return sluice::cli::run_simulate(simulate_args);
     return run_bench(args);
   } catch (const sluice::error& e) {
     std::cerr << e.what() << "\n";

@@ -86,6 +86,12 @@ class timeline {
     return done;
   }
 
+  /// The core does nothing else for `ns` (a page fault: the kernel zeroes and maps a page).
+  void stall(double ns) {
+    issue_ += ns;
+    finish_ = std::max(finish_, issue_);
+  }
+
   /// Lines that cross the memory channel off the critical path (write-backs).
   void background_transfer(std::size_t lines) { finish_ = std::max(finish_, transfer(issue_, lines)); }
 
@@ -116,6 +122,7 @@ class memory_model {
   }
 
   void next_iteration(double core_ns) { timeline_.next_iteration(core_ns); }
+  void stall(double ns) { timeline_.stall(ns); }
 
   /// A load or store by instruction `site`; returns when its data is there. `ready`: when the address
   /// is known, for an access that depends on an earlier load (0: known at issue).

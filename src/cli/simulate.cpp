@@ -1,0 +1,470 @@
+// src/cli/simulate.cpp: `sluice simulate`: the cache simulator of Eilers §2.4, extended with what the
+// thesis names as its future work (TLB and page walks, memory-level parallelism), against the measured
+// time of sluice::host::multireduce on this machine, naive and partially sorted, for m = 2^4 … 2^26.
+//
+// Nothing about the machine is assumed where it can be measured (Eilers §2.4 calibrated the same way):
+//   geometry     cache levels, line size and ways from host/cache_info.hpp (what the kernel reports);
+//   latencies    a pointer chase through a random cycle of lines sized to each level, on 2 MiB pages
+//                (so that the TLB stays out of it), each level corrected for the share of the chase
+//                that still hits the level before;
+//   last level   its effective size: the chase is swept past the reported size until the latency is
+//                halfway to memory (on a shared or virtualised L3 it is smaller than reported);
+//   TLB          first-level entries from CPUID (cache_info); the second level's reach and hit
+//                penalty, and the page walk as a function of the pages spanned, from a chase with one
+//                line per 4 KiB page minus the same lines packed on 2 MiB pages;
+//   MLP          miss slots = the dependent chase's time over independent random loads at the same
+//                memory footprint (the thesis's forced-sequential experiment, inverted);
+//   bandwidth    a sequential read of 256 MiB; page faults: first touch of freshly allocated memory;
+//   core time    the straight loop and the partial sort on inputs that fit the first levels (m = 16,
+//                n = 2^14), so that every access hits: the part of each iteration the memory model
+//                does not explain. The count pass is assumed to cost what the straight loop does (both
+//                read a label and update a small table); the distribution pass gets the rest.
+// The measured runs are single-threaded (a TBB arena of one thread), like the simulated core.
+#include "simulate.hpp"
+
+#include <sluice/core/operators.hpp>
+#include <sluice/data/distributions.hpp>
+#include <sluice/host/cache_info.hpp>
+#include <sluice/host/huge_pages.hpp>
+#include <sluice/host/multireduce.hpp>
+#include <sluice/host/simulator/address_streams.hpp>
+
+#include <fmt/format.h>
+
+#if defined(SLUICE_HAVE_TBB)
+#include <tbb/task_arena.h>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <numeric>
+#include <random>
+#include <span>
+#include <vector>
+
+namespace sluice::cli {
+namespace {
+
+namespace sim = sluice::host::simulator;
+using steady = std::chrono::steady_clock;
+
+constexpr std::size_t line_bytes = 64;
+constexpr std::size_t small_page = 4096;
+
+double elapsed_ns(steady::time_point since) { return std::chrono::duration<double, std::nano>(steady::now() - since).count(); }
+
+/// The smallest of `tries` timings of f (noise from other processes only ever adds time).
+double best_of(int tries, const std::function<double()>& f) {
+  double best = f();
+  for (int t = 1; t < tries; ++t) best = std::min(best, f());
+  return best;
+}
+
+/// Runs f on one thread: the simulated core is one core.
+template <class F>
+void single_threaded(const F& f) {
+#if defined(SLUICE_HAVE_TBB)
+  tbb::task_arena one(1);
+  one.execute(f);
+#else
+  f();
+#endif
+}
+
+// ---- calibration microbenchmarks -------------------------------------------------------------------------
+
+/// A random cyclic order of [0, count) (Sattolo's shuffle): following it visits every element once.
+std::vector<std::uint32_t> random_cycle(std::size_t count) {
+  std::vector<std::uint32_t> order(count);
+  std::iota(order.begin(), order.end(), 0u);
+  std::mt19937_64 rng(7);
+  for (std::size_t i = count - 1; i > 0; --i) std::swap(order[i], order[std::uniform_int_distribution<std::size_t>(0, i - 1)(rng)]);
+  return order;
+}
+
+/// `lines` lines, `stride` bytes apart (64: packed; 4096: one per page, at staggered offsets so that
+/// they spread over the cache sets), on huge or small pages.
+class line_pool {
+ public:
+  line_pool(std::size_t lines, std::size_t stride, bool huge)
+      : lines_(lines), stride_(stride), memory_(lines * stride / 8 + small_page / 8, huge) {
+    const auto order = random_cycle(lines);
+    for (std::size_t i = 0; i < lines; ++i) memory_[slot(order[i])] = slot(order[(i + 1) % lines]);
+  }
+
+  /// ns per step of a pointer chase around the cycle (each load's address is the previous load's value).
+  double chase_ns(std::size_t steps) const {
+    std::uint64_t at = slot(0);
+    for (std::size_t i = 0; i < lines_; ++i) at = memory_[at];  // warm-up: one full round
+    const auto start = steady::now();
+    for (std::size_t i = 0; i < steps; ++i) at = memory_[at];
+    const double ns = elapsed_ns(start);
+    keep_ = at;
+    return ns / static_cast<double>(steps);
+  }
+
+  /// ns per load of independent loads at pseudo-random lines (a Weyl sequence: no load waits for another).
+  double independent_ns(std::size_t steps) const {
+    std::uint64_t sum = 0;
+    const auto start = steady::now();
+    for (std::size_t i = 0; i < steps; ++i) {
+      const std::uint64_t mixed = (i * 0x9E3779B97F4A7C15ull) >> 32;
+      sum += memory_[slot(static_cast<std::size_t>((mixed * lines_) >> 32))];
+    }
+    const double ns = elapsed_ns(start);
+    keep_ = sum;
+    return ns / static_cast<double>(steps);
+  }
+
+ private:
+  [[nodiscard]] std::size_t slot(std::size_t line) const {
+    return line * stride_ / 8 + (stride_ >= small_page ? (line % 64) * 8 : 0);
+  }
+
+  std::size_t lines_, stride_;
+  host::huge_page_buffer<std::uint64_t> memory_;
+  mutable std::uint64_t keep_ = 0;  // results the compiler must not drop
+};
+
+double chase_ns(std::size_t bytes, std::size_t stride, bool huge) {
+  const line_pool pool(std::max<std::size_t>(bytes / stride, 16), stride, huge);
+  return best_of(3, [&] { return pool.chase_ns(std::size_t{1} << 20); });
+}
+
+/// Latency of a level from a chase over `bytes`, given that a share inner/bytes still hits the level
+/// inside it (a random chase keeps that share of its lines there).
+double corrected_latency(double measured, std::size_t bytes, std::size_t inner_bytes, double inner_latency) {
+  const double inner_share = std::min(0.9, static_cast<double>(inner_bytes) / static_cast<double>(bytes));
+  return (measured - inner_share * inner_latency) / (1 - inner_share);
+}
+
+double sequential_read_ns_per_line(std::size_t bytes) {
+  std::vector<std::uint64_t> data(bytes / 8, 1);
+  return best_of(3, [&] {
+    std::uint64_t a = 0, b = 0, c = 0, d = 0;
+    const auto start = steady::now();
+    for (std::size_t i = 0; i < data.size(); i += 4) a += data[i], b += data[i + 1], c += data[i + 2], d += data[i + 3];
+    const double ns = elapsed_ns(start);
+    if (a + b + c + d == 0) std::cout << "";
+    return ns / static_cast<double>(bytes / line_bytes);
+  });
+}
+
+/// ns per first touch of a page of freshly allocated memory (the kernel zeroes and maps it).
+double page_fault_ns(std::size_t bytes) {
+  return best_of(3, [&] {
+    host::huge_page_buffer<std::uint8_t> fresh(bytes, false);
+    const auto start = steady::now();
+    for (std::size_t at = 0; at < bytes; at += small_page) fresh[at] = 1;
+    return elapsed_ns(start) / static_cast<double>(bytes / small_page);
+  });
+}
+
+// ---- the measured multireduce ----------------------------------------------------------------------------
+
+struct problem {
+  std::size_t n, m;
+  std::uint64_t seed;
+  data::distribution_spec label_spec() const { return {data::distribution::uniform, m, 0.0, seed}; }
+};
+
+struct measured_run {
+  double ns_per_element = 0;
+  host::multireduce_result result;
+  std::vector<std::uint32_t> out;
+};
+
+measured_run measure_multireduce(const problem& p, host::multireduce_options options, int repetitions) {
+  const auto labels = data::generate_host<std::uint32_t>(p.n, p.label_spec());
+  const auto values = data::generate_host<std::uint32_t>(p.n, {data::distribution::uniform, 1u << 16, 0.0, p.seed + 1});
+  measured_run run;
+  run.out.assign(p.m, 0);
+  std::vector<double> times;
+  single_threaded([&] {
+    for (int r = 0; r <= repetitions; ++r) {  // the first run warms up (page faults of out, code)
+      const auto start = steady::now();
+      run.result = host::multireduce<std::uint32_t, std::uint32_t>(labels, values, run.out, plus{}, options);
+      if (r > 0) times.push_back(elapsed_ns(start) / static_cast<double>(p.n));
+    }
+  });
+  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
+  run.ns_per_element = times[times.size() / 2];
+  return run;
+}
+
+// ---- the machine description -----------------------------------------------------------------------------
+
+struct walk_point {
+  std::size_t pages;
+  double ns;
+};
+
+struct calibration {
+  sim::machine_description machine;
+  sim::loop_costs costs;
+  std::size_t reported_llc_bytes = 0;
+  double independent_ns = 0, dependent_ns = 0;
+  std::vector<walk_point> walks;  ///< page walk cost by pages spanned, beyond the TLB's reach
+
+  /// The walk cost for random accesses over `bytes` (the nearest measured span, clamped to the ends).
+  [[nodiscard]] double walk_ns_for(std::size_t bytes) const {
+    const std::size_t pages = bytes / small_page;
+    for (const auto& w : walks)
+      if (w.pages >= pages) return w.ns;
+    return walks.empty() ? 0.0 : walks.back().ns;
+  }
+};
+
+sim::cache_level_config cache_level_from(const host::cache_level& c, std::size_t bytes, double latency) {
+  const std::size_t ways = c.associativity == 0 ? 1 : c.associativity;
+  const std::size_t set_bytes = ways * c.line_bytes;
+  return {fmt::format("L{}", c.level), {std::max(bytes / set_bytes, std::size_t{1}) * set_bytes, c.line_bytes, ways}, latency};
+}
+
+/// The last level's effective size: the chase swept from twice the level inside it upwards, by factors
+/// of √2, while its latency stays below halfway between the level's and memory's.
+std::size_t effective_last_level_bytes(std::size_t reported, std::size_t inner_bytes, double memory, std::ostream& log) {
+  std::size_t bytes = 2 * inner_bytes, fits = bytes;
+  const double threshold = (chase_ns(bytes / 2, line_bytes, true) + memory) / 2;
+  log << "last-level sweep (2 MiB pages):";
+  for (double f = 1; static_cast<std::size_t>(static_cast<double>(bytes) * f) <= reported; f *= std::sqrt(2.0)) {
+    const auto probe = static_cast<std::size_t>(static_cast<double>(bytes) * f);
+    const double ns = chase_ns(probe, line_bytes, true);
+    log << fmt::format(" {:.1f} MiB {:.1f} ns;", static_cast<double>(probe) / (1 << 20), ns);
+    if (ns > threshold) break;
+    fits = probe;
+  }
+  log << "\n";
+  return fits;
+}
+
+void calibrate_caches(calibration& cal, std::ostream& log) {
+  const host::cache_info& info = host::machine_cache_info();
+  std::vector<const host::cache_level*> levels;
+  for (int l = 1; l <= 4; ++l)
+    if (const auto* c = info.data_cache(l)) levels.push_back(c);
+  if (levels.empty() || levels.front()->line_bytes != line_bytes)
+    throw invalid_argument("sluice simulate", "machine", "needs the data caches (64-byte lines) in host::cache_info");
+
+  cal.reported_llc_bytes = levels.back()->size_bytes;
+  const double memory = chase_ns(std::max<std::size_t>(8 * cal.reported_llc_bytes, std::size_t{256} << 20), line_bytes, true);
+  cal.machine.timing.memory_latency_ns = memory;
+
+  std::size_t inner_bytes = 0;
+  double inner_latency = 0;
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const bool last = i + 1 == levels.size() && i > 0;
+    const std::size_t bytes =
+        last ? effective_last_level_bytes(levels[i]->size_bytes, inner_bytes, memory, log) : levels[i]->size_bytes;
+    const double measured = chase_ns(bytes / 2, line_bytes, true);
+    const double latency = i == 0 ? measured : corrected_latency(measured, bytes / 2, inner_bytes, inner_latency);
+    cal.machine.caches.push_back(cache_level_from(*levels[i], bytes, latency));
+    inner_bytes = bytes;
+    inner_latency = latency;
+  }
+}
+
+/// Translation cost of a chase over `pages` pages, one line each: 4 KiB pages minus 2 MiB pages.
+double translation_ns(std::size_t pages) {
+  return chase_ns(pages * small_page, small_page, false) - chase_ns(pages * line_bytes, line_bytes, true);
+}
+
+void calibrate_tlb(calibration& cal, std::ostream& log) {
+  std::size_t first_entries = 64;  // where CPUID says nothing
+  for (const auto& t : host::machine_cache_info().tlbs)
+    if (t.level == 1 && t.type == host::cache_type::data && t.page_bytes == small_page) first_entries = t.entries;
+
+  log << "translation sweep (one line per 4 KiB page, minus the same lines on 2 MiB pages):";
+  std::vector<walk_point> costs;
+  for (std::size_t pages = 128; pages <= (std::size_t{1} << 16); pages *= 2) {
+    costs.push_back({pages, translation_ns(pages)});
+    log << fmt::format(" {} pages {:.1f} ns;", pages, costs.back().ns);
+  }
+  log << "\n";
+  // The second level holds up to the largest span whose cost stays near its hit penalty (the first
+  // span past the first level's reach); past it the walks start, which cost several times more.
+  const double penalty = std::max(0.0, costs[first_entries >= 256 ? 2 : 1].ns);
+  std::size_t second_entries = first_entries;
+  for (const auto& c : costs)
+    if (c.ns < penalty + 3.0) second_entries = std::max(second_entries, c.pages);
+  for (const auto& c : costs)
+    if (c.pages > second_entries) {
+      const double walking_share = 1.0 - static_cast<double>(second_entries) / static_cast<double>(c.pages);
+      cal.walks.push_back({c.pages, std::max(penalty, c.ns / walking_share)});
+    }
+  cal.machine.tlb = {small_page,
+                     {{"L1 DTLB", first_entries, 0, 0.0}, {"L2 DTLB", second_entries, 8, penalty}},
+                     cal.walks.empty() ? penalty : cal.walks.back().ns};
+}
+
+void calibrate_memory_parallelism(calibration& cal) {
+  const line_pool pool((std::size_t{256} << 20) / line_bytes, line_bytes, true);
+  cal.dependent_ns = best_of(3, [&] { return pool.chase_ns(std::size_t{1} << 20); });
+  cal.independent_ns = best_of(3, [&] { return pool.independent_ns(std::size_t{1} << 22); });
+  cal.machine.timing.miss_slots =
+      static_cast<unsigned>(std::clamp(std::lround(cal.dependent_ns / cal.independent_ns), 1L, 64L));
+  cal.machine.timing.memory_ns_per_line = sequential_read_ns_per_line(std::size_t{256} << 20);
+}
+
+/// Core time per iteration: the loops on inputs that fit the first level (every access hits).
+void calibrate_loops(calibration& cal) {
+  const problem tiny{std::size_t{1} << 14, 16, 11};
+  const int repetitions = 201;
+  cal.costs.fold_ns = measure_multireduce(tiny, {.algorithm = host::multireduce_algo::naive}, repetitions).ns_per_element;
+  const problem grouped{std::size_t{1} << 14, 256, 11};
+  const double sorted = measure_multireduce(grouped, {.algorithm = host::multireduce_algo::partial_sort, .partial_sort_bits = 4},
+                                            repetitions).ns_per_element;
+  cal.costs.count_ns = cal.costs.fold_ns;
+  cal.costs.distribute_ns = std::max(cal.costs.fold_ns, sorted - 2 * cal.costs.fold_ns);
+  cal.costs.page_fault_ns = page_fault_ns(std::size_t{64} << 20);
+}
+
+calibration calibrate(std::ostream& log) {
+  calibration cal;
+  calibrate_caches(cal, log);
+  calibrate_tlb(cal, log);
+  calibrate_memory_parallelism(cal);
+  calibrate_loops(cal);
+  return cal;
+}
+
+void print_calibration(std::ostream& os, const calibration& cal) {
+  const auto& m = cal.machine;
+  os << "machine description (geometry from host::cache_info, times measured here):\n";
+  for (const auto& c : m.caches)
+    os << fmt::format("  {:<8} {:>9.0f} KiB {:>3}-way {:>3} B lines  {:6.2f} ns\n", c.name,
+                      static_cast<double>(c.geometry.size_bytes) / 1024, c.geometry.associativity, c.geometry.block_bytes,
+                      c.latency_ns);
+  os << fmt::format("  (last level reported as {} KiB; the size above is the measured effective one)\n",
+                    cal.reported_llc_bytes / 1024);
+  os << fmt::format("  memory   {:6.1f} ns latency, {:.2f} ns per line streamed ({:.1f} GB/s)\n", m.timing.memory_latency_ns,
+                    m.timing.memory_ns_per_line, static_cast<double>(line_bytes) / m.timing.memory_ns_per_line);
+  for (const auto& t : m.tlb.levels)
+    os << fmt::format("  {:<8} {:>5} entries × 4 KiB{}  +{:.2f} ns when it translates\n", t.name, t.entries,
+                      t.associativity == 0 ? " (fully associative)" : "", t.hit_penalty_ns);
+  os << "  walks   ";
+  for (const auto& w : cal.walks) os << fmt::format(" {} pages: {:.1f} ns;", w.pages, w.ns);
+  os << "\n";
+  os << fmt::format("  MLP      {} miss slots (dependent chase {:.1f} ns / independent loads {:.2f} ns, 256 MiB)\n",
+                    m.timing.miss_slots, cal.dependent_ns, cal.independent_ns);
+  os << fmt::format("  core     fold {:.2f} ns, count {:.2f} ns (assumed = fold), distribute {:.2f} ns per element; "
+                    "page fault {:.0f} ns\n",
+                    cal.costs.fold_ns, cal.costs.count_ns, cal.costs.distribute_ns, cal.costs.page_fault_ns);
+}
+
+// ---- the sweep --------------------------------------------------------------------------------------------
+
+struct sweep_row {
+  int log2_m = 0;
+  double naive_measured = 0, naive_simulated = 0, naive_no_mlp = 0;
+  int sort_bits = 0;
+  double sorted_measured = 0, sorted_simulated = 0;
+};
+
+double error_percent(double simulated, double measured) { return 100.0 * (simulated - measured) / measured; }
+
+sweep_row run_one(const calibration& cal, const simulate_arguments& args, int log2_m) {
+  const problem p{std::size_t{1} << args.log2_n, std::size_t{1} << log2_m, 1};
+  sweep_row row{log2_m};
+  const auto naive = measure_multireduce(p, {.algorithm = host::multireduce_algo::naive}, args.repetitions);
+  const auto sorted = measure_multireduce(p, {.algorithm = host::multireduce_algo::partial_sort}, args.repetitions);
+  if (naive.out != sorted.out)
+    throw invalid_argument("sluice simulate", "partial_sort", "disagrees with naive (the measurement is not valid)");
+  row.naive_measured = naive.ns_per_element;
+  row.sorted_measured = sorted.ns_per_element;
+
+  sim::machine_description machine = cal.machine;
+  machine.tlb.page_walk_ns = cal.walk_ns_for(p.m * sizeof(std::uint32_t));
+  const data::sampler<std::uint32_t> labels(p.label_spec(), p.n);
+  const auto label_at = [view = labels.host_view()](std::size_t i) { return view(i); };
+  const sim::run_shape shape{p.n, p.m, 4, 4, 0, args.log2_sample == 0 ? 0 : std::size_t{1} << args.log2_sample};
+  row.naive_simulated = sim::simulate_naive(machine, cal.costs, shape, label_at).ns_per_element(p.n);
+  sim::machine_description sequential = machine;
+  sequential.timing.miss_slots = 1;
+  row.naive_no_mlp = sim::simulate_naive(sequential, cal.costs, shape, label_at).ns_per_element(p.n);
+
+  row.sort_bits = sorted.result.algorithm == host::multireduce_algo::partial_sort ? sorted.result.partial_sort_bits : 0;
+  if (row.sort_bits == 0) {
+    row.sorted_simulated = row.naive_simulated;  // partial_sort ran the straight loop: nothing to sort by
+  } else {
+    sim::run_shape sorted_shape = shape;
+    sorted_shape.sort_bits = row.sort_bits;
+    row.sorted_simulated = sim::simulate_partial_sort(machine, cal.costs, sorted_shape, label_at).ns_per_element(p.n);
+  }
+  return row;
+}
+
+void print_header(std::ostream& os) {
+  os << fmt::format("{:>6} | {:>9} {:>9} {:>7} {:>9} | {:>4} {:>9} {:>9} {:>7}\n", "log2 m", "naive", "simulated",
+                    "error", "no MLP", "bits", "p.sort", "simulated", "error");
+  os << fmt::format("{:>6} | {:>9} {:>9} {:>7} {:>9} | {:>4} {:>9} {:>9} {:>7}\n", "", "ns/elem", "ns/elem", "%",
+                    "ns/elem", "", "ns/elem", "ns/elem", "%");
+}
+
+void print_row(std::ostream& os, const sweep_row& r) {
+  os << fmt::format("{:>6} | {:>9.2f} {:>9.2f} {:>+7.1f} {:>9.2f} | {:>4} {:>9.2f} {:>9.2f} {:>+7.1f}\n", r.log2_m,
+                    r.naive_measured, r.naive_simulated, error_percent(r.naive_simulated, r.naive_measured),
+                    r.naive_no_mlp, r.sort_bits, r.sorted_measured, r.sorted_simulated,
+                    error_percent(r.sorted_simulated, r.sorted_measured));
+}
+
+void write_csv(const std::string& path, const std::vector<sweep_row>& rows) {
+  std::ofstream csv(path);
+  csv << "log2_m,naive_measured_ns,naive_simulated_ns,naive_no_mlp_ns,sort_bits,partial_sort_measured_ns,"
+         "partial_sort_simulated_ns\n";
+  for (const auto& r : rows)
+    csv << fmt::format("{},{:.4f},{:.4f},{:.4f},{},{:.4f},{:.4f}\n", r.log2_m, r.naive_measured, r.naive_simulated,
+                       r.naive_no_mlp, r.sort_bits, r.sorted_measured, r.sorted_simulated);
+}
+
+}  // namespace
+
+CLI::App* add_simulate_command(CLI::App& app, simulate_arguments& args) {
+  auto* cmd = app.add_subcommand("simulate", "Cache simulator (Eilers §2.4 + TLB + MLP) against the measured CPU multireduce");
+  cmd->add_flag("--quick", args.quick, "n = 2^22, m = 2^4 … 2^26 in steps of 2^4, 2^19 iterations simulated per loop");
+  cmd->add_option("--log2-n", args.log2_n, "Elements of each run (log2)")->check(CLI::Range(14, 28));
+  cmd->add_option("--log2-m-first", args.log2_m_first, "Smallest bucket count (log2)")->check(CLI::Range(1, 30));
+  cmd->add_option("--log2-m-last", args.log2_m_last, "Largest bucket count (log2)")->check(CLI::Range(1, 30));
+  cmd->add_option("--log2-m-step", args.log2_m_step, "Step between bucket counts (log2)")->check(CLI::Range(1, 8));
+  cmd->add_option("--log2-sample", args.log2_sample, "Iterations simulated per loop (log2; 0: all)")->check(CLI::Range(0, 30));
+  cmd->add_option("--repetitions", args.repetitions, "Timed runs per measurement (the median is reported)")
+      ->check(CLI::Range(1, 100));
+  cmd->add_option("--csv", args.csv, "Write the table to this CSV file");
+  return cmd;
+}
+
+int run_simulate(simulate_arguments args) {
+  if (args.quick) {
+    args.log2_n = 22;
+    args.log2_m_step = 4;
+    args.log2_sample = 19;
+  }
+  std::cout << "sluice simulate: cache simulator (Eilers §2.4, with TLB and memory-level parallelism) against the\n"
+               "measured single-threaded sluice::host::multireduce (u32 labels uniform in [0, m), u32 values, +)\n\n";
+  const calibration cal = calibrate(std::cout);
+  print_calibration(std::cout, cal);
+  std::cout << fmt::format("\nn = 2^{} elements; median of {} timed runs; simulated: {}\n\n", args.log2_n, args.repetitions,
+                           args.log2_sample == 0 || args.log2_sample >= args.log2_n
+                               ? std::string("every iteration")
+                               : fmt::format("the first 2^{} iterations of each loop, scaled to the loop", args.log2_sample));
+  print_header(std::cout);
+  std::vector<sweep_row> rows;
+  double worst_naive = 0, worst_sorted = 0;
+  for (int log2_m = args.log2_m_first; log2_m <= args.log2_m_last; log2_m += args.log2_m_step) {
+    rows.push_back(run_one(cal, args, log2_m));
+    print_row(std::cout, rows.back());
+    std::cout.flush();
+    worst_naive = std::max(worst_naive, std::abs(error_percent(rows.back().naive_simulated, rows.back().naive_measured)));
+    worst_sorted = std::max(worst_sorted, std::abs(error_percent(rows.back().sorted_simulated, rows.back().sorted_measured)));
+  }
+  std::cout << fmt::format("\nworst |error|: naive {:.1f}%, partial sort {:.1f}%\n", worst_naive, worst_sorted);
+  if (!args.csv.empty()) write_csv(args.csv, rows);
+  return 0;
+}
+
+}  // namespace sluice::cli
