@@ -14,8 +14,9 @@
 //
 // Duplicate destinations in scatter (scatter_options::semantics):
 //   any_writer (default): one of the values aimed at a slot ends up there, which one is unspecified —
-//     Thrust's and the hardware's behaviour, one pass. Each slot receives a whole value when T's size is
-//     1, 2, 4, 8 or 16 bytes (one store instruction); other sizes may mix the bytes of rivals.
+//     Thrust's and the hardware's behaviour, one pass. A slot receives one rival's whole value when T's
+//     size is 1, 2, 4, 8 or 16 bytes and the arrays are 16-byte aligned (device_buffer and cudaMalloc
+//     memory are): each value is then one store instruction. Otherwise rivals' bytes may mix.
 //   last_writer: the value with the largest source position wins (Eilers' strict scatter, what
 //     sluice::reference::scatter computes): a claim pass of atomicMax, then a write pass; deterministic.
 // Slots that no valid index names keep their contents. out must not overlap values or indices (no in
@@ -115,18 +116,18 @@ void require_indices_in_range(context& ctx, const char* function, cuda::std::spa
   return reinterpret_cast<std::uintptr_t>(pointer) % alignment == 0;
 }
 
-/// Calls run(integral_constant<int, V>, bool_constant<Whole>): V = the index chunk width (16-byte index
-/// loads when `indices` is 16-byte aligned, else 1), Whole = `data` (the array accessed in chunks besides
-/// the indices) is aligned for chunk_alignment<T, V>.
-template <class T, class I, class Run>
-void with_chunk_layout(const I* indices, const T* data, Run run) {
-  constexpr int wide = vector_width<I>;
-  if (aligned_to(indices, 16)) {
-    if (aligned_to(data, chunk_alignment<T, wide>)) run(std::integral_constant<int, wide>{}, std::true_type{});
-    else run(std::integral_constant<int, wide>{}, std::false_type{});
-  } else {
-    run(std::integral_constant<int, 1>{}, std::false_type{});
-  }
+/// The fast layout (chunks.cuh) applies: indices 16-byte aligned, values and out aligned for whole chunks.
+template <class T, class I>
+[[nodiscard]] bool fast_layout(const I* indices, const T* values, const T* out) {
+  constexpr std::size_t alignment = chunk_alignment<T, chunk_width<I, true>>;
+  return aligned_to(indices, 16) && aligned_to(values, alignment) && aligned_to(out, alignment);
+}
+
+/// Calls run(std::bool_constant<fast>).
+template <class Run>
+void with_layout(bool fast, Run run) {
+  if (fast) run(std::true_type{});
+  else run(std::false_type{});
 }
 
 template <class Kernel>
@@ -138,8 +139,8 @@ unsigned chunked_grid(const context& ctx, Kernel kernel, std::size_t n) {
 template <class T, class I, class Lookup>
 void launch_gather(context& ctx, const T* values, const I* indices, T* out, std::size_t n, Lookup lookup,
                    std::size_t* skipped) {
-  with_chunk_layout(indices, static_cast<const T*>(out), [&](auto width, auto whole) {
-    auto kernel = gather_kernel<decltype(width)::value, decltype(whole)::value, T, I, Lookup>;
+  with_layout(fast_layout(indices, values, out), [&](auto fast) {
+    auto kernel = gather_kernel<decltype(fast)::value, T, I, Lookup>;
     kernel<<<chunked_grid(ctx, kernel, n), block_threads, 0, ctx.stream()>>>(
         values, indices, out, n, lookup, reinterpret_cast<unsigned long long*>(skipped));
     SLUICE_CHECK_LAUNCH();
@@ -149,8 +150,8 @@ void launch_gather(context& ctx, const T* values, const I* indices, T* out, std:
 template <class T, class I>
 void launch_scatter_any_writer(context& ctx, const T* values, const I* indices, std::size_t n, T* out,
                                std::size_t out_size, std::size_t* skipped) {
-  with_chunk_layout(indices, values, [&](auto width, auto whole) {
-    auto kernel = scatter_any_writer_kernel<decltype(width)::value, decltype(whole)::value, T, I>;
+  with_layout(fast_layout(indices, values, static_cast<const T*>(out)), [&](auto fast) {
+    auto kernel = scatter_any_writer_kernel<decltype(fast)::value, T, I>;
     kernel<<<chunked_grid(ctx, kernel, n), block_threads, 0, ctx.stream()>>>(
         values, indices, out, n, out_size, reinterpret_cast<unsigned long long*>(skipped));
     SLUICE_CHECK_LAUNCH();
@@ -163,8 +164,8 @@ void launch_scatter_last_writer(context& ctx, const T* values, const I* indices,
                                 std::size_t out_size, std::size_t* skipped) {
   device_buffer<W> claims(ctx, out_size);
   claims.fill_bytes(0);
-  with_chunk_layout(indices, values, [&](auto width, auto) {
-    auto kernel = claim_last_writer_kernel<decltype(width)::value, I, W>;
+  with_layout(aligned_to(indices, 16), [&](auto fast) {
+    auto kernel = claim_last_writer_kernel<decltype(fast)::value, I, W>;
     kernel<<<chunked_grid(ctx, kernel, n), block_threads, 0, ctx.stream()>>>(
         indices, n, out_size, claims.data(), reinterpret_cast<unsigned long long*>(skipped));
     SLUICE_CHECK_LAUNCH();

@@ -200,13 +200,16 @@ TEST_F(Scatter, EveryIndexTypeAndElementSize) {
     }
 }
 
-TEST_F(Scatter, UnalignedSpansTakeTheElementWisePaths) {
+/// Offsets that break 16-byte alignment take the general layout (element by element). Scatter's
+/// any_writer check there uses a scalar type: a struct of four words may mix rivals' words (documented).
+TEST_F(Scatter, UnalignedSpansTakeTheGeneralLayout) {
   for (std::size_t offset : {1, 2, 3})
     for (std::size_t n : {std::size_t{31}, std::size_t{4097}}) {
       check_gather<std::uint32_t, std::uint32_t>(ctx(), pattern::permutation, n, offset);
       check_gather<std::uint8_t, std::int64_t>(ctx(), pattern::out_of_range, n, offset);
+      check_gather<sixteen_bytes, std::int64_t>(ctx(), pattern::duplicates, n, offset);
       check_scatter<std::uint32_t, std::uint32_t>(ctx(), pattern::duplicates, n, offset);
-      check_scatter<sixteen_bytes, std::int64_t>(ctx(), pattern::out_of_range, n, offset);
+      check_scatter<std::uint64_t, std::int64_t>(ctx(), pattern::out_of_range, n, offset);
     }
 }
 

@@ -1,11 +1,16 @@
 // sluice/detail/scatter/chunks.cuh: what the gather, scatter and claim kernels share (Eilers §1.2, §3.3):
 // exact index range checks, the chunk types that move V consecutive elements with one vector access,
-// the grid-stride walk over chunks, and warp-aggregated counting of skipped indices.
+// single-instruction element accesses, the grid-stride walk over chunks, and warp-aggregated counting
+// of skipped indices.
 //
 // A thread handles `elements_per_thread` elements per step as Unroll chunks of V = 16 / sizeof(index)
 // consecutive positions: each chunk's indices arrive in one 16-byte load, consecutive threads take
 // consecutive chunks (a warp's index loads are one contiguous 512-byte run), and all of a step's loads
 // are issued before any is used, so a thread keeps 16 independent memory accesses in flight.
+//
+// Two layouts: `fast` when the index array is 16-byte aligned and the value arrays are aligned to
+// chunk_alignment (true of device_buffer and cudaMalloc memory), `general` (V = 1, plain element
+// accesses) for any other alignment.
 #pragma once
 
 #include <sluice/core/config.hpp>
@@ -14,6 +19,7 @@
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
+#include <cuda/std/cstring>
 #include <cuda/std/type_traits>
 
 namespace sluice::detail::scatter {
@@ -46,9 +52,55 @@ struct alignas(chunk_alignment<T, V>) chunk {
   T v[V];
 };
 
-/// Indices per 16-byte chunk when the index array is 16-byte aligned, else 1 (element loads).
-template <class I>
-inline constexpr int vector_width = 16 / static_cast<int>(sizeof(I));
+/// Indices per chunk: 16 bytes of them in the fast layout, one in the general layout.
+template <class I, bool Fast>
+inline constexpr int chunk_width = Fast ? 16 / static_cast<int>(sizeof(I)) : 1;
+
+/// The unsigned word of each size a single load or store instruction moves.
+template <cuda::std::size_t Bytes>
+struct word_of {};
+template <>
+struct word_of<1> { using type = cuda::std::uint8_t; };
+template <>
+struct word_of<2> { using type = cuda::std::uint16_t; };
+template <>
+struct word_of<4> { using type = cuda::std::uint32_t; };
+template <>
+struct word_of<8> { using type = unsigned long long; };
+template <>
+struct word_of<16> { using type = uint4; };
+
+template <class T>
+inline constexpr bool moves_as_word =
+    sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16;
+
+/// Loads *p with one instruction in the fast layout (p aligned to sizeof(T)) when T's size allows.
+template <bool Fast, class T>
+[[nodiscard]] __device__ __forceinline__ T load_element(const T* p) {
+  if constexpr (Fast && moves_as_word<T>) {
+    using word = typename word_of<sizeof(T)>::type;
+    const word w = *reinterpret_cast<const word*>(p);
+    T value;
+    cuda::std::memcpy(&value, &w, sizeof(T));
+    return value;
+  } else {
+    return *p;
+  }
+}
+
+/// Stores with one instruction in the fast layout when T's size allows: rival stores to one slot then
+/// never mix their bytes (any_writer's promise).
+template <bool Fast, class T>
+__device__ __forceinline__ void store_element(T* p, const T& value) {
+  if constexpr (Fast && moves_as_word<T>) {
+    using word = typename word_of<sizeof(T)>::type;
+    word w;
+    cuda::std::memcpy(&w, &value, sizeof(T));
+    *reinterpret_cast<word*>(p) = w;
+  } else {
+    *p = value;
+  }
+}
 
 /// The grid-stride walk over n elements in chunks of V. A thread's steps start at chunk `first` and
 /// advance by Unroll·threads; slot u of the step at `base` is chunk base + u·threads. The n mod V

@@ -37,26 +37,26 @@ struct claimed_source {
   }
 };
 
-/// Stores a chunk whole when every slot is valid and `Whole` (out is aligned for it), else slot by slot.
-template <bool Whole, int V, class T>
+/// Stores a chunk whole (vector stores) when every slot is valid in the fast layout, else slot by slot.
+template <bool Fast, int V, class T>
 __device__ __forceinline__ void store_chunk(T* __restrict__ out, const chunk<T, V>& c, unsigned valid_slots) {
   constexpr unsigned all = (1u << V) - 1;
-  if (Whole && valid_slots == all) {
+  if (Fast && valid_slots == all) {
     *reinterpret_cast<chunk<T, V>*>(out) = c;
     return;
   }
 #pragma unroll
   for (int j = 0; j < V; ++j)
-    if (valid_slots & (1u << j)) out[j] = c.v[j];
+    if (valid_slots & (1u << j)) store_element<Fast>(out + j, c.v[j]);
 }
 
-/// V: indices per chunk (16-byte index loads when V > 1). WholeStores: out is aligned to
-/// chunk_alignment<T, V>. `skipped` (may be null) receives the number of invalid indices (Lookup
-/// permitting).
-template <int V, bool WholeStores, class T, class I, class Lookup>
+/// Fast: indices 16-byte aligned, values and out aligned to chunk_alignment<T, V> (chunks.cuh).
+/// `skipped` (may be null) receives the number of invalid indices (Lookup permitting).
+template <bool Fast, class T, class I, class Lookup>
 __global__ void __launch_bounds__(block_threads)
     gather_kernel(const T* __restrict__ values, const I* __restrict__ indices, T* __restrict__ out,
                   cuda::std::size_t n, Lookup lookup, unsigned long long* skipped) {
+  constexpr int V = chunk_width<I, Fast>;
   constexpr int unroll = elements_per_thread / V;
   const auto walk = chunk_walk<V, unroll>::of(n, block_threads);
   unsigned long long invalid = 0;
@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(block_threads)
 #pragma unroll
       for (int j = 0; j < V; ++j) {
         if (!lookup.valid(index[u].v[j])) continue;
-        got[u].v[j] = values[lookup.position(index[u].v[j])];
+        got[u].v[j] = load_element<Fast>(values + lookup.position(index[u].v[j]));
         valid_slots[u] |= 1u << j;
       }
     }
@@ -80,13 +80,13 @@ __global__ void __launch_bounds__(block_threads)
     for (int u = 0; u < unroll; ++u) {
       if (!walk.has(base, u)) continue;
       invalid += static_cast<unsigned>(V - __popc(valid_slots[u]));
-      store_chunk<WholeStores>(out + walk.chunk_of(base, u) * V, got[u], valid_slots[u]);
+      store_chunk<Fast>(out + walk.chunk_of(base, u) * V, got[u], valid_slots[u]);
     }
   }
   if (walk.has_tail()) {
     const cuda::std::size_t i = walk.tail();
     const I index = indices[i];
-    if (lookup.valid(index)) out[i] = values[lookup.position(index)];
+    if (lookup.valid(index)) store_element<Fast>(out + i, load_element<Fast>(values + lookup.position(index)));
     else ++invalid;
   }
   if constexpr (Lookup::counts_invalid) add_warp_total(invalid, skipped);

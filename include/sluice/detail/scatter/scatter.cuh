@@ -21,12 +21,13 @@
 
 namespace sluice::detail::scatter {
 
-/// V: indices per chunk (16-byte loads when V > 1); WholeLoads: values are aligned to
-/// chunk_alignment<T, V>, so a chunk of values arrives as vector loads too.
-template <int V, bool WholeLoads, class T, class I>
+/// Fast: indices 16-byte aligned, values and out aligned to chunk_alignment<T, V> (chunks.cuh): a chunk
+/// of values arrives as vector loads and each value leaves in one store.
+template <bool Fast, class T, class I>
 __global__ void __launch_bounds__(block_threads)
     scatter_any_writer_kernel(const T* __restrict__ values, const I* __restrict__ indices, T* __restrict__ out,
                               cuda::std::size_t n, cuda::std::size_t out_size, unsigned long long* skipped) {
+  constexpr int V = chunk_width<I, Fast>;
   constexpr int unroll = elements_per_thread / V;
   const auto walk = chunk_walk<V, unroll>::of(n, block_threads);
   unsigned long long invalid = 0;
@@ -38,7 +39,7 @@ __global__ void __launch_bounds__(block_threads)
     for (int u = 0; u < unroll; ++u) {
       if (!walk.has(base, u)) continue;
       const T* from = values + walk.chunk_of(base, u) * V;
-      if constexpr (WholeLoads) {
+      if constexpr (Fast) {
         value[u] = *reinterpret_cast<const chunk<T, V>*>(from);
       } else {
 #pragma unroll
@@ -50,7 +51,8 @@ __global__ void __launch_bounds__(block_threads)
       if (!walk.has(base, u)) continue;
 #pragma unroll
       for (int j = 0; j < V; ++j) {
-        if (in_range(index[u].v[j], out_size)) out[static_cast<cuda::std::size_t>(index[u].v[j])] = value[u].v[j];
+        if (in_range(index[u].v[j], out_size))
+          store_element<Fast>(out + static_cast<cuda::std::size_t>(index[u].v[j]), value[u].v[j]);
         else ++invalid;
       }
     }
@@ -58,18 +60,20 @@ __global__ void __launch_bounds__(block_threads)
   if (walk.has_tail()) {
     const cuda::std::size_t i = walk.tail();
     const I index = indices[i];
-    if (in_range(index, out_size)) out[static_cast<cuda::std::size_t>(index)] = values[i];
+    if (in_range(index, out_size)) store_element<Fast>(out + static_cast<cuda::std::size_t>(index), values[i]);
     else ++invalid;
   }
   add_warp_total(invalid, skipped);
 }
 
 /// The claim pass of last_writer: claims[d] ends as 1 + the largest source position whose index is d.
-/// W is unsigned int (fewer than 2^32 sources) or unsigned long long: atomicMax's own types.
-template <int V, class I, class W>
+/// W is unsigned int (fewer than 2^32 sources) or unsigned long long: atomicMax's own types. Fast: the
+/// indices are 16-byte aligned.
+template <bool Fast, class I, class W>
 __global__ void __launch_bounds__(block_threads)
     claim_last_writer_kernel(const I* __restrict__ indices, cuda::std::size_t n, cuda::std::size_t out_size,
                              W* __restrict__ claims, unsigned long long* skipped) {
+  constexpr int V = chunk_width<I, Fast>;
   constexpr int unroll = elements_per_thread / V;
   const auto walk = chunk_walk<V, unroll>::of(n, block_threads);
   unsigned long long invalid = 0;
