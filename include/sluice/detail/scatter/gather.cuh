@@ -4,8 +4,9 @@
 //
 // Index loads and output stores are coalesced 16-byte vectors (chunks.cuh); only the value loads follow
 // the indices. A step issues all 16 value loads of a thread before the first store, so random indices
-// keep 16 DRAM requests in flight per thread; sorted indices make the value loads of a warp one
-// contiguous run. A chunk with an invalid index stores element by element, leaving that slot untouched.
+// keep 16 DRAM requests in flight per thread. A chunk whose indices are consecutive (identity, sorted
+// runs) fetches its values with one vector load, so such a gather moves like a copy. A chunk with an
+// invalid index stores element by element, leaving that slot untouched.
 //
 // Traffic: indices read once, out written once, one value read per valid index (a 32-byte sector per
 // value when the indices are random). Work O(n).
@@ -36,6 +37,21 @@ struct claimed_source {
     return static_cast<cuda::std::size_t>(claim) - 1;
   }
 };
+
+/// The chunk's indices name V consecutive valid positions starting at a multiple of V, so one vector
+/// load fetches its values. (Consecutive mod 2^64 with both ends in range means no wrap in between.)
+template <int V, class I, class Lookup>
+[[nodiscard]] __device__ __forceinline__ bool dense_chunk(const chunk<I, V>& index, const Lookup& lookup) {
+  if constexpr (V == 1) {
+    return false;
+  } else {
+    const auto first = static_cast<unsigned long long>(index.v[0]);
+#pragma unroll
+    for (int j = 1; j < V; ++j)
+      if (static_cast<unsigned long long>(index.v[j]) - first != static_cast<unsigned long long>(j)) return false;
+    return lookup.valid(index.v[0]) && lookup.valid(index.v[V - 1]) && lookup.position(index.v[0]) % V == 0;
+  }
+}
 
 /// Stores a chunk whole (vector stores) when every slot is valid in the fast layout, else slot by slot.
 template <bool Fast, int V, class T>
@@ -69,6 +85,11 @@ __global__ void __launch_bounds__(block_threads)
     for (int u = 0; u < unroll; ++u) {
       valid_slots[u] = 0;
       if (!walk.has(base, u)) continue;
+      if (Fast && dense_chunk(index[u], lookup)) {
+        got[u] = *reinterpret_cast<const chunk<T, V>*>(values + lookup.position(index[u].v[0]));
+        valid_slots[u] = (1u << V) - 1;
+        continue;
+      }
 #pragma unroll
       for (int j = 0; j < V; ++j) {
         if (!lookup.valid(index[u].v[j])) continue;
