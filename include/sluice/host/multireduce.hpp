@@ -92,7 +92,7 @@ namespace detail {
     case multireduce_algo::automatic: kind = automatic_strategy(n, m, bucket_bytes, has_identity, caches); break;
     case multireduce_algo::naive: kind = strategy::naive; break;
     case multireduce_algo::partial_sort: kind = strategy::partial_sort; break;
-    case multireduce_algo::privatized: kind = strategy::privatized; break;
+    case multireduce_algo::privatized: kind = has_identity ? strategy::privatized : strategy::naive; break;
   }
   int bits = 0;
   if (kind == strategy::partial_sort) {

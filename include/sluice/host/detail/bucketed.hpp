@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace sluice::host::detail {
@@ -213,6 +214,9 @@ std::size_t privatized_scan(std::size_t n, const LabelOf& label_of, const ValueO
 
 // ---- partial sort (Eilers §2.4) --------------------------------------------------------------------------
 
+/// value_of for label_groups whose values are filled in later, group by group (gather).
+struct values_filled_later {};
+
 /// The input distributed by the top `bits` bits of the label: the labels (as 32-bit bucket numbers)
 /// and values of the kept elements, grouped, each group in input order; and the plan that made it,
 /// which also replays the distribution.
@@ -230,7 +234,7 @@ class label_groups {
         values_(plan_.kept(), huge_pages) {
     plan_.visit(group_of(), [&](std::size_t i, std::size_t d) {
       labels_[d] = static_cast<std::uint32_t>(label_of_(i));
-      values_[d] = value_of(i);
+      if constexpr (!std::is_same_v<ValueOf, values_filled_later>) values_[d] = value_of(i);
     });
   }
 
@@ -307,7 +311,10 @@ template <class T, class LabelOf, class ValueOf, class Op>
 std::size_t fold(std::size_t n, const LabelOf& label_of, const ValueOf& value_of, std::span<T> buckets, const Op& op,
                  const locality& how) {
   switch (how.kind) {
-    case strategy::privatized: return privatized_fold(n, label_of, value_of, buckets, op, how.huge_pages);
+    case strategy::privatized:
+      // Private copies start at the identity; resolve_locality never picks this without one.
+      if constexpr (has_identity_v<Op, T>) return privatized_fold(n, label_of, value_of, buckets, op, how.huge_pages);
+      break;
     case strategy::partial_sort:
       return partial_sort_fold(n, label_of, value_of, buckets, op, how.sort_bits, how.huge_pages);
     case strategy::naive: break;
