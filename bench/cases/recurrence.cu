@@ -8,11 +8,18 @@
 #include <sluice/reference/recurrence.hpp>
 
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/transform_output_iterator.h>
 
 #include <cmath>
 
 namespace {
+struct read_step {
+  const float* a;
+  const float* b;
+  __device__ sluice::recurrence_step<float, float> operator()(std::size_t i) const { return {a[i], b[i]}; }
+};
 struct state_only {
   __device__ float operator()(const sluice::recurrence_step<float, float>& s) const { return s.b; }
 };
@@ -43,9 +50,7 @@ SLUICE_BENCH_CASE("recurrence", "first-order linear f32", gpu) {
   bench::measure(session, work, "sluice::first_order_linear_recurrence", bench::role::subject, true,
                  [&] { first_order_linear_recurrence(ctx, a.span(), b.span(), x.span()); }, verify);
 
-  using step = recurrence_step<float, float>;
-  auto steps = thrust::make_transform_iterator(thrust::make_counting_iterator<std::size_t>(0),
-                                               detail::recurrence::read_step<float, float>{a.data(), b.data()});
+  auto steps = thrust::make_transform_iterator(thrust::make_counting_iterator<std::size_t>(0), read_step{a.data(), b.data()});
   auto states = thrust::make_transform_output_iterator(x.data(), state_only{});
   const recurrence_step_op<plus, multiplies, multiplies> op{};
   std::size_t temp_bytes = 0;

@@ -24,9 +24,6 @@
 #include <sluice/core/operators.hpp>
 #include <sluice/scan.cuh>
 
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
 #include <cuda/std/span>
 
 #include <concepts>
@@ -64,16 +61,37 @@ struct multiplies {
 
 namespace detail::recurrence {
 
-template <class A, class B>
-struct read_step {
+/// The tile program of a recurrence: a and b are loaded as two coalesced streams, paired in registers
+/// as the steps c_i = [a_i, b_i], and the scanned steps' b (the states x_i) are stored.
+template <class Shape, class A, class B>
+struct recurrence_program {
+  using shape = Shape;
+  using element = recurrence_step<A, B>;
+  struct loaded {};
+  union temp_storage {
+    typename scan::block_load_t<Shape, A>::TempStorage load_a;
+    typename scan::block_load_t<Shape, B>::TempStorage load_b;
+    typename scan::block_store_t<Shape, B>::TempStorage store;
+  };
+
   const A* a;
   const B* b;
-  __device__ recurrence_step<A, B> operator()(cuda::std::size_t i) const { return {a[i], b[i]}; }
-};
+  B* x;
 
-struct state_of {
-  template <class Step>
-  __device__ auto operator()(const Step& s) const { return s.b; }
+  __device__ void load(cuda::std::size_t offset, int valid, loaded&, element (&steps)[Shape::items],
+                       temp_storage& temp) const {
+    A as[Shape::items];
+    B bs[Shape::items];
+    scan::load_tile<Shape>(a + offset, valid, as, temp.load_a);
+    __syncthreads();
+    scan::load_tile<Shape>(b + offset, valid, bs, temp.load_b);
+#pragma unroll
+    for (int j = 0; j < Shape::items; ++j) steps[j] = {as[j], bs[j]};
+  }
+  __device__ void store(cuda::std::size_t offset, int valid, const loaded&, element (&steps)[Shape::items],
+                        temp_storage& temp) const {
+    scan::store_projected_tile<Shape>(x + offset, valid, steps, [](const element& s) { return s.b; }, temp.store);
+  }
 };
 
 }  // namespace detail::recurrence
@@ -96,10 +114,9 @@ void linear_recurrence(context& ctx, cuda::std::span<AIn, E1> a, cuda::std::span
   if (a.empty()) return;
   auto device = ctx.activate();
   using step = recurrence_step<A, B>;
-  auto steps = thrust::make_transform_iterator(thrust::make_counting_iterator<cuda::std::size_t>(0),
-                                               rec::read_step<A, B>{a.data(), b.data()});
-  detail::scan::run_decoupled_look_back<detail::scan::scan_kind::inclusive, false, step>(
-      ctx, steps, detail::scan::store_projection<B, rec::state_of>{x.data(), {}}, a.size(), step{},
+  using shape = detail::scan::single_pass_shape<step>;
+  detail::scan::run_decoupled_look_back<detail::scan::scan_kind::inclusive, false>(
+      ctx, rec::recurrence_program<shape, A, B>{a.data(), b.data(), x.data()}, a.size(), step{},
       recurrence_step_op<OPlus, OTimes, Companion>{oplus, otimes, companion});
 }
 

@@ -28,6 +28,7 @@
 #include <cuda/std/span>
 
 #include <concepts>
+#include <limits>
 #include <cstddef>
 #include <type_traits>
 
@@ -67,23 +68,31 @@ unsigned streaming_grid(const context& ctx, Kernel kernel, std::size_t n) {
   return static_cast<unsigned>(one_wave_grid(ctx, kernel, 256, ceil_div(n, 256)));
 }
 
-/// The single-pass scan of n elements read through `in`, each scanned tile handed to `sink`. The tile
-/// shape defaults to the scanned type's; a sink that stages other data may need a smaller tile.
-template <scan_kind Kind, bool HasInit, class T, class Shape = default_shape<T>, class Op, class Input, class Sink>
-void run_decoupled_look_back(context& ctx, Input in, Sink sink, std::size_t n, T init, Op op) {
-  using shape = Shape;
+/// The single-pass scan of n elements, a tile program (tile_scan.cuh) supplying each tile's elements
+/// and storing the scanned tile.
+template <scan_kind Kind, bool HasInit, class Program, class Op>
+void run_decoupled_look_back(context& ctx, const Program& program, std::size_t n, typename Program::element init,
+                             Op op) {
+  using shape = typename Program::shape;
+  using T = typename Program::element;
   using status_t = tile_status<T>;
   const std::size_t tiles = ceil_div(n, shape::tile);
+  if (tiles > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw invalid_argument("scan", "n", "is " + std::to_string(n) + ": more tiles than one grid can hold");
   const std::size_t status_bytes = tiles * status_t::bytes_per_tile;
   const std::size_t counter_offset = ceil_div(status_bytes, 16) * 16;
   scratch<unsigned char> storage(ctx, counter_offset + sizeof(unsigned long long));
   SLUICE_CUDA_CHECK(cudaMemsetAsync(storage.get(), 0, counter_offset + sizeof(unsigned long long), ctx.stream()));
-  auto kernel = decoupled_look_back_kernel<shape, Kind, HasInit, T, Op, status_t, Input, Sink>;
-  const std::size_t grid = one_wave_grid(ctx, kernel, shape::threads, tiles);
-  kernel<<<static_cast<unsigned>(grid), shape::threads, 0, ctx.stream()>>>(
-      in, sink, n, init, op, make_tile_status<T>(storage.get(), tiles),
+  decoupled_look_back_kernel<Kind, HasInit><<<static_cast<unsigned>(tiles), shape::threads, 0, ctx.stream()>>>(
+      program, n, init, op, make_tile_status<T>(storage.get(), tiles),
       reinterpret_cast<unsigned long long*>(storage.get() + counter_offset));
   SLUICE_CHECK_LAUNCH();
+}
+
+/// A plain scan of `in` (pointer or iterator) into `out` by the single pass.
+template <scan_kind Kind, bool HasInit, class T, class Input, class Op>
+void run_single_pass_scan(context& ctx, Input in, T* out, std::size_t n, T init, Op op) {
+  run_decoupled_look_back<Kind, HasInit>(ctx, make_scan_program<single_pass_shape<T>>(in, out), n, init, op);
 }
 
 template <scan_kind Kind, bool HasInit, class T, class Op>
@@ -99,8 +108,8 @@ void run_reduce_then_scan(context& ctx, const T* in, T* out, std::size_t n, T in
   reduce_kernel<<<static_cast<unsigned>(runs), reduce_shape::threads, 0, ctx.stream()>>>(in, n, tiles_per_run,
                                                                                           partials.get(), init, op);
   SLUICE_CHECK_LAUNCH();
-  run_decoupled_look_back<scan_kind::inclusive, false>(ctx, static_cast<const T*>(partials.get()),
-                                                       store_all<T>{partials.get()}, runs, init, op);
+  run_single_pass_scan<scan_kind::inclusive, false>(ctx, static_cast<const T*>(partials.get()), partials.get(), runs,
+                                                    init, op);
   rescan_runs_kernel<shape, Kind, HasInit><<<static_cast<unsigned>(runs), shape::threads, 0, ctx.stream()>>>(
       in, out, n, tiles_per_run * reduce_shape::tile, partials.get(), init, op);
   SLUICE_CHECK_LAUNCH();
@@ -170,7 +179,7 @@ void dispatch(context& ctx, const char* function, cuda::std::span<const T> in, c
   switch (options.algorithm) {
     case scan_algorithm::automatic:
     case scan_algorithm::decoupled_look_back:
-      return run_decoupled_look_back<Kind, HasInit>(ctx, in.data(), store_all<T>{out.data()}, in.size(), init, op);
+      return run_single_pass_scan<Kind, HasInit>(ctx, in.data(), out.data(), in.size(), init, op);
     case scan_algorithm::reduce_then_scan:
       return run_reduce_then_scan<Kind, HasInit>(ctx, in.data(), out.data(), in.size(), init, op);
     case scan_algorithm::brent_kung:

@@ -31,9 +31,6 @@
 #include <sluice/detail/segmented/flat.cuh>
 #include <sluice/scan.cuh>
 
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
 #include <cuda/std/span>
 
 #include <concepts>
@@ -59,23 +56,36 @@ struct segmented_options {
 
 namespace detail::segmented {
 
-template <class Pairs>
-auto pair_iterator(Pairs pairs) {
-  return thrust::make_transform_iterator(thrust::make_counting_iterator<cuda::std::size_t>(0), pairs);
-}
-
-/// Runs the flat scan with the head-count type that cannot overflow for n elements.
-template <class T, class Op, class Run>
-void with_count_type(std::size_t n, Run run) {
+/// Runs the flat scan over n elements with the head-count type that cannot overflow for n:
+/// `make_heads(shape)` gives the head source for the tile shape, `output` receives the scanned pairs.
+template <bool Exclusive, class T, class Op, class MakeHeads, class Output>
+void run_flat(context& ctx, std::size_t n, const T* values, T init, MakeHeads make_heads, Output output, Op op) {
+  auto run = [&](auto count) {
+    using C = decltype(count);
+    using pair = counted<C, T>;
+    using shape = scan::single_pass_shape<pair>;
+    using heads_t = decltype(make_heads(shape{}));
+    const segmented_program<shape, C, T, heads_t, Output, Exclusive> program{make_heads(shape{}), values, init, n,
+                                                                              output};
+    scan::run_decoupled_look_back<scan::scan_kind::inclusive, false>(ctx, program, n, pair{}, counted_op<Op>{op});
+  };
   if (n < (std::size_t{1} << 32)) run(cuda::std::uint32_t{});
   else run(cuda::std::uint64_t{});
 }
 
-template <class T, class Op, class Pairs, class Sink, class Count>
-void scan_pairs(context& ctx, std::size_t n, Pairs pairs, Sink sink, Op op, Count) {
-  using pair = counted<Count, T>;
-  scan::run_decoupled_look_back<scan::scan_kind::inclusive, false, pair>(ctx, pair_iterator(pairs), sink, n, pair{},
-                                                                         counted_op<Op>{op});
+/// Head sources for a tile shape, as run_flat asks for them.
+inline auto heads_from_flags(const std::uint8_t* flags) {
+  return [flags](auto shape) { return flag_heads<decltype(shape)>{flags}; };
+}
+inline auto heads_from_offsets(const std::uint8_t* marked, cuda::std::span<const std::size_t> offsets) {
+  return [marked, offsets](auto shape) {
+    using S = decltype(shape);
+    return offset_heads<S>{flag_heads<S>{marked}, offsets.data(), offsets.size() - 1};
+  };
+}
+template <class K, class Eq>
+auto heads_from_keys(const K* keys, Eq eq) {
+  return [keys, eq](auto shape) { return key_heads<decltype(shape), K, Eq>{keys, eq}; };
 }
 
 inline void check_sizes(const char* function, const char* parameter, std::size_t got, std::size_t expected) {
@@ -115,9 +125,7 @@ class offset_flags {
         offsets.data(), offsets.size(), flags_.get(), n);
     SLUICE_CHECK_LAUNCH();
   }
-  [[nodiscard]] offset_heads heads(cuda::std::span<const std::size_t> offsets) const {
-    return {flags_.get(), {offsets.data(), offsets.size() - 1}};
-  }
+  [[nodiscard]] const std::uint8_t* get() const { return flags_.get(); }
 
  private:
   scan::scratch<cuda::std::uint8_t> flags_;
@@ -151,11 +159,8 @@ void segmented_inclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
   seg::check_sizes(function, "out", out.size(), values.size());
   if (values.empty()) return;
   auto device = ctx.activate();
-  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
-    using C = decltype(count);
-    seg::scan_pairs<T>(ctx, values.size(), seg::inclusive_pairs<C, T, seg::flag_heads>{values.data(), {flags.data()}},
-                       seg::store_values<T>{out.data(), {}}, op, count);
-  });
+  seg::run_flat<false>(ctx, values.size(), values.data(), T{}, seg::heads_from_flags(flags.data()),
+                       seg::values_output<T>{out.data()}, op);
 }
 
 template <class In, std::size_t E1, class T, std::size_t E2, class Op>
@@ -173,12 +178,8 @@ void segmented_exclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
     throw invalid_argument(function, "out", "may not alias values (each output reads the previous value)");
   if (values.empty()) return;
   auto device = ctx.activate();
-  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
-    using C = decltype(count);
-    seg::scan_pairs<T>(ctx, values.size(),
-                       seg::exclusive_pairs<C, T, seg::flag_heads>{values.data(), {flags.data()}, init},
-                       seg::store_values<T>{out.data(), {}}, op, count);
-  });
+  seg::run_flat<true>(ctx, values.size(), values.data(), init, seg::heads_from_flags(flags.data()),
+                      seg::values_output<T>{out.data()}, op);
 }
 
 /// out[k] = init ⊕ (segment k); writes the number of segments to *segment_count (device memory; may be
@@ -200,14 +201,9 @@ void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::s
     if (segment_count) SLUICE_CUDA_CHECK(cudaMemsetAsync(segment_count, 0, sizeof(std::size_t), ctx.stream()));
     return;
   }
-  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
-    using C = decltype(count);
-    seg::store_segment_ends<C, T, Op, seg::flag_heads> sink{out.data(), out.size(), init, true, op,
-                                                            {flags.data()},  values.size()};
-    sink.segment_count = segment_count;
-    seg::scan_pairs<T>(ctx, values.size(), seg::inclusive_pairs<C, T, seg::flag_heads>{values.data(), {flags.data()}},
-                       sink, op, count);
-  });
+  seg::segment_ends_output<T, Op> ends{out.data(), out.size(), init, true, op};
+  ends.segment_count = segment_count;
+  seg::run_flat<false>(ctx, values.size(), values.data(), T{}, seg::heads_from_flags(flags.data()), ends, op);
 }
 
 // ---- offsets -----------------------------------------------------------------------------------------------
@@ -224,11 +220,8 @@ void segmented_inclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
   if (values.empty()) return;
   auto device = ctx.activate();
   const seg::offset_flags flags(ctx, offsets, values.size());
-  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
-    using C = decltype(count);
-    seg::scan_pairs<T>(ctx, values.size(), seg::inclusive_pairs<C, T, seg::offset_heads>{values.data(), flags.heads(offsets)},
-                       seg::store_values<T>{out.data(), {}}, op, count);
-  });
+  seg::run_flat<false>(ctx, values.size(), values.data(), T{}, seg::heads_from_offsets(flags.get(), offsets),
+                       seg::values_output<T>{out.data()}, op);
 }
 
 template <class In, std::size_t E1, class T, std::size_t E2, class Op>
@@ -245,14 +238,8 @@ void segmented_exclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
   if (values.empty()) return;
   auto device = ctx.activate();
   const seg::offset_flags flags(ctx, offsets, values.size());
-  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
-    using C = decltype(count);
-    const seg::offset_heads heads = flags.heads(offsets);
-    seg::scan_pairs<T>(ctx, values.size(),
-                       seg::exclusive_pairs<C, T, seg::offset_heads, seg::outside_range>{values.data(), heads, init,
-                                                                                         heads.outside},
-                       seg::store_values<T>{out.data(), {}}, op, count);
-  });
+  seg::run_flat<true>(ctx, values.size(), values.data(), init, seg::heads_from_offsets(flags.get(), offsets),
+                      seg::values_output<T>{out.data()}, op);
 }
 
 /// out[s] = init ⊕ values[offsets[s]] ⊕ … ⊕ values[offsets[s+1] − 1]; out has one entry per segment.
@@ -273,14 +260,9 @@ void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::s
   SLUICE_CHECK_LAUNCH();
   if (values.empty()) return;
   const seg::offset_flags flags(ctx, offsets, values.size());
-  seg::with_count_type<T, Op>(values.size(), [&](auto count) {
-    using C = decltype(count);
-    const seg::offset_heads heads = flags.heads(offsets);
-    seg::store_segment_ends<C, T, Op, seg::offset_heads, seg::segment_by_offsets> sink{
-        out.data(), segments, init, true, op, heads, values.size(), {offsets.data(), segments}};
-    seg::scan_pairs<T>(ctx, values.size(), seg::inclusive_pairs<C, T, seg::offset_heads>{values.data(), heads}, sink, op,
-                       count);
-  });
+  const seg::segment_ends_output<T, Op, seg::segment_by_offsets> ends{
+      out.data(), segments, init, true, op, {offsets.data(), segments}};
+  seg::run_flat<false>(ctx, values.size(), values.data(), T{}, seg::heads_from_offsets(flags.get(), offsets), ends, op);
 }
 
 // ---- by key ------------------------------------------------------------------------------------------------
@@ -308,17 +290,9 @@ void reduce_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<
     if (run_count) SLUICE_CUDA_CHECK(cudaMemsetAsync(run_count, 0, sizeof(std::size_t), ctx.stream()));
     return;
   }
-  using heads_t = seg::key_heads<K, Eq>;
-  const heads_t heads{keys.data(), eq};
-  seg::with_count_type<V, Op>(keys.size(), [&](auto count) {
-    using C = decltype(count);
-    seg::store_segment_ends<C, V, Op, heads_t, seg::segment_by_count, K> sink{
-        aggregates.data(), aggregates.size(), V{}, false, op, heads, keys.size()};
-    sink.keys = keys.data();
-    sink.unique_keys = unique_keys.data();
-    sink.segment_count = run_count;
-    seg::scan_pairs<V>(ctx, keys.size(), seg::inclusive_pairs<C, V, heads_t>{values.data(), heads}, sink, op, count);
-  });
+  const seg::segment_ends_output<V, Op, seg::segment_by_count, K> ends{
+      aggregates.data(), aggregates.size(), V{}, false, op, {}, unique_keys.data(), run_count};
+  seg::run_flat<false>(ctx, keys.size(), values.data(), V{}, seg::heads_from_keys(keys.data(), eq), ends, op);
 }
 
 template <class KIn, std::size_t E1, class VIn, std::size_t E2, class V, std::size_t E3, class Op,
@@ -327,7 +301,6 @@ template <class KIn, std::size_t E1, class VIn, std::size_t E2, class V, std::si
 void inclusive_scan_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<VIn, E2> values,
                            cuda::std::span<V, E3> out, Op op, Eq eq = {}) {
   namespace seg = detail::segmented;
-  using K = std::remove_const_t<KIn>;
   const char* function = "inclusive_scan_by_key";
   require_device_memory(ctx, detail::as_const_span(keys), function, "keys");
   require_device_memory(ctx, detail::as_const_span(values), function, "values");
@@ -336,12 +309,8 @@ void inclusive_scan_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::st
   seg::check_sizes(function, "out", out.size(), keys.size());
   if (keys.empty()) return;
   auto device = ctx.activate();
-  using heads_t = seg::key_heads<K, Eq>;
-  seg::with_count_type<V, Op>(keys.size(), [&](auto count) {
-    using C = decltype(count);
-    seg::scan_pairs<V>(ctx, keys.size(), seg::inclusive_pairs<C, V, heads_t>{values.data(), heads_t{keys.data(), eq}},
-                       seg::store_values<V>{out.data(), {}}, op, count);
-  });
+  seg::run_flat<false>(ctx, keys.size(), values.data(), V{}, seg::heads_from_keys(keys.data(), eq),
+                       seg::values_output<V>{out.data()}, op);
 }
 
 template <class KIn, std::size_t E1, class VIn, std::size_t E2, class V, std::size_t E3, class Op,
@@ -350,7 +319,6 @@ template <class KIn, std::size_t E1, class VIn, std::size_t E2, class V, std::si
 void exclusive_scan_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<VIn, E2> values,
                            cuda::std::span<V, E3> out, V init, Op op, Eq eq = {}) {
   namespace seg = detail::segmented;
-  using K = std::remove_const_t<KIn>;
   const char* function = "exclusive_scan_by_key";
   require_device_memory(ctx, detail::as_const_span(keys), function, "keys");
   require_device_memory(ctx, detail::as_const_span(values), function, "values");
@@ -361,13 +329,8 @@ void exclusive_scan_by_key(context& ctx, cuda::std::span<KIn, E1> keys, cuda::st
     throw invalid_argument(function, "out", "may not alias values (each output reads the previous value)");
   if (keys.empty()) return;
   auto device = ctx.activate();
-  using heads_t = seg::key_heads<K, Eq>;
-  seg::with_count_type<V, Op>(keys.size(), [&](auto count) {
-    using C = decltype(count);
-    seg::scan_pairs<V>(ctx, keys.size(),
-                       seg::exclusive_pairs<C, V, heads_t>{values.data(), heads_t{keys.data(), eq}, init},
-                       seg::store_values<V>{out.data(), {}}, op, count);
-  });
+  seg::run_flat<true>(ctx, keys.size(), values.data(), init, seg::heads_from_keys(keys.data(), eq),
+                      seg::values_output<V>{out.data()}, op);
 }
 
 }  // namespace sluice

@@ -14,10 +14,11 @@
 //
 // Counts are written to device memory (asynchronously, like the results). For select_if,
 // select_flagged and unique, `out` may be shorter than the input: elements that do not fit are counted
-// but not written. pred, classify and eq may be called more than once per element. Stable. In place is
+// but not written. pred, classify and eq may be called more than once per element (the partitions'
+// counting pass calls them again, and the last tile's padding repeats its first element). Stable. In place is
 // not supported (out must not overlap in). Strategy: one counting pass (partitions only), then one
-// single-pass scan of class counts that scatters each tile's classes as contiguous runs
-// (detail/select/classify_scatter.cuh).
+// single-pass scan of class counts whose tiles load once, classify in registers and scatter each class
+// as a contiguous run (detail/select/classify_scatter.cuh).
 //
 //   sluice::select_if(ctx, in.span(), out.span(), count.data(), [] __device__ (unsigned x) { return x & 1; });
 #pragma once
@@ -29,9 +30,6 @@
 #include <sluice/core/span.hpp>
 #include <sluice/detail/select/classify_scatter.cuh>
 #include <sluice/scan.cuh>
-
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 #include <cuda/std/span>
 
@@ -48,48 +46,38 @@ enum class group3 : std::uint8_t { first = 0, second = 1, third = 2 };
 
 namespace detail::select {
 
-template <class T, class Pred, bool KeepRejects>
-struct predicate_class {
-  const T* in;
+/// select_if (rejects dropped) and stable_partition (rejects are class 1).
+template <class Pred, bool KeepRejects>
+struct predicate_class_of {
   Pred pred;
-  __device__ int operator()(cuda::std::size_t i) const { return pred(in[i]) ? 0 : (KeepRejects ? 1 : dropped); }
+  template <class T>
+  __device__ int operator()(const T& value) const { return pred(value) ? 0 : (KeepRejects ? 1 : dropped); }
 };
 
-struct flag_class {
-  const cuda::std::uint8_t* flags;
-  __device__ int operator()(cuda::std::size_t i) const { return flags[i] ? 0 : dropped; }
-};
-
-template <class T, class Eq>
-struct run_head_class {
-  const T* in;
-  Eq eq;
-  __device__ int operator()(cuda::std::size_t i) const { return i == 0 || !eq(in[i - 1], in[i]) ? 0 : dropped; }
-};
-
-template <class T, class Classify>
-struct group3_class {
-  const T* in;
+/// stable_partition_3way: the group as a class (values past `third` count as `third`).
+template <class Classify>
+struct group3_class_of {
   Classify classify;
-  __device__ int operator()(cuda::std::size_t i) const {
-    const auto g = static_cast<int>(classify(in[i]));
+  template <class T>
+  __device__ int operator()(const T& value) const {
+    const auto g = static_cast<int>(classify(value));
     return g < 2 ? g : 2;
   }
 };
 
 /// Counts per class (partitions: Classes = Kept + 1), then the scan that scatters. `count_out` receives
 /// the number kept (select) or, for partitions, the Kept class sizes.
-template <int Kept, int Classes, class T, class Classify>
-void classify_scatter(context& ctx, const T* in, T* out, std::size_t out_size, std::size_t n, Classify classify,
+template <int Kept, int Classes, class T, class Classifier>
+void classify_scatter(context& ctx, const T* in, T* out, std::size_t out_size, std::size_t n, Classifier classifier,
                       std::size_t* count_out) {
   static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
   scan::scratch<unsigned long long> totals(ctx, Classes > Kept ? Kept : 0);
   if constexpr (Classes > Kept) {
     constexpr int threads = 256;
     SLUICE_CUDA_CHECK(cudaMemsetAsync(totals.get(), 0, Kept * sizeof(unsigned long long), ctx.stream()));
-    auto count = count_classes_kernel<threads, Kept, Classify>;
+    auto count = count_classes_kernel<threads, Kept, T, Classifier>;
     count<<<static_cast<unsigned>(one_wave_grid(ctx, count, threads, ceil_div(n, threads))), threads, 0, ctx.stream()>>>(
-        classify, n, totals.get());
+        in, classifier, n, totals.get());
     SLUICE_CHECK_LAUNCH();
     if (count_out)
       SLUICE_CUDA_CHECK(cudaMemcpyAsync(count_out, totals.get(), Kept * sizeof(std::size_t), cudaMemcpyDeviceToDevice,
@@ -98,15 +86,11 @@ void classify_scatter(context& ctx, const T* in, T* out, std::size_t out_size, s
   auto run = [&](auto count_type) {
     using C = decltype(count_type);
     using counts = class_counts<C, Kept>;
-    auto one_hots = thrust::make_transform_iterator(thrust::make_counting_iterator<cuda::std::size_t>(0),
-                                                    one_hot<C, Kept, Classify>{classify});
-    const scatter_by_class<T, C, Kept, Classes, Classify> sink{
-        in, out, out_size, classify, totals.get(), Classes > Kept ? nullptr : count_out, n};
-    // The tile is sized by the larger of the counts and the staged elements (shared memory holds a tile of T).
-    using shape = scan::tile_shape<256, (sizeof(T) > sizeof(counts) ? scan::default_shape<T>::items
-                                                                     : scan::default_shape<counts>::items)>;
-    scan::run_decoupled_look_back<scan::scan_kind::inclusive, false, counts, shape>(ctx, one_hots, sink, n, counts{},
-                                                                                    add_counts{});
+    // The tile is shaped for the larger of the counts and the elements (registers hold both).
+    using shape = scan::single_pass_shape<cuda::std::conditional_t<(sizeof(T) > sizeof(counts)), T, counts>>;
+    const classify_scatter_program<shape, T, C, Kept, Classes, Classifier> program{
+        in, out, out_size, classifier, totals.get(), Classes > Kept ? nullptr : count_out, n};
+    scan::run_decoupled_look_back<scan::scan_kind::inclusive, false>(ctx, program, n, counts{}, add_counts{});
   };
   if (n < (std::size_t{1} << 32)) run(std::uint32_t{});
   else run(std::uint64_t{});
@@ -137,7 +121,7 @@ void select_if(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<T, E2> 
     return;
   }
   sel::classify_scatter<1, 1>(ctx, input.data(), out.data(), out.size(), input.size(),
-                              sel::predicate_class<T, Pred, false>{input.data(), pred}, count);
+                              sel::value_classes<T, sel::predicate_class_of<Pred, false>>{{pred}}, count);
 }
 
 /// Copies the elements whose flag is nonzero to out, in order; *count (device) = how many.
@@ -155,7 +139,7 @@ void select_flagged(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<co
     SLUICE_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(std::size_t), ctx.stream()));
     return;
   }
-  sel::classify_scatter<1, 1>(ctx, input.data(), out.data(), out.size(), input.size(), sel::flag_class{flags.data()},
+  sel::classify_scatter<1, 1>(ctx, input.data(), out.data(), out.size(), input.size(), sel::flag_classes<T>{flags.data()},
                               count);
 }
 
@@ -172,7 +156,7 @@ void unique(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<T, E2> out
     return;
   }
   sel::classify_scatter<1, 1>(ctx, input.data(), out.data(), out.size(), input.size(),
-                              sel::run_head_class<T, Eq>{input.data(), eq}, count);
+                              sel::run_head_classes<T, Eq>{input.data(), eq}, count);
 }
 
 /// pred-true elements in order, then the others in order; *count (device, may be null) = how many were true.
@@ -190,7 +174,7 @@ void stable_partition(context& ctx, cuda::std::span<In, E1> in, cuda::std::span<
     return;
   }
   sel::classify_scatter<1, 2>(ctx, input.data(), out.data(), out.size(), input.size(),
-                              sel::predicate_class<T, Pred, true>{input.data(), pred}, count);
+                              sel::value_classes<T, sel::predicate_class_of<Pred, true>>{{pred}}, count);
 }
 
 /// Groups first, second, third (each in input order); counts[0..1] (device, may be null) = the sizes of
@@ -214,7 +198,7 @@ void stable_partition_3way(context& ctx, cuda::std::span<In, E1> in, cuda::std::
     return;
   }
   sel::classify_scatter<2, 3>(ctx, input.data(), out.data(), out.size(), input.size(),
-                              sel::group3_class<T, Classify>{input.data(), classify}, counts);
+                              sel::value_classes<T, sel::group3_class_of<Classify>>{{classify}}, counts);
 }
 
 }  // namespace sluice

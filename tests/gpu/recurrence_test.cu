@@ -9,6 +9,7 @@
 
 #include "support/compare.hpp"
 #include "support/gpu_test.hpp"
+#include "support/tile_sizes.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -21,7 +22,8 @@ using sluice::testing::gpu_test;
 
 class Recurrence : public gpu_test {};
 
-const std::size_t sizes[] = {1, 2, 31, 33, 2047, 2049, 100003, (std::size_t{1} << 20) + 7};
+const std::vector<std::size_t> sizes =
+    sluice::testing::with_single_pass_tile_sizes(std::vector<std::size_t>{1, 2, 31, 33, 2047, 2049, 100003, (std::size_t{1} << 20) + 7});
 
 template <class T>
 std::vector<T> uniform(std::size_t n, std::uint64_t seed, std::uint64_t range = 0) {

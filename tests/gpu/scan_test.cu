@@ -1,6 +1,6 @@
 // GPU tests of sluice::inclusive_scan / exclusive_scan against the reference scans: every strategy,
 // sizes around every tile boundary, commutative and non-commutative operators (bit-exact, including
-// 8- and 16-byte elements that take the split look-back status), floats within a tolerance, in place,
+// 8-byte elements (16-byte packed look-back status) and 16-byte ones (split status)), floats within a tolerance, in place,
 // and bad arguments.
 #include <sluice/data/generate.cuh>
 #include <sluice/reference/scan.hpp>
@@ -8,6 +8,7 @@
 
 #include "support/compare.hpp"
 #include "support/gpu_test.hpp"
+#include "support/tile_sizes.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -36,9 +37,11 @@ const char* name(scan_algorithm a) {
 
 template <class T>
 std::vector<std::size_t> boundary_sizes() {
-  const std::size_t tile = sluice::detail::scan::default_shape<T>::tile;
-  return {0, 1, 2, 31, 32, 33, 511, 512, 513, tile - 1, tile, tile + 1, 3 * tile + 5, 40 * tile + 17,
-          (std::size_t{1} << 20) + 7};
+  const std::size_t tile = sluice::detail::scan::default_shape<T>::tile;  // reduce-then-scan's rescan
+  const std::size_t single_pass_tile = sluice::detail::scan::single_pass_shape<T>::tile;
+  return sluice::testing::with_single_pass_tile_sizes(std::vector<std::size_t>{
+      0, 1, 2, 31, 32, 33, 511, 512, 513, tile - 1, tile, tile + 1, 3 * tile + 5, 40 * tile + 17,
+      single_pass_tile - 1, single_pass_tile + 1, 40 * single_pass_tile + 17, (std::size_t{1} << 20) + 7});
 }
 
 enum class form { inclusive, inclusive_with_init, exclusive };

@@ -8,6 +8,7 @@
 
 #include "support/compare.hpp"
 #include "support/gpu_test.hpp"
+#include "support/tile_sizes.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -52,7 +53,8 @@ std::vector<std::size_t> random_offsets(std::size_t n, std::size_t mean_length, 
   return offsets;
 }
 
-const std::size_t sizes[] = {1, 2, 31, 33, 2047, 2049, 4097, 100003, (std::size_t{1} << 20) + 7};
+const std::vector<std::size_t> sizes =
+    sluice::testing::with_single_pass_tile_sizes(std::vector<std::size_t>{1, 2, 31, 33, 2047, 2049, 4097, 100003, (std::size_t{1} << 20) + 7});
 const std::size_t mean_lengths[] = {1, 3, 16, 256, 5000, std::size_t{1} << 30};
 
 template <class T, class Op>

@@ -7,6 +7,7 @@
 
 #include "support/compare.hpp"
 #include "support/gpu_test.hpp"
+#include "support/tile_sizes.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -18,7 +19,8 @@ using sluice::testing::gpu_test;
 
 class Select : public gpu_test {};
 
-const std::size_t sizes[] = {0, 1, 2, 31, 33, 1023, 1025, 4095, 4097, 100003, (std::size_t{1} << 20) + 7};
+const std::vector<std::size_t> sizes = sluice::testing::with_single_pass_tile_sizes(
+    std::vector<std::size_t>{0, 1, 2, 31, 33, 1023, 1025, 4095, 4097, 100003, (std::size_t{1} << 20) + 7});
 
 template <class T>
 std::vector<T> uniform(std::size_t n, std::uint64_t seed, std::uint64_t range = 0) {

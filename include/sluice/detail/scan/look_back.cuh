@@ -8,9 +8,11 @@
 // meets an inclusive prefix. Combining keeps index order (earlier ⊕ later), so non-commutative
 // operators are exact.
 //
-// Storage: for T of at most 4 bytes, state and value share one 64-bit word (one load sees both);
-// otherwise a 32-bit state word with release/acquire ordering guards separate aggregate and inclusive
-// slots (separate, so that a reader who saw `aggregate` never reads a slot being overwritten).
+// Storage: for T of at most 4 bytes, state and value share one 64-bit word, up to 8 bytes one 16-byte word (one
+// load sees both); otherwise a 32-bit state word with release/acquire ordering guards separate aggregate
+// and inclusive slots (separate, so that a reader who saw `aggregate` never reads a slot being
+// overwritten). A warp that finds a predecessor not yet published backs off briefly before polling
+// again, so that spinning warps do not crowd the L2 slices the publishers write to (CUB does the same).
 // Traffic per tile: one or two status writes, a few reads; negligible beside the tile's data.
 #pragma once
 
@@ -39,7 +41,7 @@ __device__ __forceinline__ T load_uncached(const T* from) {
   return value;
 }
 
-/// Status of small values: (state << 32) | value bits, in one 64-bit word per tile.
+/// Status of values of at most 4 bytes: (state << 32) | value bits, in one 64-bit word per tile.
 template <class T>
 struct packed_tile_status {
   cuda::std::uint64_t* words;
@@ -58,6 +60,32 @@ struct packed_tile_status {
     const auto bits = static_cast<cuda::std::uint32_t>(word);
     cuda::std::memcpy(&value, &bits, sizeof(T));
     return static_cast<tile_state>(word >> 32);
+  }
+};
+
+/// Status of values of 5 to 8 bytes: state and value side by side in one 16-byte word, written and read by one
+/// 16-byte access each, so a reader sees both from the same write (as CUB's tile descriptors do; an
+/// aligned 16-byte global access is not split on sm_70 and later). One load per predecessor instead of
+/// the split form's two dependent ones.
+template <class T>
+struct wide_packed_tile_status {
+  ulonglong2* words;
+
+  static constexpr cuda::std::size_t bytes_per_tile = sizeof(ulonglong2);
+
+  __device__ void publish(cuda::std::size_t tile, tile_state state, const T& value) const {
+    unsigned long long bits = 0;
+    cuda::std::memcpy(&bits, &value, sizeof(T));
+    const unsigned long long state_word = state;
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(words + tile), "l"(state_word), "l"(bits)
+                 : "memory");
+  }
+  __device__ tile_state read(cuda::std::size_t tile, T& value) const {
+    unsigned long long state_word, bits;
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(state_word), "=l"(bits) : "l"(words + tile)
+                 : "memory");
+    cuda::std::memcpy(&value, &bits, sizeof(T));
+    return static_cast<tile_state>(state_word);
   }
 };
 
@@ -83,22 +111,31 @@ struct split_tile_status {
 };
 
 template <class T>
-inline constexpr bool packs_into_status_word = sizeof(T) <= 4 && sizeof(T) % 4 == 0;
+inline constexpr bool packs_into_status_word = sizeof(T) <= 4;
+template <class T>
+inline constexpr bool packs_into_wide_status_word = sizeof(T) > 4 && sizeof(T) <= 8;
 
 template <class T>
-using tile_status = cuda::std::conditional_t<packs_into_status_word<T>, packed_tile_status<T>, split_tile_status<T>>;
+using tile_status = cuda::std::conditional_t<
+    packs_into_status_word<T>, packed_tile_status<T>,
+    cuda::std::conditional_t<packs_into_wide_status_word<T>, wide_packed_tile_status<T>, split_tile_status<T>>>;
 
 /// Carves a tile_status for `tiles` tiles out of `storage` (which must be zeroed: all tiles invalid).
 template <class T>
 SLUICE_HOST_DEVICE tile_status<T> make_tile_status(void* storage, cuda::std::size_t tiles) {
   if constexpr (packs_into_status_word<T>) {
     return {static_cast<cuda::std::uint64_t*>(storage)};
+  } else if constexpr (packs_into_wide_status_word<T>) {
+    return {static_cast<ulonglong2*>(storage)};
   } else {
     auto* values = static_cast<T*>(storage);
     auto* states = reinterpret_cast<cuda::std::uint32_t*>(values + 2 * tiles);
     return {states, values, values + tiles};
   }
 }
+
+/// Back-off between polls of a window that still has unpublished tiles: about one L2 round trip.
+inline constexpr unsigned look_back_poll_delay_ns = 350;
 
 /// In-order reduction of lanes [0, last] where lane i holds the value of tile (base − i): the result,
 /// v_last ⊕ … ⊕ v_0 (earliest tile first), is returned in every lane.
@@ -133,6 +170,7 @@ __device__ T look_back(const Status& status, cuda::std::size_t tile, Op op) {
       // Only the tiles up to the nearest inclusive prefix matter.
       const unsigned relevant = ready_inclusive ? (2u << (__ffs(ready_inclusive) - 1)) - 1 : warp::full_mask;
       waiting = invalid & relevant;
+      if (waiting != 0) __nanosleep(look_back_poll_delay_ns);
     } while (waiting != 0);
     const int last = ready_inclusive ? __ffs(ready_inclusive) - 1 : warp::size - 1;
     const T window = reduce_window(value, last, op);

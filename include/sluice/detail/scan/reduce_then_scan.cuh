@@ -21,8 +21,7 @@ template <class Shape, scan_kind Kind, bool HasInit, class T, class Op>
 __global__ void __launch_bounds__(Shape::threads)
     rescan_runs_kernel(const T* in, T* out, cuda::std::size_t n, cuda::std::size_t run, const T* scanned_partials,
                        T init, Op op) {
-  using io = tile_io<Shape, T>;
-  __shared__ typename io::storage temp;
+  __shared__ tile_io_storage<Shape, T> temp;
   const cuda::std::size_t begin = blockIdx.x * run;
   const cuda::std::size_t end = cuda::std::min(n, begin + run);
   bool has_prefix = HasInit || blockIdx.x > 0;
@@ -31,14 +30,14 @@ __global__ void __launch_bounds__(Shape::threads)
   for (cuda::std::size_t offset = begin; offset < end; offset += Shape::tile) {
     const int valid = static_cast<int>(cuda::std::min<cuda::std::size_t>(Shape::tile, end - offset));
     T items[Shape::items];
-    load_tile<Shape>(in + offset, valid, items, temp);
+    load_tile<Shape>(in + offset, valid, items, temp.load);
     __syncthreads();
     T thread_prefix;
-    const T tile_total = scan_tile_locally<Shape>(items, thread_prefix, op, temp);
+    const T tile_total = scan_tile_locally<Shape>(items, thread_prefix, op, temp.scan);
     const T running = thread_running_prefix(prefix, has_prefix, thread_prefix, op);
     apply_prefix<Kind>(items, running, has_prefix || threadIdx.x > 0, op);
     __syncthreads();
-    store_tile<Shape>(out + offset, valid, items, temp);
+    store_tile<Shape>(out + offset, valid, items, temp.store);
     __syncthreads();
     prefix = has_prefix ? op(prefix, tile_total) : tile_total;
     has_prefix = true;

@@ -1,10 +1,18 @@
 // sluice/detail/scan/tile_scan.cuh: scanning one tile held in registers, the piece shared by the
-// single-pass and the reduce-then-scan strategies.
+// single-pass and the reduce-then-scan strategies, and the tile programs that feed the single pass.
 //
 // A tile is Threads × Items elements in blocked arrangement (thread t holds elements t·Items …). The
 // thread scans its items sequentially, cub::BlockScan (warp scans, order-preserving) scans the thread
 // totals, and the tile's incoming prefix (if any) is folded in on the left, so every output is
 // prefix ⊕ in[0] ⊕ … in index order.
+//
+// A tile program (see decoupled_look_back.cuh) tells the single-pass kernel where a tile's scan
+// elements come from and what becomes of the scanned tile, in two phases that share registers:
+//   load(offset, valid, loaded, items, temp)     raw inputs → registers (`loaded`) → scan elements
+//   store(offset, valid, loaded, scanned, temp)  scanned elements (and the raw inputs, still in
+//                                                registers) → outputs
+// so operations built on the scan (segmented, select, recurrences) read each input once, as coalesced
+// block loads, and never re-read a tile to write it.
 #pragma once
 
 #include <sluice/block/tile_shape.hpp>
@@ -22,49 +30,89 @@ using block::tile_shape;
 template <class T>
 using default_shape = block::default_tile_shape<T>;
 
-/// Block-level pieces of a tile scan, with their shared storage in one union.
+/// The single-pass scan's tile: 128 threads with about 96 bytes of elements each. Small blocks with
+/// many items keep a dozen or more blocks resident per SM, so that while one block's first warp looks
+/// back, other blocks are loading (docs/perf-notes.md, "Why the scan is at 0.83× CUB").
+constexpr int single_pass_items(int element_bytes) {
+  const int items = 96 / element_bytes;
+  return items < 1 ? 1 : (items > 24 ? 24 : items);
+}
+template <class T>
+using single_pass_shape = tile_shape<128, single_pass_items(static_cast<int>(sizeof(T)))>;
+
+template <class Shape, class U>
+using block_load_t = cub::BlockLoad<U, Shape::threads, Shape::items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+template <class Shape, class U>
+using block_store_t = cub::BlockStore<U, Shape::threads, Shape::items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
 template <class Shape, class T>
-struct tile_io {
-  using load = cub::BlockLoad<T, Shape::threads, Shape::items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-  using store = cub::BlockStore<T, Shape::threads, Shape::items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
-  using block_scan = cub::BlockScan<T, Shape::threads, cub::BLOCK_SCAN_WARP_SCANS>;
-  union storage {
-    typename load::TempStorage load;
-    typename store::TempStorage store;
-    typename block_scan::TempStorage scan;
-  };
+using block_scan_t = cub::BlockScan<T, Shape::threads, cub::BLOCK_SCAN_WARP_SCANS>;
+
+/// Shared memory of a tile that is loaded, scanned and stored as T.
+template <class Shape, class T>
+union tile_io_storage {
+  typename block_load_t<Shape, T>::TempStorage load;
+  typename block_store_t<Shape, T>::TempStorage store;
+  typename block_scan_t<Shape, T>::TempStorage scan;
 };
 
-/// Loads `valid` elements at `from` (a pointer or any random-access iterator of T). A partial tile is
-/// padded with copies of its first element, so no register is ever uninitialised; padding only affects
-/// outputs past `valid`, which are not stored.
+/// Loads `valid` elements at `from` (a pointer or any random-access iterator of U), coalesced, into
+/// blocked arrangement. A partial tile is padded with copies of its first element, so no register is
+/// ever uninitialised; padding only affects outputs past `valid`, which are not stored.
+template <class Shape, class U, class Input>
+__device__ __forceinline__ void load_tile(Input from, int valid, U (&items)[Shape::items],
+                                          typename block_load_t<Shape, U>::TempStorage& temp) {
+  using load = block_load_t<Shape, U>;
+  if (valid == Shape::tile) load(temp).Load(from, items);
+  else load(temp).Load(from, items, valid, from[0]);
+}
+
+template <class Shape, class U>
+__device__ __forceinline__ void store_tile(U* to, int valid, U (&items)[Shape::items],
+                                           typename block_store_t<Shape, U>::TempStorage& temp) {
+  using store = block_store_t<Shape, U>;
+  if (valid == Shape::tile) store(temp).Store(to, items);
+  else store(temp).Store(to, items, valid);
+}
+
+/// Stores project(items[j]) for every element (e.g. the value of a (head count, value) pair), coalesced.
+template <class Shape, class U, class Element, class Project>
+__device__ __forceinline__ void store_projected_tile(U* to, int valid, const Element (&items)[Shape::items],
+                                                     Project project,
+                                                     typename block_store_t<Shape, U>::TempStorage& temp) {
+  U values[Shape::items];
+#pragma unroll
+  for (int j = 0; j < Shape::items; ++j) values[j] = project(items[j]);
+  store_tile<Shape>(to, valid, values, temp);
+}
+
+/// The tile program of a plain scan: `in` (a pointer or random-access iterator of T) → `out`.
 template <class Shape, class T, class Input>
-__device__ __forceinline__ void load_tile(Input from, int valid, T (&items)[Shape::items],
-                                          typename tile_io<Shape, T>::storage& temp) {
-  using load = typename tile_io<Shape, T>::load;
-  if (valid == Shape::tile) load(temp.load).Load(from, items);
-  else load(temp.load).Load(from, items, valid, from[0]);
-}
+struct scan_program {
+  using shape = Shape;
+  using element = T;
+  struct loaded {};
+  union temp_storage {
+    typename block_load_t<Shape, T>::TempStorage load;
+    typename block_store_t<Shape, T>::TempStorage store;
+  };
 
-template <class Shape, class T>
-__device__ __forceinline__ void store_tile(T* to, int valid, T (&items)[Shape::items],
-                                           typename tile_io<Shape, T>::storage& temp) {
-  using store = typename tile_io<Shape, T>::store;
-  if (valid == Shape::tile) store(temp.store).Store(to, items);
-  else store(temp.store).Store(to, items, valid);
-}
-
-/// The output side of a scan kernel: what happens to a scanned tile. A plain scan stores every element;
-/// other operations built on the scan (segmented reductions, selection) keep only some.
-template <class T>
-struct store_all {
+  Input in;
   T* out;
-  template <class Shape>
-  __device__ __forceinline__ void operator()(cuda::std::size_t offset, int valid, T (&items)[Shape::items],
-                                             typename tile_io<Shape, T>::storage& temp) const {
-    store_tile<Shape>(out + offset, valid, items, temp);
+
+  __device__ __forceinline__ void load(cuda::std::size_t offset, int valid, loaded&, T (&items)[Shape::items],
+                                       temp_storage& temp) const {
+    load_tile<Shape>(in + offset, valid, items, temp.load);
+  }
+  __device__ __forceinline__ void store(cuda::std::size_t offset, int valid, const loaded&, T (&items)[Shape::items],
+                                        temp_storage& temp) const {
+    store_tile<Shape>(out + offset, valid, items, temp.store);
   }
 };
+
+template <class Shape, class T, class Input>
+__host__ __device__ scan_program<Shape, T, Input> make_scan_program(Input in, T* out) {
+  return {in, out};
+}
 
 /// Scans the thread's items in place (inclusive, sequential) and returns the thread's total.
 template <int Items, class T, class Op>
@@ -94,11 +142,10 @@ __device__ __forceinline__ void apply_prefix(T (&items)[Items], const T& prefix,
 /// in thread 0).
 template <class Shape, class T, class Op>
 __device__ __forceinline__ T scan_tile_locally(T (&items)[Shape::items], T& thread_prefix, Op op,
-                                               typename tile_io<Shape, T>::storage& temp) {
-  using block_scan = typename tile_io<Shape, T>::block_scan;
+                                               typename block_scan_t<Shape, T>::TempStorage& temp) {
   const T thread_total = scan_thread_items(items, op);
   T tile_total;
-  block_scan(temp.scan).ExclusiveScan(thread_total, thread_prefix, op, tile_total);
+  block_scan_t<Shape, T>(temp).ExclusiveScan(thread_total, thread_prefix, op, tile_total);
   return tile_total;
 }
 
@@ -109,26 +156,5 @@ __device__ __forceinline__ T thread_running_prefix(const T& tile_prefix, bool ha
   if (threadIdx.x == 0) return tile_prefix;
   return has_tile_prefix ? op(tile_prefix, thread_prefix) : thread_prefix;
 }
-
-/// Stores one field of each scanned element (e.g. the value of a (head count, value) pair), coalesced
-/// through shared memory: the scan's own storage is reused, the projected exchange needing less of it.
-template <class T, class Project>
-struct store_projection {
-  T* out;
-  Project project;
-  template <class Shape, class Element>
-  __device__ __forceinline__ void operator()(cuda::std::size_t offset, int valid, Element (&items)[Shape::items],
-                                             typename tile_io<Shape, Element>::storage& temp) const {
-    using store = cub::BlockStore<T, Shape::threads, Shape::items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
-    static_assert(sizeof(typename store::TempStorage) <= sizeof(temp) &&
-                  alignof(typename store::TempStorage) <= alignof(decltype(temp)));
-    T values[Shape::items];
-#pragma unroll
-    for (int i = 0; i < Shape::items; ++i) values[i] = project(items[i]);
-    auto& storage = reinterpret_cast<typename store::TempStorage&>(temp);
-    if (valid == Shape::tile) store(storage).Store(out + offset, values);
-    else store(storage).Store(out + offset, values, valid);
-  }
-};
 
 }  // namespace sluice::detail::scan
