@@ -65,7 +65,7 @@ step synccheck sanitize synccheck &
 wait
 step resources resources
 step info "$build/sluice" info
-step bench "$build/sluice" bench --quick --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
+step bench "$build/sluice" bench --quick --gpu-only --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
 
 for name in gpu-tests host-tests memcheck racecheck synccheck; do
   grep -E '^\[  (FAILED|PASSED|SKIPPED) |========= (ERROR|Invalid|Race|Barrier)|ERROR SUMMARY' "$logs/$name.log" |

@@ -94,7 +94,8 @@ void print_table(std::ostream& out, const run_result& result) {
                        versus, row.verified ? "yes" : "NO");
   }
   if (!result.skipped.empty()) {
-    out << fmt::format("skipped {} GPU case(s), no GPU ({}):", result.skipped.size(), result.env.no_gpu_reason);
+    out << fmt::format("skipped {} case(s){}:", result.skipped.size(),
+                       result.env.no_gpu_reason.empty() ? "" : " (no GPU: " + result.env.no_gpu_reason + ")");
     for (const auto& s : result.skipped) out << " " << s;
     out << "\n";
   }

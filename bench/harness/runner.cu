@@ -116,8 +116,8 @@ run_result run_benchmarks(const run_options& options, std::ostream& log) {
   for (const auto& c : registry()) {
     if (!selected(c)) continue;
     const std::string id = c.family + "/" + c.name;
-    if (c.needs_gpu && !gpu) {
-      result.skipped.push_back(id);
+    if ((c.needs_gpu && !gpu) || (!c.needs_gpu && options.gpu_only)) {
+      result.skipped.push_back(id + (c.needs_gpu ? " (no GPU)" : " (--gpu-only)"));
       continue;
     }
     log << "running " << id << " ..." << std::endl;

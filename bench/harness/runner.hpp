@@ -27,12 +27,13 @@ struct environment {
 struct run_options {
   bool quick = false;
   std::vector<std::string> families;  ///< empty: all
+  bool gpu_only = false;              ///< skip the host (CPU) cases, e.g. on the GPU machine's budget
 };
 
 struct run_result {
   environment env;
   std::vector<result_row> rows;
-  std::vector<std::string> skipped;  ///< GPU cases not run for want of a GPU
+  std::vector<std::string> skipped;  ///< cases not run, each with why: no GPU, or --gpu-only
   std::vector<std::string> failed;   ///< "family/name: what went wrong"
 };
 

@@ -1,6 +1,6 @@
 // sluice: the command-line tool.
 //   sluice info                      the device (or that there is none) and its measured copy bandwidth
-//   sluice bench [family...] [--quick] [--json F] [--csv F] [--plot DIR] [--list]
+//   sluice bench [family...] [--quick] [--gpu-only] [--json F] [--csv F] [--plot DIR] [--list]
 //                                    runs the benchmark registry; without a GPU, the host cases
 //   sluice simulate [--quick] ...    the cache simulator against the measured CPU multireduce
 #include "simulate.hpp"
@@ -36,6 +36,7 @@ int run_info(bool quick) {
 struct bench_arguments {
   std::vector<std::string> families;
   bool quick = false;
+  bool gpu_only = false;
   bool list = false;
   std::string json, csv, plot;
 };
@@ -46,7 +47,7 @@ int run_bench(const bench_arguments& args) {
       std::cout << fmt::format("{:<12} {:<32} {}\n", c.family, c.name, c.needs_gpu ? "gpu" : "host");
     return 0;
   }
-  const auto result = sluice::bench::run_benchmarks({args.quick, args.families}, std::cerr);
+  const auto result = sluice::bench::run_benchmarks({args.quick, args.families, args.gpu_only}, std::cerr);
   sluice::bench::print_table(std::cout, result);
   if (!args.json.empty()) sluice::bench::write_json(args.json, result);
   if (!args.csv.empty()) sluice::bench::write_csv(args.csv, result);
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
   auto* bench = app.add_subcommand("bench", "Run the benchmark registry (sluice against CUB/Thrust, verified)");
   bench->add_option("family", args.families, "Families to run (default: all); see --list");
   bench->add_flag("--quick", args.quick, "Fewer sizes and repetitions");
+  bench->add_flag("--gpu-only", args.gpu_only, "Skip the host (CPU) cases");
   bench->add_flag("--list", args.list, "List the registered cases and exit");
   bench->add_option("--json", args.json, "Write every row to this JSON file");
   bench->add_option("--csv", args.csv, "Write every row to this CSV file");
