@@ -24,8 +24,9 @@
 //                 machine reports, host/cache_info.hpp), then the loop over each group, groups in parallel.
 //                 Needs m ≤ 2^32 (labels are stored as 32-bit numbers); larger m runs naive.
 //   privatized    per-thread copies of the buckets over contiguous blocks, combined in block order.
-//   automatic     privatized while the copies are small and fit the cache, partial_sort when the buckets
-//                 overflow the last-level cache, naive in between (detail/bucketed.hpp).
+//   automatic     privatized while the copies are small and fit the cache (and there are cores to spare),
+//                 partial_sort when the buckets fill half the last-level cache or more, naive in between
+//                 (detail/bucketed.hpp, with the measurements behind each threshold).
 // huge_pages puts the buckets (accumulated in a temporary, then copied to out) and every temporary on
 // 2 MiB pages (host/huge_pages.hpp; quietly ordinary pages where the system offers none).
 //
@@ -84,12 +85,16 @@ struct multireduce_result {
 namespace detail {
 
 /// The strategy, bits and page policy one call runs with: options resolved against n, m and the machine.
+/// privatized_input_passes: how often the privatized strategy reads the input (multiscan: twice).
 [[nodiscard]] inline locality resolve_locality(const multireduce_options& options, std::size_t n, std::size_t m,
-                                               std::size_t bucket_bytes, bool has_identity) {
+                                               std::size_t bucket_bytes, bool has_identity,
+                                               std::size_t privatized_input_passes = 1) {
   const cache_info& caches = machine_cache_info();
   strategy kind = strategy::naive;
   switch (options.algorithm) {
-    case multireduce_algo::automatic: kind = automatic_strategy(n, m, bucket_bytes, has_identity, caches); break;
+    case multireduce_algo::automatic:
+      kind = automatic_strategy(n, m, bucket_bytes, has_identity, privatized_input_passes, caches);
+      break;
     case multireduce_algo::naive: kind = strategy::naive; break;
     case multireduce_algo::partial_sort: kind = strategy::partial_sort; break;
     case multireduce_algo::privatized: kind = has_identity ? strategy::privatized : strategy::naive; break;

@@ -48,7 +48,7 @@ multireduce_result multiscan(const char* function, std::span<const Label> labels
   static_assert(std::integral<Label>, "labels are integers");
   check_bucketed_input(function, m, labels, values.size(), options.strict, "m");
   if (out.size() != labels.size()) throw invalid_argument(function, "out", "must have one element per label");
-  const locality how = resolve_locality(options, labels.size(), m, sizeof(T), true);
+  const locality how = resolve_locality(options, labels.size(), m, sizeof(T), true, 2);
   const huge_page_buffer<T> buckets(m, how.huge_pages);
   parallel_fill(buckets.span(), identity<Op, T>());
   const auto label_of = [&](std::size_t i) { return label_bucket(labels[i], m); };
@@ -84,7 +84,7 @@ multireduce_result multitag(std::span<const Label> labels, std::span<std::uint32
   if (rank.size() != labels.size()) throw invalid_argument("host::multitag", "rank", "must have one entry per label");
   if (!labels.empty() && labels.size() - 1 > std::numeric_limits<std::uint32_t>::max())
     throw invalid_argument("host::multitag", "labels", "has more elements than 32-bit ranks can count");
-  const detail::locality how = detail::resolve_locality(options, labels.size(), m, sizeof(std::uint64_t), true);
+  const detail::locality how = detail::resolve_locality(options, labels.size(), m, sizeof(std::uint64_t), true, 2);
   multireduce_result result{0, detail::to_algorithm(how.kind), how.sort_bits};
   const auto label_of = [&](std::size_t i) { return detail::label_bucket(labels[i], m); };
   const auto one = [](std::size_t) { return std::uint64_t{1}; };

@@ -63,9 +63,10 @@ struct bucketed_tuning {
   static constexpr std::size_t cache_fraction_divisor = 2;
   /// Privatized copies must be cheap next to the loop itself: n ≥ copies × m × this.
   static constexpr std::size_t privatized_work_per_bucket = 8;
-  /// Automatic sorts only when the buckets overflow the last-level cache by this factor (below, the
-  /// random accesses hit L3 and the sort's extra passes cost more than they save).
-  static constexpr std::size_t partial_sort_llc_factor = 1;
+  /// Automatic sorts once the buckets fill this fraction of the last-level cache: on the 32 MiB-L3
+  /// machine of docs/host.md the sort (with 2 MiB pages) wins from 16 MiB of buckets (m = 2^22 u32,
+  /// 1.35x) and ties or loses below (m ≤ 2^21: the buckets hit L3 and the extra passes cost more).
+  static constexpr std::size_t partial_sort_llc_divisor = 2;
 };
 
 /// ⌈log2 m⌉: the bits a label < m needs (0 for m = 1).
@@ -337,22 +338,24 @@ std::size_t scan(std::size_t n, const LabelOf& label_of, const ValueOf& value_of
 }
 
 /// What `automatic` runs for n elements into m buckets of bucket_bytes on this machine:
-///   privatized    when there are several workers, the operator has an identity, and the copies are small
-///                 (they fit the target cache and n ≥ copies · m · privatized_work_per_bucket);
-///   partial_sort  when the buckets overflow the last-level cache and there are bits to sort by;
+///   privatized    when the operator has an identity, the copies are small (they fit the target cache and
+///                 n ≥ 2 · m · privatized_work_per_bucket), and there are more workers than the strategy
+///                 reads the input (multireduce once: 1.5-1.9x on 2 cores for m ≤ 2^16; multiscan twice,
+///                 so it needs 3 workers: on 2 it measured 0.75-1.0x of naive, docs/host.md);
+///   partial_sort  when the buckets fill half the last-level cache or more and there are bits to sort by;
 ///   naive         otherwise (buckets in cache: the straight loop is already as fast as memory allows).
 [[nodiscard]] inline strategy automatic_strategy(std::size_t n, std::size_t m, std::size_t bucket_bytes,
-                                                 bool has_identity, const cache_info& caches) {
+                                                 bool has_identity, std::size_t privatized_input_passes,
+                                                 const cache_info& caches) {
   const std::size_t bucket_array = m * bucket_bytes;
   const cache_level* target = caches.largest_private_data_cache();
   const std::size_t target_bytes = target ? target->size_bytes / bucketed_tuning::cache_fraction_divisor : 0;
-  const std::size_t workers = worker_count();
-  if (workers > 1 && has_identity && bucket_array <= target_bytes &&
+  if (worker_count() > privatized_input_passes && has_identity && bucket_array <= target_bytes &&
       n >= 2 * m * bucketed_tuning::privatized_work_per_bucket)
     return strategy::privatized;
   const cache_level* llc = caches.last_level_cache();
   const std::size_t llc_bytes = llc ? llc->size_bytes : target_bytes;
-  if (bucket_array > llc_bytes * bucketed_tuning::partial_sort_llc_factor &&
+  if (bucket_array >= llc_bytes / bucketed_tuning::partial_sort_llc_divisor &&
       partial_sort_bits_for(m, bucket_bytes, caches) > 0 && m <= (std::size_t{1} << 32))
     return strategy::partial_sort;
   return strategy::naive;
