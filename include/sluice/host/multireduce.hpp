@@ -85,15 +85,20 @@ struct multireduce_result {
 namespace detail {
 
 /// The strategy, bits and page policy one call runs with: options resolved against n, m and the machine.
-/// privatized_input_passes: how often the privatized strategy reads the input (multiscan: twice).
+/// How automatic weighs one operation's strategies (see automatic_strategy).
+struct automatic_rule {
+  std::size_t privatized_input_passes = 1;  ///< how often privatized reads the input (multiscan: twice)
+  bool sort_pays = true;                    ///< false where the partial sort needs the replay pass
+};
+
 [[nodiscard]] inline locality resolve_locality(const multireduce_options& options, std::size_t n, std::size_t m,
                                                std::size_t bucket_bytes, bool has_identity,
-                                               std::size_t privatized_input_passes = 1) {
+                                               const automatic_rule& rule = {}) {
   const cache_info& caches = machine_cache_info();
   strategy kind = strategy::naive;
   switch (options.algorithm) {
     case multireduce_algo::automatic:
-      kind = automatic_strategy(n, m, bucket_bytes, has_identity, privatized_input_passes, caches);
+      kind = automatic_strategy(n, m, bucket_bytes, has_identity, rule.privatized_input_passes, rule.sort_pays, caches);
       break;
     case multireduce_algo::naive: kind = strategy::naive; break;
     case multireduce_algo::partial_sort: kind = strategy::partial_sort; break;

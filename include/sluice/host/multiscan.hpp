@@ -15,7 +15,8 @@
 //   std::vector<std::uint32_t> rank(n);  std::vector<std::uint64_t> counts(m);
 //   sluice::host::multitag<std::uint32_t>(labels, rank, counts);
 //
-// Strategies are multireduce's (host/multireduce.hpp, multireduce_options): naive (Alg. 2.3),
+// Strategies are multireduce's (host/multireduce.hpp, multireduce_options), but automatic never sorts
+// (the replay pass costs what the sort saves: 0.8-1.2x of naive at m ≥ 2^22, docs/host.md): naive (Alg. 2.3),
 // privatized (block totals → per-block carry-in → rescan), partial_sort (Alg. 2.5: distribute by the
 // label's top bits, scan each group in place, then put the results back in input order by replaying
 // the distribution as Alg. 2.6 does; no (index, value) pairs). huge_pages puts the bucket array and the
@@ -42,13 +43,16 @@ namespace sluice::host {
 
 namespace detail {
 
+/// Privatized scans read the input twice; the partial sort needs the replay pass (docs/host.md).
+inline constexpr automatic_rule scan_rule{2, false};
+
 template <class Label, class T, class Op>
 multireduce_result multiscan(const char* function, std::span<const Label> labels, std::span<const T> values,
                              std::span<T> out, std::size_t m, Op op, bool inclusive, const multireduce_options& options) {
   static_assert(std::integral<Label>, "labels are integers");
   check_bucketed_input(function, m, labels, values.size(), options.strict, "m");
   if (out.size() != labels.size()) throw invalid_argument(function, "out", "must have one element per label");
-  const locality how = resolve_locality(options, labels.size(), m, sizeof(T), true, 2);
+  const locality how = resolve_locality(options, labels.size(), m, sizeof(T), true, scan_rule);
   const huge_page_buffer<T> buckets(m, how.huge_pages);
   parallel_fill(buckets.span(), identity<Op, T>());
   const auto label_of = [&](std::size_t i) { return label_bucket(labels[i], m); };
@@ -84,7 +88,8 @@ multireduce_result multitag(std::span<const Label> labels, std::span<std::uint32
   if (rank.size() != labels.size()) throw invalid_argument("host::multitag", "rank", "must have one entry per label");
   if (!labels.empty() && labels.size() - 1 > std::numeric_limits<std::uint32_t>::max())
     throw invalid_argument("host::multitag", "labels", "has more elements than 32-bit ranks can count");
-  const detail::locality how = detail::resolve_locality(options, labels.size(), m, sizeof(std::uint64_t), true, 2);
+  const detail::locality how =
+      detail::resolve_locality(options, labels.size(), m, sizeof(std::uint64_t), true, detail::scan_rule);
   multireduce_result result{0, detail::to_algorithm(how.kind), how.sort_bits};
   const auto label_of = [&](std::size_t i) { return detail::label_bucket(labels[i], m); };
   const auto one = [](std::size_t) { return std::uint64_t{1}; };

@@ -18,8 +18,9 @@
 //                 their slices are disjoint; within a group input order, so the last writer still wins).
 //                 Gather is Alg. 2.6: distribute the indices, gather each group's values (cache-local),
 //                 then replay the distribution in input order to put every value where it belongs.
-//   automatic     partial_sort when the target overflows the last-level cache, else naive (the rule of
-//                 host/multireduce.hpp).
+//   automatic     scatter: partial_sort when the target fills half the last-level cache (the rule of
+//                 host/multireduce.hpp), else naive; gather: naive (its sort needs the replay pass and
+//                 measured 0.8-1.2x of naive, docs/host.md).
 // huge_pages puts the temporaries on 2 MiB pages. Errors: scatter with indices.size() != values.size()
 // and gather with out.size() != indices.size() throw invalid_argument("indices" / "out").
 #pragma once
@@ -55,11 +56,12 @@ namespace detail {
 /// Scatter and gather resolve their strategy as multireduce does, without the privatized option
 /// (there is no identity to start private copies from).
 [[nodiscard]] inline locality resolve_scatter(const scatter_options& options, std::size_t n, std::size_t m,
-                                              std::size_t element_bytes) {
+                                              std::size_t element_bytes, bool sort_pays) {
   const multireduce_algo algorithm = options.algorithm == scatter_algo::naive          ? multireduce_algo::naive
                                      : options.algorithm == scatter_algo::partial_sort ? multireduce_algo::partial_sort
                                                                                        : multireduce_algo::automatic;
-  return resolve_locality({algorithm, options.huge_pages, options.partial_sort_bits, false}, n, m, element_bytes, false);
+  return resolve_locality({algorithm, options.huge_pages, options.partial_sort_bits, false}, n, m, element_bytes, false,
+                          {1, sort_pays});
 }
 
 [[nodiscard]] inline scatter_result scatter_outcome(std::size_t dropped, const locality& how) {
@@ -84,7 +86,7 @@ scatter_result scatter(std::span<const T> values, std::span<const Index> indices
   if (indices.size() != values.size())
     throw invalid_argument("host::scatter", "indices", "must have one index per value");
   const std::size_t m = out.size();
-  const detail::locality how = detail::resolve_scatter(options, values.size(), m, sizeof(T));
+  const detail::locality how = detail::resolve_scatter(options, values.size(), m, sizeof(T), true);
   const auto slot_of = [&](std::size_t j) { return detail::label_bucket(indices[j], m); };
   const auto value_of = [&](std::size_t j) -> const T& { return values[j]; };
   return detail::scatter_outcome(detail::fold(values.size(), slot_of, value_of, out, detail::take_later{}, how), how);
@@ -98,7 +100,8 @@ scatter_result gather(std::span<const T> table, std::span<const Index> indices, 
   if (out.size() != indices.size()) throw invalid_argument("host::gather", "out", "must have one element per index");
   const std::size_t m = table.size();
   const std::size_t n = indices.size();
-  const detail::locality how = detail::resolve_scatter(options, n, m, sizeof(T));
+  // Gather's sort needs the replay pass: automatic stays naive (docs/host.md).
+  const detail::locality how = detail::resolve_scatter(options, n, m, sizeof(T), false);
   const auto slot_of = [&](std::size_t i) { return detail::label_bucket(indices[i], m); };
   if (how.kind != detail::strategy::partial_sort) {
     const detail::block_partition blocks = detail::streaming_blocks(n);

@@ -344,9 +344,11 @@ std::size_t scan(std::size_t n, const LabelOf& label_of, const ValueOf& value_of
 ///                 so it needs 3 workers: on 2 it measured 0.75-1.0x of naive, docs/host.md);
 ///   partial_sort  when the buckets fill half the last-level cache or more and there are bits to sort by;
 ///   naive         otherwise (buckets in cache: the straight loop is already as fast as memory allows).
+/// Multiscan, multitag and gather pass sort_pays = false: their partial sort adds the replay pass and
+/// measured 0.8-1.2x of naive at m ≥ 2^22 (docs/host.md), so automatic leaves them naive.
 [[nodiscard]] inline strategy automatic_strategy(std::size_t n, std::size_t m, std::size_t bucket_bytes,
                                                  bool has_identity, std::size_t privatized_input_passes,
-                                                 const cache_info& caches) {
+                                                 bool sort_pays, const cache_info& caches) {
   const std::size_t bucket_array = m * bucket_bytes;
   const cache_level* target = caches.largest_private_data_cache();
   const std::size_t target_bytes = target ? target->size_bytes / bucketed_tuning::cache_fraction_divisor : 0;
@@ -355,7 +357,7 @@ std::size_t scan(std::size_t n, const LabelOf& label_of, const ValueOf& value_of
     return strategy::privatized;
   const cache_level* llc = caches.last_level_cache();
   const std::size_t llc_bytes = llc ? llc->size_bytes : target_bytes;
-  if (bucket_array >= llc_bytes / bucketed_tuning::partial_sort_llc_divisor &&
+  if (sort_pays && bucket_array >= llc_bytes / bucketed_tuning::partial_sort_llc_divisor &&
       partial_sort_bits_for(m, bucket_bytes, caches) > 0 && m <= (std::size_t{1} << 32))
     return strategy::partial_sort;
   return strategy::naive;
