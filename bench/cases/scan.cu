@@ -93,6 +93,54 @@ SLUICE_BENCH_CASE("scan", "exclusive sum u32", gpu) {
                 });
 }
 
+namespace {
+
+/// One look-back tuning of the single pass, timed on the inclusive u32 sum (docs/perf-notes.md).
+template <detail::scan::tile_order Order, unsigned FirstPollNs, unsigned PollNs>
+void time_tuning(bench::case_context& session, const bench::work_description& work, device_buffer<std::uint32_t>& in,
+                 device_buffer<std::uint32_t>& out, const std::vector<std::uint32_t>& expected) {
+  using tuning = detail::scan::look_back_tuning<Order, FirstPollNs, PollNs>;
+  const std::string name = std::string("sluice [") +
+                           (Order == detail::scan::tile_order::atomic_counter ? "counter" : "blockIdx") +
+                           ", first poll " + std::to_string(FirstPollNs) + " ns, poll " + std::to_string(PollNs) + " ns]";
+  auto& ctx = session.gpu();
+  out.fill_bytes(0xA5);
+  bench::measure(session, work, name, bench::role::subject, true, [&] {
+    auto device = ctx.activate();
+    detail::scan::run_single_pass_scan<detail::scan::scan_kind::inclusive, false, tuning>(ctx, in.data(), out.data(),
+                                                                                          in.size(), 0u, plus{});
+  }, [&] { return out.to_host() == expected; });
+}
+
+}  // namespace
+
+// The look-back's tuning: where tiles get their order (an atomic counter, sluice's default, or
+// blockIdx as CUB), and how long a waiting warp sleeps before its first and later polls.
+SLUICE_BENCH_CASE("scan", "inclusive sum u32 look-back tuning", gpu) {
+  using detail::scan::tile_order;
+  auto& ctx = session.gpu();
+  const std::size_t n = std::size_t{1} << 28;
+  const data::distribution_spec spec{data::distribution::uniform, 0, 0.0, 7};
+  device_buffer<std::uint32_t> in(ctx, n), out(ctx, n);
+  data::generate(ctx, in.span(), spec);
+  const auto host = data::generate_host<std::uint32_t>(n, spec);
+  const auto expected = reference::inclusive_scan(std::span<const std::uint32_t>(host), plus{});
+  const bench::work_description work{"scan", "inclusive sum u32 look-back tuning", n, 8.0 * static_cast<double>(n)};
+  time_tuning<tile_order::atomic_counter, 0, 350>(session, work, in, out, expected);
+  time_tuning<tile_order::atomic_counter, 0, 650>(session, work, in, out, expected);
+  time_tuning<tile_order::atomic_counter, 1000, 650>(session, work, in, out, expected);
+  time_tuning<tile_order::block_index, 0, 350>(session, work, in, out, expected);
+  time_tuning<tile_order::block_index, 0, 650>(session, work, in, out, expected);
+  time_tuning<tile_order::block_index, 1000, 650>(session, work, in, out, expected);
+  std::size_t temp_bytes = 0;
+  SLUICE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, in.data(), out.data(), n, ctx.stream()));
+  device_buffer<char> temp(ctx, temp_bytes);
+  out.fill_bytes(0xA5);
+  bench::measure(session, work, "cub::DeviceScan::InclusiveSum", bench::role::baseline, true, [&] {
+    SLUICE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.data(), temp_bytes, in.data(), out.data(), n, ctx.stream()));
+  }, [&] { return out.to_host() == expected; });
+}
+
 SLUICE_BENCH_CASE("scan", "inclusive affine u32 (non-commutative)", gpu) {
   auto& ctx = session.gpu();
   using A = affine<std::uint32_t>;

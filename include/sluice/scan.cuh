@@ -70,7 +70,7 @@ unsigned streaming_grid(const context& ctx, Kernel kernel, std::size_t n) {
 
 /// The single-pass scan of n elements, a tile program (tile_scan.cuh) supplying each tile's elements
 /// and storing the scanned tile.
-template <scan_kind Kind, bool HasInit, class Program, class Op>
+template <scan_kind Kind, bool HasInit, class Tuning = default_look_back_tuning, class Program, class Op>
 void run_decoupled_look_back(context& ctx, const Program& program, std::size_t n, typename Program::element init,
                              Op op) {
   using shape = typename Program::shape;
@@ -83,16 +83,16 @@ void run_decoupled_look_back(context& ctx, const Program& program, std::size_t n
   const std::size_t counter_offset = ceil_div(status_bytes, 16) * 16;
   scratch<unsigned char> storage(ctx, counter_offset + sizeof(unsigned long long));
   SLUICE_CUDA_CHECK(cudaMemsetAsync(storage.get(), 0, counter_offset + sizeof(unsigned long long), ctx.stream()));
-  decoupled_look_back_kernel<Kind, HasInit><<<static_cast<unsigned>(tiles), shape::threads, 0, ctx.stream()>>>(
+  decoupled_look_back_kernel<Kind, HasInit, Tuning><<<static_cast<unsigned>(tiles), shape::threads, 0, ctx.stream()>>>(
       program, n, init, op, make_tile_status<T>(storage.get(), tiles),
       reinterpret_cast<unsigned long long*>(storage.get() + counter_offset));
   SLUICE_CHECK_LAUNCH();
 }
 
 /// A plain scan of `in` (pointer or iterator) into `out` by the single pass.
-template <scan_kind Kind, bool HasInit, class T, class Input, class Op>
+template <scan_kind Kind, bool HasInit, class Tuning = default_look_back_tuning, class T, class Input, class Op>
 void run_single_pass_scan(context& ctx, Input in, T* out, std::size_t n, T init, Op op) {
-  run_decoupled_look_back<Kind, HasInit>(ctx, make_scan_program<single_pass_shape<T>>(in, out), n, init, op);
+  run_decoupled_look_back<Kind, HasInit, Tuning>(ctx, make_scan_program<single_pass_shape<T>>(in, out), n, init, op);
 }
 
 template <scan_kind Kind, bool HasInit, class T, class Op>

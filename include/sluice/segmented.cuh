@@ -262,7 +262,9 @@ void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::s
   const seg::offset_flags flags(ctx, offsets, values.size());
   const seg::segment_ends_output<T, Op, seg::segment_by_offsets> ends{
       out.data(), segments, init, true, op, {offsets.data(), segments}};
-  seg::run_flat<false>(ctx, values.size(), values.data(), T{}, seg::heads_from_offsets(flags.get(), offsets), ends, op);
+  // The runs are the marked offsets alone (elements outside every segment form one run at each end, which
+  // locates to no segment): segment_by_offsets counts on it.
+  seg::run_flat<false>(ctx, values.size(), values.data(), T{}, seg::heads_from_flags(flags.get()), ends, op);
 }
 
 // ---- by key ------------------------------------------------------------------------------------------------

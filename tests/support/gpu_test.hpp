@@ -43,7 +43,7 @@ inline bool under_sanitizer() {
 }
 
 /// Largest element count a sweep keeps under a sanitizer.
-inline constexpr std::size_t sanitizer_size_limit = std::size_t{1} << 17;
+inline constexpr std::size_t sanitizer_size_limit = std::size_t{1} << 15;
 
 /// The sizes of a sweep, without those above sanitizer_size_limit when under_sanitizer().
 template <class Range>

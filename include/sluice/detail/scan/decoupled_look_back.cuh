@@ -1,8 +1,9 @@
 // sluice/detail/scan/decoupled_look_back.cuh: the single-pass scan (the default strategy).
 //
-// One block per tile. A block takes its tile number from an atomic counter, not from blockIdx, so
-// every predecessor of a tile belongs to a block that has already started: the look-back never waits
-// on a tile that is not running, whatever order the hardware schedules blocks in. Per tile: the tile
+// One block per tile. By default a block takes its tile number from an atomic counter, not from
+// blockIdx, so every predecessor of a tile belongs to a block that has already started: the look-back
+// never waits on a tile that is not running, whatever order the hardware schedules blocks in (the
+// tuning can trade that guarantee for blockIdx, as CUB does; look_back.cuh). Per tile: the tile
 // program loads its inputs and makes the scan elements, the block scans them, warp 0 publishes the
 // tile aggregate and looks back for the exclusive prefix, then publishes the inclusive prefix; the
 // prefix is applied and the tile program stores.
@@ -23,7 +24,7 @@
 
 namespace sluice::detail::scan {
 
-template <scan_kind Kind, bool HasInit, class Program, class Op, class Status>
+template <scan_kind Kind, bool HasInit, class Tuning, class Program, class Op, class Status>
 __global__ void __launch_bounds__(Program::shape::threads)
     decoupled_look_back_kernel(Program program, cuda::std::size_t n, typename Program::element init, Op op,
                                Status status, unsigned long long* next_tile) {
@@ -36,9 +37,12 @@ __global__ void __launch_bounds__(Program::shape::threads)
   __shared__ cuda::std::size_t tile_shared;
   __shared__ T prefix_shared;
 
-  if (threadIdx.x == 0) tile_shared = atomicAdd(next_tile, 1ull);
-  __syncthreads();
-  const cuda::std::size_t tile = tile_shared;
+  cuda::std::size_t tile = blockIdx.x;
+  if constexpr (Tuning::order == tile_order::atomic_counter) {
+    if (threadIdx.x == 0) tile_shared = atomicAdd(next_tile, 1ull);
+    __syncthreads();
+    tile = tile_shared;
+  }
   const cuda::std::size_t offset = tile * shape::tile;
   const int valid = static_cast<int>(cuda::std::min<cuda::std::size_t>(shape::tile, n - offset));
 
@@ -55,7 +59,7 @@ __global__ void __launch_bounds__(Program::shape::threads)
   } else {
     if (threadIdx.x < warp::size) {
       if (threadIdx.x == 0) status.publish(tile, tile_aggregate, tile_total);
-      const T exclusive = look_back<T>(status, tile, op);
+      const T exclusive = look_back<T, Tuning>(status, tile, op);
       if (threadIdx.x == 0) {
         status.publish(tile, tile_inclusive, op(exclusive, tile_total));
         prefix_shared = exclusive;

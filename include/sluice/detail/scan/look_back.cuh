@@ -134,8 +134,18 @@ SLUICE_HOST_DEVICE tile_status<T> make_tile_status(void* storage, cuda::std::siz
   }
 }
 
-/// Back-off between polls of a window that still has unpublished tiles: about one L2 round trip.
-inline constexpr unsigned look_back_poll_delay_ns = 350;
+/// How tiles learn their order and how the look-back waits: the tuning of the single pass.
+enum class tile_order {
+  atomic_counter,  ///< a block takes the next tile from a counter: every predecessor has started
+  block_index,     ///< tile = blockIdx.x, relying on blocks being dispatched in index order (as CUB does)
+};
+template <tile_order Order, unsigned FirstPollDelayNs, unsigned PollDelayNs>
+struct look_back_tuning {
+  static constexpr tile_order order = Order;
+  static constexpr unsigned first_poll_delay_ns = FirstPollDelayNs;  ///< before the first read of a window
+  static constexpr unsigned poll_delay_ns = PollDelayNs;              ///< between reads of an unfinished window
+};
+using default_look_back_tuning = look_back_tuning<tile_order::atomic_counter, 0, 350>;
 
 /// In-order reduction of lanes [0, last] where lane i holds the value of tile (base − i): the result,
 /// v_last ⊕ … ⊕ v_0 (earliest tile first), is returned in every lane.
@@ -151,8 +161,9 @@ __device__ __forceinline__ T reduce_window(T value, int last, Op op) {
 }
 
 /// The exclusive prefix of `tile` (> 0): called by all 32 lanes of one warp; the result is in every lane.
-template <class T, class Status, class Op>
+template <class T, class Tuning = default_look_back_tuning, class Status, class Op>
 __device__ T look_back(const Status& status, cuda::std::size_t tile, Op op) {
+  if constexpr (Tuning::first_poll_delay_ns > 0) __nanosleep(Tuning::first_poll_delay_ns);
   const int lane = warp::lane_id();
   T prefix{};
   bool have_prefix = false;
@@ -170,7 +181,7 @@ __device__ T look_back(const Status& status, cuda::std::size_t tile, Op op) {
       // Only the tiles up to the nearest inclusive prefix matter.
       const unsigned relevant = ready_inclusive ? (2u << (__ffs(ready_inclusive) - 1)) - 1 : warp::full_mask;
       waiting = invalid & relevant;
-      if (waiting != 0) __nanosleep(look_back_poll_delay_ns);
+      if (waiting != 0) __nanosleep(Tuning::poll_delay_ns);
     } while (waiting != 0);
     const int last = ready_inclusive ? __ffs(ready_inclusive) - 1 : warp::size - 1;
     const T window = reduce_window(value, last, op);

@@ -161,16 +161,31 @@ struct segment_by_count {
   }
 };
 
-/// Segment of element i given by offsets: the last s with offsets[s] ≤ i (binary search, once per run
-/// end); runs outside every segment map to no segment (SIZE_MAX).
+/// Segment of element i given by offsets, for reductions whose runs are the marked offsets (flag_heads
+/// over mark_offsets_kernel's flags): the last s with offsets[s] ≤ i; runs outside every segment map to
+/// no segment (SIZE_MAX).
+///
+/// The runs are the distinct start positions, so i's run count, less the run before offsets[0] when
+/// there is one, is the rank of i's segment among the non-empty segments: a lower bound on its index,
+/// exact when no empty segment precedes it. Empty segments move it forward, found by galloping (one
+/// probe when there are none; O(log gap) otherwise) instead of a binary search over all segments, whose
+/// dependent loads, one lane at a time, dominated the first version.
 struct segment_by_offsets {
   const cuda::std::size_t* offsets;
   cuda::std::size_t segments;
   template <class Count>
-  __device__ cuda::std::size_t operator()(cuda::std::size_t i, Count) const {
+  __device__ cuda::std::size_t operator()(cuda::std::size_t i, Count runs) const {
     if (segments == 0 || i < offsets[0] || i >= offsets[segments]) return ~cuda::std::size_t{0};
-    cuda::std::size_t lo = 0, hi = segments;  // offsets[lo] ≤ i < offsets[hi]
-    while (hi - lo > 1) {
+    const cuda::std::size_t runs_before_first = offsets[0] > 0 ? 2 : 1;
+    cuda::std::size_t lo = static_cast<cuda::std::size_t>(runs) - runs_before_first;  // offsets[lo] ≤ i
+    if (lo >= segments) lo = segments - 1;  // only reachable with unvalidated bad offsets
+    cuda::std::size_t step = 1, hi = lo + 1;  // gallop until offsets[hi] > i (offsets[segments] > i)
+    while (hi < segments && offsets[hi] <= i) {
+      lo = hi;
+      step *= 2;
+      hi = cuda::std::min(lo + step, segments);
+    }
+    while (hi - lo > 1) {  // offsets[lo] ≤ i < offsets[hi]
       const cuda::std::size_t mid = lo + (hi - lo) / 2;
       if (offsets[mid] <= i) lo = mid;
       else hi = mid;

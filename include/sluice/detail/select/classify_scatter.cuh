@@ -133,6 +133,23 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
+/// The classes of a thread's items, two bits each (3 = dropped): the store phase needs them after the
+/// scan, and 24 ints would cost 24 registers across it.
+template <int Items>
+class packed_classes {
+  static_assert(Items <= 32, "two bits per item in one 64-bit word");
+
+ public:
+  __device__ void set(int j, int c) { bits_ |= static_cast<unsigned long long>(c == dropped ? 3 : c) << (2 * j); }
+  __device__ int operator[](int j) const {
+    const int c = static_cast<int>((bits_ >> (2 * j)) & 3);
+    return c == 3 ? dropped : c;
+  }
+
+ private:
+  unsigned long long bits_ = 0;
+};
+
 /// Shared memory of the store phase: the tile grouped by class, and where each class's share starts.
 template <class Shape, class T, int Classes>
 struct staging {
@@ -152,7 +169,7 @@ struct classify_scatter_program {
   using element = class_counts<Count, Kept>;
   struct loaded {
     T values[Shape::items];
-    int classes[Shape::items];
+    packed_classes<Shape::items> classes;
   };
   union temp_storage {
     typename scan::block_load_t<Shape, T>::TempStorage load;
@@ -172,12 +189,15 @@ struct classify_scatter_program {
                        temp_storage& temp) const {
     scan::load_tile<Shape>(in + offset, valid, tile.values, temp.load);
     __syncthreads();
-    classifier.template classify_tile<Shape>(offset, valid, tile.values, tile.classes, temp.classify);
+    int classes[Shape::items];
+    classifier.template classify_tile<Shape>(offset, valid, tile.values, classes, temp.classify);
     const int first_item = static_cast<int>(threadIdx.x) * Shape::items;
+    tile.classes = {};
 #pragma unroll
     for (int j = 0; j < Shape::items; ++j) {
-      if (first_item + j >= valid) tile.classes[j] = dropped;
-      counts[j] = one_hot<Count, Kept>(tile.classes[j]);
+      const int c = first_item + j < valid ? classes[j] : dropped;
+      tile.classes.set(j, c);
+      counts[j] = one_hot<Count, Kept>(c);
     }
   }
 
