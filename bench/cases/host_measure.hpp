@@ -22,21 +22,7 @@ inline timing_policy long_host_policy(const case_context& session) {
 inline void measure_host(case_context& session, const work_description& work, const std::string& implementation,
                          role kind, timing_policy policy, const std::function<void()>& run,
                          const std::function<bool()>& verify) {
-  const timing t = time_host(run, policy);
-  result_row row;
-  row.family = work.family;
-  row.name = work.name;
-  row.implementation = implementation;
-  row.kind = kind;
-  row.on_device = false;
-  row.items = work.items;
-  row.bytes = work.bytes;
-  row.median_ms = t.median_ms;
-  row.min_ms = t.min_ms;
-  row.max_ms = t.max_ms;
-  row.repetitions = t.repetitions;
-  row.verified = verify();
-  session.record(std::move(row));
+  record_verified(session, work, implementation, kind, false, time_host(run, policy), verify);
 }
 
 }  // namespace sluice::bench

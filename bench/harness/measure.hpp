@@ -17,12 +17,9 @@ struct work_description {
   double bytes = 0;  ///< minimum traffic
 };
 
-/// Times `run` (device work on the case's context, or host work when `on_device` is false), then
-/// calls `verify` on the output the timed runs left behind and records the row. The caller poisons
-/// outputs before calling, so an output the implementation never wrote fails verification.
-inline void measure(case_context& bench, const work_description& work, const std::string& implementation, role kind,
-                    bool on_device, const std::function<void()>& run, const std::function<bool()>& verify) {
-  const timing t = on_device ? time_device(bench.gpu(), run, bench.policy()) : time_host(run, bench.policy());
+/// Calls `verify` on the output the timed runs left behind and records the row with its timing.
+inline void record_verified(case_context& bench, const work_description& work, const std::string& implementation,
+                            role kind, bool on_device, const timing& t, const std::function<bool()>& verify) {
   result_row row;
   row.family = work.family;
   row.name = work.name;
@@ -37,6 +34,15 @@ inline void measure(case_context& bench, const work_description& work, const std
   row.repetitions = t.repetitions;
   row.verified = verify();
   bench.record(std::move(row));
+}
+
+/// Times `run` (device work on the case's context, or host work when `on_device` is false) with the
+/// session's policy, then verifies and records the row. The caller poisons outputs before calling, so
+/// an output the implementation never wrote fails verification.
+inline void measure(case_context& bench, const work_description& work, const std::string& implementation, role kind,
+                    bool on_device, const std::function<void()>& run, const std::function<bool()>& verify) {
+  const timing t = on_device ? time_device(bench.gpu(), run, bench.policy()) : time_host(run, bench.policy());
+  record_verified(bench, work, implementation, kind, on_device, t, verify);
 }
 
 /// Sizes 2^first, 2^(first+step), … 2^last.

@@ -63,7 +63,9 @@ void run_flat(context& ctx, std::size_t n, const T* values, T init, MakeHeads ma
   auto run = [&](auto count) {
     using C = decltype(count);
     using pair = counted<C, T>;
-    using shape = scan::single_pass_shape<pair>;
+    // Shaped by the value, not the pair: the single pass runs at a roughly fixed rate of tiles, so
+    // 24 items of u32 (3072 per tile) beat the pair's 12 (docs/perf-notes.md).
+    using shape = scan::single_pass_shape<T>;
     using heads_t = decltype(make_heads(shape{}));
     const segmented_program<shape, C, T, heads_t, Output, Exclusive> program{make_heads(shape{}), values, init, n,
                                                                               output};

@@ -1,9 +1,9 @@
 // sluice/detail/scan/decoupled_look_back.cuh: the single-pass scan (the default strategy).
 //
-// One block per tile. By default a block takes its tile number from an atomic counter, not from
-// blockIdx, so every predecessor of a tile belongs to a block that has already started: the look-back
-// never waits on a tile that is not running, whatever order the hardware schedules blocks in (the
-// tuning can trade that guarantee for blockIdx, as CUB does; look_back.cuh). Per tile: the tile
+// One block per tile. The tile is blockIdx.x by default, which relies, as CUB does, on blocks being
+// dispatched in index order, so that every predecessor of a running tile has started. The tuning
+// tile_order::atomic_counter removes that reliance (a block takes the next tile from a counter, so
+// every predecessor has started whatever the dispatch order) for about 2% (look_back.cuh). Per tile: the tile
 // program loads its inputs and makes the scan elements, the block scans them, warp 0 publishes the
 // tile aggregate and looks back for the exclusive prefix, then publishes the inclusive prefix; the
 // prefix is applied and the tile program stores.
