@@ -130,8 +130,8 @@ SLUICE_BENCH_CASE("scan", "inclusive sum u32 look-back tuning", gpu) {
   time_tuning<tile_order::atomic_counter, 1000, 650>(session, work, in, out, expected);
   time_tuning<tile_order::atomic_counter, 2000, 650>(session, work, in, out, expected);
   time_tuning<tile_order::block_index, 0, 350>(session, work, in, out, expected);
-  time_tuning<tile_order::block_index, 1000, 650>(session, work, in, out, expected);  // the default
-  time_tuning<tile_order::block_index, 1500, 650>(session, work, in, out, expected);
+  time_tuning<tile_order::block_index, 1000, 650>(session, work, in, out, expected);
+  time_tuning<tile_order::block_index, 1500, 650>(session, work, in, out, expected);  // the default
   time_tuning<tile_order::block_index, 2000, 650>(session, work, in, out, expected);
   std::size_t temp_bytes = 0;
   SLUICE_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, in.data(), out.data(), n, ctx.stream()));

@@ -13,6 +13,8 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 
+#include <string>
+
 namespace {
 
 using namespace sluice;
@@ -67,6 +69,16 @@ SLUICE_BENCH_CASE("segmented", "reduce one segment u32", gpu) {
 
 SLUICE_BENCH_CASE("segmented", "reduce 16 per segment u32", gpu) {
   segmented_sum_case(session, "reduce 16 per segment u32", std::size_t{1} << 28, std::size_t{1} << 24);
+}
+
+// The segment-length sweep (full runs only): 2^26 values in segments of 1, 4, 16, … 2^20 elements, where
+// the flat scan's cost should not depend on the length and CUB's block-per-segment design does.
+SLUICE_BENCH_CASE("segmented", "reduce u32, segment length swept", gpu) {
+  if (session.quick()) return;
+  const std::size_t n = std::size_t{1} << 26;
+  for (int log_length = 0; log_length <= 20; log_length += 2)
+    segmented_sum_case(session, "reduce 2^" + std::to_string(log_length) + " per segment u32 (n = 2^26)", n,
+                       n >> log_length);
 }
 
 SLUICE_BENCH_CASE("segmented", "reduce_by_key runs of 16 u32", gpu) {

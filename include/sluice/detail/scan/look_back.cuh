@@ -145,11 +145,12 @@ struct look_back_tuning {
   static constexpr unsigned first_poll_delay_ns = FirstPollDelayNs;  ///< before the first read of a window
   static constexpr unsigned poll_delay_ns = PollDelayNs;              ///< between reads of an unfinished window
 };
-/// Measured on the u32 sum at 2^28 (docs/perf-notes.md, "look-back tuning"): sleeping ~1 µs before the
-/// first poll, while the predecessors finish their own tiles, took the scan from 0.88× to 0.98× CUB
-/// with the counter and to 1.00× with blockIdx. The default follows CUB in relying on blocks being
-/// dispatched in index order (every CUDA GPU so far does; CUDA does not promise it).
-using default_look_back_tuning = look_back_tuning<tile_order::block_index, 1000, 650>;
+/// Measured on the u32 sum at 2^28 (docs/perf-notes.md, "look-back tuning"): sleeping before the first
+/// poll, while the predecessors finish their own tiles, took the scan from 0.88× CUB to 1.04× with
+/// blockIdx and 1.5 µs (no gain beyond), and to 1.02× with the counter and 2 µs. The default follows
+/// CUB in relying on blocks being dispatched in index order (every CUDA GPU so far does; CUDA does not
+/// promise it); look_back_tuning<tile_order::atomic_counter, 2000, 650> is the choice that does not.
+using default_look_back_tuning = look_back_tuning<tile_order::block_index, 1500, 650>;
 
 /// In-order reduction of lanes [0, last] where lane i holds the value of tile (base − i): the result,
 /// v_last ⊕ … ⊕ v_0 (earliest tile first), is returned in every lane.
