@@ -65,6 +65,17 @@ struct group3_class_of {
   }
 };
 
+/// The tile of the classify-scatter scan, shaped for the larger of the counts and the elements
+/// (registers hold both across the scan): 256 threads with about 64 bytes each, since a larger tile
+/// means fewer look-backs and the staging area keeps occupancy bounded anyway (CUB's select tiles are
+/// larger still).
+constexpr int select_items(int element_bytes) {
+  const int items = 64 / element_bytes;
+  return items < 1 ? 1 : (items > 16 ? 16 : items);
+}
+template <class E>
+using select_shape = scan::tile_shape<256, select_items(static_cast<int>(sizeof(E)))>;
+
 /// Counts per class (partitions: Classes = Kept + 1), then the scan that scatters. `count_out` receives
 /// the number kept (select) or, for partitions, the Kept class sizes.
 template <int Kept, int Classes, class T, class Classifier>
@@ -86,10 +97,7 @@ void classify_scatter(context& ctx, const T* in, T* out, std::size_t out_size, s
   auto run = [&](auto count_type) {
     using C = decltype(count_type);
     using counts = class_counts<C, Kept>;
-    // The single pass's 128-thread tile, shaped for the larger of the counts and the elements (registers
-    // hold both across the scan). Not 256 threads: seven warps would wait at the barrier while the
-    // eighth looks back (docs/perf-notes.md, select at source level).
-    using shape = scan::single_pass_shape<cuda::std::conditional_t<(sizeof(T) > sizeof(counts)), T, counts>>;
+    using shape = select_shape<cuda::std::conditional_t<(sizeof(T) > sizeof(counts)), T, counts>>;
     const classify_scatter_program<shape, T, C, Kept, Classes, Classifier> program{
         in, out, out_size, classifier, totals.get(), Classes > Kept ? nullptr : count_out, n};
     scan::run_decoupled_look_back<scan::scan_kind::inclusive, false>(ctx, program, n, counts{}, add_counts{});

@@ -20,6 +20,7 @@ using sluice::testing::gpu_test;
 class Select : public gpu_test {};
 
 const std::vector<std::size_t> sizes = sluice::testing::with_single_pass_tile_sizes(
+    // Select tiles: 4096 elements of 4 bytes, 2048 of 8, 1024 of 16 (select_shape).
     std::vector<std::size_t>{0, 1, 2, 31, 33, 1023, 1025, 2047, 2049, 4095, 4097, 100003, (std::size_t{1} << 20) + 7});
 
 template <class T>
