@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Plots the sweeps of a `sluice bench` JSON file: one PNG per (family, case) measured at three or
-more sizes, bandwidth (GB/s) against n on a log2 axis, one line per implementation, with the measured
-copy bandwidth as the ceiling. Usage: plot_bench.py results.json output_directory"""
+"""Plots the sweeps of a `sluice bench` JSON file, one line per implementation:
+- over n: one PNG per (family, case) measured at three or more sizes, bandwidth (GB/s) against n on a
+  log2 axis, with the measured copy bandwidth as the ceiling;
+- over m: host cases named "<case>, m = 2^k" (Eilers Fig. 2.1-2.7), one PNG per (family, case, n),
+  ns per element against the bucket (or table) count m.
+Usage: plot_bench.py results.json output_directory"""
 import json
 import os
 import re
@@ -13,37 +16,58 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+M_SWEEP = re.compile(r"(.*), m = 2\^(\d+)$")
+
+
+def draw(out_dir, name, title, xlabel, ylabel, lines, ceiling=None):
+    """One PNG: `lines` maps an implementation to its (x, y) points; x on a log2 axis."""
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for impl, points in lines.items():
+        points.sort()
+        ax.plot([x for x, _ in points], [y for _, y in points], marker="o", markersize=3, label=impl)
+    if ceiling:
+        ax.axhline(ceiling[0], color="grey", linestyle="--", linewidth=1, label=ceiling[1])
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") + ".png"), dpi=120)
+    plt.close(fig)
+
 
 def main(results_path, out_dir):
     with open(results_path) as f:
         document = json.load(f)
     env = document["environment"]
-    series = defaultdict(lambda: defaultdict(list))
+    over_n = defaultdict(lambda: defaultdict(list))
+    over_m = defaultdict(lambda: defaultdict(list))
     for row in document["rows"]:
-        series[(row["family"], row["case"])][row["implementation"]].append(row)
+        match = M_SWEEP.match(row["case"])
+        if match and not row["on_device"]:
+            ns_per_element = row["median_ms"] * 1e6 / row["n"]
+            points = over_m[(row["family"], match.group(1), row["n"])][row["implementation"]]
+            points.append((2 ** int(match.group(2)), ns_per_element))
+        else:
+            over_n[(row["family"], row["case"])][row["implementation"]].append(row)
+    os.makedirs(out_dir, exist_ok=True)
     written = 0
-    for (family, case), by_impl in series.items():
-        sizes = {row["n"] for rows in by_impl.values() for row in rows}
-        if len(sizes) < 3:
+    for (family, case), by_impl in over_n.items():
+        if len({row["n"] for rows in by_impl.values() for row in rows}) < 3:
             continue
-        fig, ax = plt.subplots(figsize=(7, 4.2))
-        for impl, rows in by_impl.items():
-            rows.sort(key=lambda r: r["n"])
-            ax.plot([r["n"] for r in rows], [r["gb_per_s"] for r in rows], marker="o", label=impl)
         on_device = any(r["on_device"] for rows in by_impl.values() for r in rows)
         copy = env["device_copy_bandwidth_bytes_per_s" if on_device else "host_copy_bandwidth_bytes_per_s"] / 1e9
-        if copy > 0:
-            ax.axhline(copy, color="grey", linestyle="--", linewidth=1, label=f"copy {copy:.0f} GB/s")
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("n (elements)")
-        ax.set_ylabel("GB/s (minimum bytes moved / time)")
-        ax.set_title(f"{family}: {case}\n{env['device']}, {env['date'][:10]}, {env['commit'][:12]}", fontsize=9)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{family}-{case}").strip("_") + ".png"
-        fig.savefig(os.path.join(out_dir, name), dpi=120)
-        plt.close(fig)
+        lines = {impl: [(r["n"], r["gb_per_s"]) for r in rows] for impl, rows in by_impl.items()}
+        draw(out_dir, f"{family}-{case}", f"{family}: {case}\n{env['device']}, {env['date'][:10]}, {env['commit'][:12]}",
+             "n (elements)", "GB/s (minimum bytes moved / time)", lines,
+             (copy, f"copy {copy:.0f} GB/s") if copy > 0 else None)
+        written += 1
+    for (family, case, n), lines in over_m.items():
+        draw(out_dir, f"m-sweep-{family}-{case}",
+             f"{family}: {case}, n = 2^{n.bit_length() - 1}\nhost, {env['date'][:10]}, {env['commit'][:12]}",
+             "m (buckets / table entries)", "ns per element (median)", lines)
         written += 1
     print(f"plot_bench: {written} plot(s) in {out_dir}")
 

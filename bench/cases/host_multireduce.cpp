@@ -6,7 +6,7 @@
 // verified against reference::multireduce); uniform labels, and sorted labels at a few m (Fig. 2.5).
 // Bytes: labels and values read once, buckets (or outputs) written once.
 //
-// The case name carries m ("m = 2^20"); docs/benchmarks/*-cpu-*/plot_m_sweep.py draws the figure.
+// The case name carries m ("m = 2^20"); scripts/plot_bench.py (sluice bench --plot) draws the figure.
 #include "host_measure.hpp"
 
 #include <sluice/core/operators.hpp>
@@ -34,14 +34,16 @@ namespace {
 using namespace sluice;
 using algo = host::multireduce_algo;
 
+/// One row of a sweep: a strategy's options under the name the table shows.
+template <class Options>
 struct variant {
   const char* name;
-  host::multireduce_options options;
+  Options options;
   bench::role kind;
 };
 
 /// The straight loop first: it is the baseline of the row group.
-const variant variants[] = {
+const variant<host::multireduce_options> variants[] = {
     {"naive", {.algorithm = algo::naive}, bench::role::baseline},
     {"naive + huge pages", {.algorithm = algo::naive, .huge_pages = true}, bench::role::subject},
     {"partial sort", {.algorithm = algo::partial_sort}, bench::role::subject},
@@ -90,7 +92,7 @@ void multireduce_sweep(bench::case_context& session, data::distribution kind, co
     const bench::work_description work{"multireduce", fmt::format("u32 +, {} labels, {}", labels_name, size_name(log_m)),
                                        n, 8.0 * static_cast<double>(n) + 4.0 * static_cast<double>(m)};
     host::multireduce_result last;
-    for (const variant& v : variants) {
+    for (const auto& v : variants) {
       std::fill(out.begin(), out.end(), 0xA5A5A5A5u);
       bench::measure_host(
           session, work, v.name, v.kind, bench::long_host_policy(session),
@@ -122,7 +124,7 @@ SLUICE_BENCH_CASE("multiscan", "Eilers Fig. 2.1: exclusive multiscan, m swept", 
     std::vector<std::uint32_t> out(n);
     const bench::work_description work{"multiscan", fmt::format("u32 + exclusive, uniform labels, {}", size_name(log_m)),
                                        n, 12.0 * static_cast<double>(n)};
-    for (const variant& v : variants) {
+    for (const auto& v : variants) {
       std::fill(out.begin(), out.end(), 0xA5A5A5A5u);
       bench::measure_host(
           session, work, v.name, v.kind, bench::long_host_policy(session),
@@ -134,12 +136,7 @@ SLUICE_BENCH_CASE("multiscan", "Eilers Fig. 2.1: exclusive multiscan, m swept", 
 
 SLUICE_BENCH_CASE("scatter", "Eilers Alg. 2.6: gather from m-element table, m swept", host) {
   using sa = host::scatter_algo;
-  struct gather_variant {
-    const char* name;
-    host::scatter_options options;
-    bench::role kind;
-  };
-  const gather_variant gathers[] = {
+  const variant<host::scatter_options> gathers[] = {
       {"naive (all cores)", {.algorithm = sa::naive}, bench::role::baseline},
       {"partial sort", {.algorithm = sa::partial_sort}, bench::role::subject},
       {"partial sort + huge pages", {.algorithm = sa::partial_sort, .huge_pages = true}, bench::role::subject},
@@ -155,7 +152,7 @@ SLUICE_BENCH_CASE("scatter", "Eilers Alg. 2.6: gather from m-element table, m sw
     std::vector<std::uint32_t> out(n);
     const bench::work_description work{"scatter", fmt::format("gather u32, uniform indices, {}", size_name(log_m)), n,
                                        8.0 * static_cast<double>(n) + 4.0 * static_cast<double>(m)};
-    for (const gather_variant& v : gathers) {
+    for (const auto& v : gathers) {
       std::fill(out.begin(), out.end(), 0xA5A5A5A5u);
       bench::measure_host(
           session, work, v.name, v.kind, bench::long_host_policy(session),

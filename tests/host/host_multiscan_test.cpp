@@ -11,7 +11,6 @@
 #include "host/host_test_matrix.hpp"
 #include "support/compare.hpp"
 #include "support/errors.hpp"
-#include "support/random_operands.hpp"
 
 #include <gtest/gtest.h>
 
@@ -108,28 +107,19 @@ TEST(HostMultiscan, EveryBucketCount) {
 }
 
 TEST(HostMultiscan, OperatorsCommutativeAndNot) {
-  using affine32 = sluice::affine<std::uint32_t>;
   const sluice::mat2_multiply_mod mat_op(1000003u);
   for (std::size_t n : {std::size_t{33}, (std::size_t{1} << 17) + 3})
     for (std::size_t m : {std::size_t{1}, std::size_t{32}, std::size_t{257}, std::size_t{1} << 16}) {
       const auto labels = matrix::labels(n, m, matrix::distributions()[4], 23);
-      const auto words = sluice::data::generate_host<std::uint32_t>(n, {sluice::data::distribution::uniform, 0, 0, 8});
-      const auto floats = sluice::data::generate_host<float>(n, {sluice::data::distribution::uniform, 0, 0, 9});
-      std::vector<std::int32_t> ints(n);
-      std::vector<affine32> maps(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        ints[i] = static_cast<std::int32_t>(words[i]);
-        maps[i] = {words[i] | 1u, words[i] >> 7};
-      }
-      const auto matrices = sluice::testing::random_matrices(n, 17, mat_op.modulus());
+      const auto operands = matrix::operands(n, 17, mat_op.modulus());
       const std::string context = "n = " + std::to_string(n) + ", m = " + std::to_string(m);
       auto near = [](const auto& actual, const auto& expected) { return all_near(actual, expected, 1e-4); };
       for (const auto& how : strategies()) {
-        expect_scans_match(labels, floats, m, sluice::plus{}, how, context + ", + f32", near);
-        expect_scans_match(labels, ints, m, sluice::min{}, how, context + ", min i32", exact);
-        expect_scans_match(labels, ints, m, sluice::max{}, how, context + ", max i32", exact);
-        expect_scans_match(labels, maps, m, sluice::affine_compose{}, how, context + ", affine", exact);
-        expect_scans_match(labels, matrices, m, mat_op, how, context + ", mat2 mod p", exact);
+        expect_scans_match(labels, operands.floats, m, sluice::plus{}, how, context + ", + f32", near);
+        expect_scans_match(labels, operands.ints, m, sluice::min{}, how, context + ", min i32", exact);
+        expect_scans_match(labels, operands.ints, m, sluice::max{}, how, context + ", max i32", exact);
+        expect_scans_match(labels, operands.maps, m, sluice::affine_compose{}, how, context + ", affine", exact);
+        expect_scans_match(labels, operands.matrices, m, mat_op, how, context + ", mat2 mod p", exact);
       }
     }
 }

@@ -2,6 +2,7 @@
 // at host sizes) and output poisoning, shared by tests/host/host_*_test.cpp.
 #pragma once
 
+#include <sluice/core/operators.hpp>
 #include <sluice/data/distributions.hpp>
 #include <sluice/host/detail/parallel.hpp>
 
@@ -12,6 +13,8 @@
 #include <span>
 #include <string>
 #include <vector>
+
+#include "support/random_operands.hpp"
 
 namespace sluice::testing::host_matrix {
 
@@ -48,6 +51,29 @@ inline std::vector<std::uint32_t> labels(std::size_t n, std::size_t m, const lab
                                ? std::min(d.parameter, static_cast<double>(m))
                                : d.parameter;
   return sluice::data::generate_host<std::uint32_t>(n, {d.kind, m, parameter, seed});
+}
+
+/// The values of the operator-class tests, n of each: f32 for +, i32 for min and max, affine maps
+/// (non-commutative) and 2x2 matrices mod p (`matrix_seed`).
+struct operand_sets {
+  std::vector<float> floats;
+  std::vector<std::int32_t> ints;
+  std::vector<sluice::affine<std::uint32_t>> maps;
+  std::vector<sluice::mat2> matrices;
+};
+
+inline operand_sets operands(std::size_t n, std::uint64_t matrix_seed, std::uint32_t modulus) {
+  const auto words = sluice::data::generate_host<std::uint32_t>(n, {sluice::data::distribution::uniform, 0, 0, 8});
+  operand_sets sets;
+  sets.floats = sluice::data::generate_host<float>(n, {sluice::data::distribution::uniform, 0, 0, 9});
+  sets.ints.resize(n);
+  sets.maps.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    sets.ints[i] = static_cast<std::int32_t>(words[i]);
+    sets.maps[i] = {words[i] | 1u, words[i] >> 7};
+  }
+  sets.matrices = sluice::testing::random_matrices(n, matrix_seed, modulus);
+  return sets;
 }
 
 /// Two poison byte patterns: an output that matches the oracle after both was written by the call.
