@@ -1,5 +1,5 @@
 // Benchmarks of the segmented family against CUB on the same data: segmented reduce by offsets
-// (cub::DeviceSegmentedReduce::Sum) at three segment shapes, reduce-by-key (cub::DeviceReduce::ReduceByKey)
+// (cub::DeviceSegmentedReduce::Sum) at three segment shapes, the default (merge path) and flat, reduce-by-key (cub::DeviceReduce::ReduceByKey)
 // and scan-by-key (cub::DeviceScan::InclusiveSumByKey). Bytes: every input read once, every output
 // written once (offsets and per-segment outputs included).
 #include "harness/measure.hpp"
@@ -39,6 +39,11 @@ void segmented_sum_case(bench::case_context& session, const std::string& name, s
   sums.fill_bytes(0xA5);
   bench::measure(session, work, "sluice::segmented_reduce", bench::role::subject, true,
                  [&] { segmented_reduce(ctx, values.span(), d_offsets.span(), sums.span(), 0u, plus{}); }, verify);
+  sums.fill_bytes(0xA5);
+  bench::measure(session, work, "sluice::segmented_reduce flat", bench::role::subject, true, [&] {
+    segmented_reduce(ctx, values.span(), d_offsets.span(), sums.span(), 0u, plus{},
+                     {.algorithm = segmented_algorithm::flat});
+  }, verify);
   std::size_t temp_bytes = 0;
   SLUICE_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, temp_bytes, values.data(), sums.data(),
                                                     static_cast<std::int64_t>(segments), d_offsets.data(),

@@ -18,9 +18,14 @@
 //
 //   sluice::segmented_reduce(ctx, values.span(), offsets.span(), sums.span(), 0.0f, sluice::plus{});
 //
-// Strategy: `flat` (the default), one single-pass scan over (head count, value) pairs: the cost per
-// element is the same for one huge segment as for millions of tiny ones (detail/segmented/flat.cuh).
-// Offsets first become head flags (n bytes written and read back).
+// Strategies:
+//   flat:       one single-pass scan over (head count, value) pairs: the cost per element is the same
+//               for one huge segment as for millions of tiny ones (detail/segmented/flat.cuh). Offsets
+//               first become head flags (n bytes written and read back). The default for scans and for
+//               flags and keys.
+//   merge_path: segmented_reduce by offsets only: the segment ends merged with the elements, equal
+//               work per tile, no flags and no look-back chain (detail/segmented/merge_path.cuh). The
+//               default there.
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -29,6 +34,7 @@
 #include <sluice/core/memory.hpp>
 #include <sluice/core/span.hpp>
 #include <sluice/detail/segmented/flat.cuh>
+#include <sluice/detail/segmented/merge_path.cuh>
 #include <sluice/scan.cuh>
 
 #include <cuda/std/span>
@@ -37,13 +43,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <type_traits>
 
 namespace sluice {
 
 enum class segmented_algorithm {
-  automatic,  ///< flat
-  flat,       ///< one single-pass scan over (head count, value) pairs
+  automatic,   ///< merge_path for segmented_reduce by offsets, flat for everything else
+  flat,        ///< one single-pass scan over (head count, value) pairs
+  merge_path,  ///< segmented_reduce by offsets: ends merged with elements, equal work per tile
 };
 
 struct segmented_options {
@@ -133,6 +141,43 @@ class offset_flags {
   scan::scratch<cuda::std::uint8_t> flags_;
 };
 
+/// segmented_reduce by offsets by the merge path (merge_path.cuh): partition, reduce the tiles, scan the
+/// tiles' carries, fix each tile's first segment. The grid is sized for every element in a segment
+/// (offsets[0] and offsets[S] stay on the device); tiles past the merged list's end do nothing.
+template <class T, class Op>
+void run_merge_path_reduce(context& ctx, const T* values, std::size_t n, cuda::std::span<const std::size_t> offsets,
+                           T* out, T init, Op op) {
+  namespace mp = merge_path;
+  using shape = mp::default_shape<T>;
+  using carry = mp::carry<T>;
+  const std::size_t segments = offsets.size() - 1;
+  const std::size_t tiles = ceil_div(n + segments, shape::tile);
+  if (tiles > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw invalid_argument("segmented_reduce", "values", "has more tiles than one grid can hold");
+  scan::scratch<std::size_t> splits(ctx, tiles + 1);
+  scan::scratch<carry> carries(ctx, tiles), carries_in(ctx, tiles);
+  scan::scratch<mp::first_segment_fix> fixes(ctx, tiles);
+  mp::partition_kernel<shape::tile><<<static_cast<unsigned>(ceil_div(tiles + 1, 256)), 256, 0, ctx.stream()>>>(
+      offsets.data(), segments, n, tiles, splits.get());
+  SLUICE_CHECK_LAUNCH();
+  mp::reduce_tiles_kernel<shape><<<static_cast<unsigned>(tiles), shape::threads, 0, ctx.stream()>>>(
+      values, n, offsets.data(), segments, splits.get(), out, init, op, carries.get(), fixes.get());
+  SLUICE_CHECK_LAUNCH();
+  if (tiles == 1) return;
+  scan::run_single_pass_scan<scan::scan_kind::exclusive, true>(ctx, static_cast<const carry*>(carries.get()),
+                                                               carries_in.get(), tiles, carry{false, false, T{}},
+                                                               mp::carry_op<Op>{op});
+  mp::fix_kernel<<<scan::streaming_grid(ctx, mp::fix_kernel<T, Op>, tiles), 256, 0, ctx.stream()>>>(
+      carries_in.get(), fixes.get(), tiles, out, op);
+  SLUICE_CHECK_LAUNCH();
+}
+
+/// merge_path reduces by offsets only; anything else is the flat scan.
+inline void require_flat(const char* function, const segmented_options& options) {
+  if (options.algorithm == segmented_algorithm::merge_path)
+    throw invalid_argument(function, "options.algorithm", "merge_path applies to segmented_reduce by offsets only");
+}
+
 /// Common checks of the offsets forms; returns false when there is nothing to do.
 template <class T>
 bool prepare_offsets(context& ctx, const char* function, cuda::std::span<const T> values,
@@ -151,9 +196,10 @@ bool prepare_offsets(context& ctx, const char* function, cuda::std::span<const T
 template <class In, std::size_t E1, class T, std::size_t E2, class Op>
   requires std::same_as<std::remove_const_t<In>, T>
 void segmented_inclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda::std::span<const std::uint8_t> flags,
-                              cuda::std::span<T, E2> out, Op op, const segmented_options& = {}) {
+                              cuda::std::span<T, E2> out, Op op, const segmented_options& options = {}) {
   namespace seg = detail::segmented;
   const char* function = "segmented_inclusive_scan";
+  seg::require_flat(function, options);
   require_device_memory(ctx, detail::as_const_span(values), function, "values");
   require_device_memory(ctx, flags, function, "flags");
   require_device_memory(ctx, out, function, "out");
@@ -168,9 +214,10 @@ void segmented_inclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
 template <class In, std::size_t E1, class T, std::size_t E2, class Op>
   requires std::same_as<std::remove_const_t<In>, T>
 void segmented_exclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda::std::span<const std::uint8_t> flags,
-                              cuda::std::span<T, E2> out, T init, Op op, const segmented_options& = {}) {
+                              cuda::std::span<T, E2> out, T init, Op op, const segmented_options& options = {}) {
   namespace seg = detail::segmented;
   const char* function = "segmented_exclusive_scan";
+  seg::require_flat(function, options);
   require_device_memory(ctx, detail::as_const_span(values), function, "values");
   require_device_memory(ctx, flags, function, "flags");
   require_device_memory(ctx, out, function, "out");
@@ -190,9 +237,10 @@ template <class In, std::size_t E1, class T, std::size_t E2, class Op>
   requires std::same_as<std::remove_const_t<In>, T>
 void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::span<const std::uint8_t> flags,
                       cuda::std::span<T, E2> out, T init, Op op, std::size_t* segment_count = nullptr,
-                      const segmented_options& = {}) {
+                      const segmented_options& options = {}) {
   namespace seg = detail::segmented;
   const char* function = "segmented_reduce";
+  seg::require_flat(function, options);
   require_device_memory(ctx, detail::as_const_span(values), function, "values");
   require_device_memory(ctx, flags, function, "flags");
   require_device_memory(ctx, out, function, "out");
@@ -216,6 +264,7 @@ void segmented_inclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
                               cuda::std::span<T, E2> out, Op op, const segmented_options& options = {}) {
   namespace seg = detail::segmented;
   const char* function = "segmented_inclusive_scan";
+  seg::require_flat(function, options);
   seg::prepare_offsets(ctx, function, detail::as_const_span(values), offsets, options);
   require_device_memory(ctx, out, function, "out");
   seg::check_sizes(function, "out", out.size(), values.size());
@@ -232,6 +281,7 @@ void segmented_exclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
                               cuda::std::span<T, E2> out, T init, Op op, const segmented_options& options = {}) {
   namespace seg = detail::segmented;
   const char* function = "segmented_exclusive_scan";
+  seg::require_flat(function, options);
   seg::prepare_offsets(ctx, function, detail::as_const_span(values), offsets, options);
   require_device_memory(ctx, out, function, "out");
   seg::check_sizes(function, "out", out.size(), values.size());
@@ -257,6 +307,10 @@ void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::s
   seg::check_sizes(function, "out", out.size(), segments);
   if (segments == 0) return;
   auto device = ctx.activate();
+  if (options.algorithm != segmented_algorithm::flat) {
+    seg::run_merge_path_reduce(ctx, values.data(), values.size(), offsets, out.data(), init, op);
+    return;
+  }
   seg::fill_empty_segments_kernel<<<detail::scan::streaming_grid(ctx, seg::fill_empty_segments_kernel<T>, segments),
                                     256, 0, ctx.stream()>>>(offsets.data(), segments, out.data(), init);
   SLUICE_CHECK_LAUNCH();

@@ -84,6 +84,9 @@ void check_flags_forms(sluice::context& ctx, const std::vector<T>& host, const s
   }
 }
 
+constexpr sluice::segmented_algorithm reduce_algorithms[] = {
+    sluice::segmented_algorithm::automatic, sluice::segmented_algorithm::flat, sluice::segmented_algorithm::merge_path};
+
 template <class T, class Op>
 void check_offsets_forms(sluice::context& ctx, const std::vector<T>& host, const std::vector<std::size_t>& offsets,
                          T init, Op op) {
@@ -100,10 +103,14 @@ void check_offsets_forms(sluice::context& ctx, const std::vector<T>& host, const
     sluice::segmented_exclusive_scan(ctx, values.span(), d_offsets.span(), out.span(), init, op);
     ASSERT_TRUE(all_equal(out.to_host(), sluice::reference::segmented_exclusive_scan_offsets(v, o, init, op)))
         << "exclusive, n = " << host.size();
-    sums.fill_bytes(poison);
-    sluice::segmented_reduce(ctx, values.span(), d_offsets.span(), sums.span(), init, op);
-    ASSERT_TRUE(all_equal(sums.to_host(), sluice::reference::segmented_reduce_offsets(v, o, init, op)))
-        << "reduce, n = " << host.size() << ", segments " << offsets.size() - 1;
+    const auto expected = sluice::reference::segmented_reduce_offsets(v, o, init, op);
+    for (auto algorithm : reduce_algorithms) {
+      sums.fill_bytes(poison);
+      sluice::segmented_reduce(ctx, values.span(), d_offsets.span(), sums.span(), init, op, {.algorithm = algorithm});
+      ASSERT_TRUE(all_equal(sums.to_host(), expected))
+          << "reduce (" << static_cast<int>(algorithm) << "), n = " << host.size() << ", segments "
+          << offsets.size() - 1;
+    }
   }
 }
 
@@ -154,6 +161,40 @@ TEST_F(Segmented, OffsetsEdgeCases) {
   std::vector<std::size_t> all_single(n + 1);
   for (std::size_t i = 0; i <= n; ++i) all_single[i] = i;
   check_offsets_forms(ctx(), values, all_single, 1u, sluice::plus{});
+}
+
+// The merge path gives every tile the same number of merged items (ends + elements): runs of empty
+// segments longer than a tile, a segment spanning many tiles, and lists whose length is a tile ± 1.
+TEST_F(Segmented, OffsetsSkewedAcrossMergeTiles) {
+  const std::size_t tile = sluice::detail::segmented::merge_path::default_shape<std::uint32_t>::tile;
+  std::vector<std::size_t> offsets(5000, 0);  // 4999 empty segments before any element
+  auto add = [&](std::size_t length, std::size_t count) {
+    for (std::size_t c = 0; c < count; ++c) offsets.push_back(offsets.back() + length);
+  };
+  add(100000, 1);
+  add(tile, 3);
+  add(1, 8000);
+  add(0, 2 * tile);
+  add(tile - 1, 2);
+  add(7, 1000);
+  const std::size_t n = offsets.back();
+  check_offsets_forms(ctx(), uniform<std::uint32_t>(n, 5), offsets, 3u, sluice::plus{});
+  check_offsets_forms(ctx(), affine_values(n, 6), offsets, affine{3, 1}, sluice::affine_compose{});
+  // Merged lists of a whole number of tiles, and one item more or less (segments of 1 and 0).
+  for (std::size_t items : {tile, tile - 1, tile + 1, 3 * tile, 3 * tile + 1}) {
+    std::vector<std::size_t> mixed{0};
+    while (mixed.size() - 1 + mixed.back() < items) mixed.push_back(mixed.back() + (mixed.size() % 3 == 0 ? 0 : 1));
+    check_offsets_forms(ctx(), uniform<std::uint32_t>(mixed.back(), items), mixed, 0u, sluice::plus{});
+  }
+}
+
+TEST_F(Segmented, MergePathIsForReductionsByOffsets) {
+  sluice::device_buffer<std::uint32_t> values(ctx(), 10), out(ctx(), 10);
+  const std::vector<std::size_t> o{0, 10};
+  const sluice::device_buffer<std::size_t> offsets(ctx(), std::span<const std::size_t>(o));
+  const sluice::segmented_options merge_path{.algorithm = sluice::segmented_algorithm::merge_path};
+  EXPECT_THROW(sluice::segmented_inclusive_scan(ctx(), values.span(), offsets.span(), out.span(), sluice::plus{}, merge_path),
+               sluice::invalid_argument);
 }
 
 TEST_F(Segmented, ByKey) {
@@ -232,6 +273,22 @@ TEST_F(Segmented, BadOffsetsAreReportedWhenValidated) {
                sluice::invalid_argument);
   EXPECT_THROW(sluice::segmented_reduce(ctx(), values.span(), past_end.span(), sums.span(), 0u, sluice::plus{}),
                sluice::invalid_argument);  // out has 3 entries for 2 segments
+}
+
+// 2^31 + 5 elements by offsets through both reduction strategies: 64-bit element and merge indices.
+TEST_F(Segmented, LargeBeyond32BitIndexing) {
+  const std::size_t n = (std::size_t{1} << 31) + 5;
+  sluice::device_buffer<std::uint32_t> values(ctx(), n), sums(ctx(), 4);
+  values.fill_bytes(1);  // every value 0x01010101
+  const std::vector<std::size_t> o{0, 5, std::size_t{1} << 31, std::size_t{1} << 31, n};
+  const sluice::device_buffer<std::size_t> offsets(ctx(), std::span<const std::size_t>(o));
+  std::vector<std::uint32_t> expected;
+  for (std::size_t s = 0; s + 1 < o.size(); ++s) expected.push_back(static_cast<std::uint32_t>((o[s + 1] - o[s]) * 0x01010101u));
+  for (auto algorithm : reduce_algorithms) {
+    sums.fill_bytes(0xA5);
+    sluice::segmented_reduce(ctx(), values.span(), offsets.span(), sums.span(), 0u, sluice::plus{}, {.algorithm = algorithm});
+    EXPECT_EQ(sums.to_host(), expected) << static_cast<int>(algorithm);
+  }
 }
 
 }  // namespace

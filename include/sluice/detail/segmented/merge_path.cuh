@@ -1,0 +1,254 @@
+// sluice/detail/segmented/merge_path.cuh: segmented reduction by offsets as a merge of the segment ends
+// with the elements (merge-path partitioning: Green, McColl and Bader 2012; the CSR SpMV of Merrill and
+// Garland 2016 is the same walk). A streaming strategy: no head flags, no look-back chain.
+//
+// Segment k holds elements [offsets[k], offsets[k+1]). Merge the S segment ends offsets[1..S] with the
+// element indices [offsets[0], offsets[S]), an end before an element when end ≤ index: walking the
+// merged list, an element adds to the open segment and an end closes it (an empty segment is an end
+// right after an end). Every tile takes the same number of merged items, so one huge segment and
+// millions of empty ones cost the same per item, and the work per tile is bounded.
+//
+//   1. partition_kernel: the merge-path split (ends taken) at every tile boundary, one binary search
+//      over the offsets per boundary, all in parallel.
+//   2. reduce_tiles_kernel: a tile stages its elements and its ends in shared memory (coalesced); each
+//      thread splits its part of the tile by a second merge-path search and walks it, emitting every
+//      segment that starts and ends inside its part; the threads' open pieces combine by a block scan
+//      of `carry`s (segmented ⊕), which completes every segment that ends in the tile, except the first
+//      one, which also needs the tiles before. Its partial goes to out[k] and the tile's own carry out.
+//   3. The tiles' carries are exclusive-scanned (tile 0's carry starts with init), and fix_kernel
+//      prepends each tile's carry-in to its first segment.
+// Operands combine in index order (non-commutative operators are exact); init is applied once, at each
+// segment's start. Traffic: values read once, offsets read once (plus log2 S per tile boundary), one
+// write per segment, O(tiles) for the carries.
+//
+// Bad (unvalidated) offsets give unspecified sums but every index stays inside [0, S) and the clamped
+// element range: each walk is bounded by the split it was given.
+#pragma once
+
+#include <sluice/core/error.hpp>
+
+#include <cub/block/block_scan.cuh>
+
+#include <cuda/std/functional>  // cuda::std::min, max (this CCCL has no <cuda/std/algorithm>)
+#include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
+
+namespace sluice::detail::segmented::merge_path {
+
+using cuda::std::size_t;
+
+/// Tile of the merge: Threads × Items merged items; Items odd so that the threads' element runs in
+/// shared memory start in different banks (stride Items words).
+template <int Threads, int Items>
+struct tile_shape {
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+  static constexpr int tile = Threads * Items;
+};
+
+/// About 16 KiB of staged values per tile whatever the element size (plus 4 bytes per staged end).
+template <class T>
+using default_shape = tile_shape<sizeof(T) <= 4 ? 256 : 128, sizeof(T) <= 8 ? 15 : 9>;
+
+/// An open piece of the reduction: whether a segment end was crossed, and the ⊕ of the elements since
+/// the last end (a piece that starts at an end starts with init). Combining keeps the right piece when
+/// it crossed an end: the segmented ⊕ over an optional value, whose identity is {false, false}.
+template <class T>
+struct carry {
+  bool ended;
+  bool has_value;
+  T value;
+};
+
+template <class Op>
+struct carry_op {
+  Op op;
+  template <class T>
+  __host__ __device__ carry<T> operator()(const carry<T>& a, const carry<T>& b) const {
+    if (b.ended || !a.has_value) return {static_cast<bool>(a.ended || b.ended), b.has_value, b.value};
+    if (!b.has_value) return {a.ended, true, a.value};
+    return {a.ended, true, op(a.value, b.value)};
+  }
+};
+
+/// The merged list, as indices: element j is offsets[0] + j (clamped to the input), end k is
+/// offsets[k + 1] − offsets[0] (clamped to the element range, so bad offsets stay in bounds). Built on
+/// the device, where the offsets are: the host knows only S and n.
+struct merge_list {
+  const size_t* offsets;
+  size_t segments;  ///< S ≥ 1
+  size_t first;     ///< offsets[0], clamped to n
+  size_t elements;  ///< E: offsets[S] − offsets[0], clamped to the input
+
+  __device__ static merge_list over(const size_t* offsets, size_t segments, size_t n) {
+    const size_t first = cuda::std::min(offsets[0], n);
+    const size_t last = cuda::std::min(cuda::std::max(offsets[segments], first), n);
+    return {offsets, segments, first, last - first};
+  }
+
+  __host__ __device__ size_t items() const { return elements + segments; }
+  __device__ size_t end(size_t k) const {
+    const size_t o = offsets[k + 1];
+    return o <= first ? 0 : cuda::std::min(o - first, elements);
+  }
+};
+
+/// Ends taken in the first d merged items: the largest s with end(s − 1) ≤ d − s (binary search);
+/// `end` maps an end's index to its element position, `ends` and `elements` bound the lists.
+template <class End>
+__device__ size_t split_at(size_t d, size_t ends, size_t elements, End end) {
+  size_t lo = d > elements ? d - elements : 0;
+  size_t hi = cuda::std::min(d, ends);
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo + 1) / 2;
+    if (end(mid - 1) <= d - mid) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/// splits[t] = ends taken before tile t's first item, t = 0 … tiles (the last one at the list's end).
+/// Tiles past the list's end (the host sizes the grid for E = n) get empty splits.
+template <int TileItems>
+__global__ void partition_kernel(const size_t* offsets, size_t segments, size_t n, size_t tiles, size_t* splits) {
+  const size_t t = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  if (t > tiles) return;
+  const merge_list list = merge_list::over(offsets, segments, n);
+  const size_t d = cuda::std::min(t * TileItems, list.items());
+  splits[t] = split_at(d, list.segments, list.elements, [&](size_t k) { return list.end(k); });
+}
+
+/// Where each tile's first segment needs the tiles before it: the segment (none = no end in the tile)
+/// and whether out[segment] already holds the tile's part of it.
+struct first_segment_fix {
+  static constexpr size_t none = ~size_t{0};
+  size_t segment;
+  bool has_partial;
+};
+
+template <class Shape, class T>
+struct tile_storage {
+  T values[Shape::tile];
+  cuda::std::uint32_t ends[Shape::tile];  ///< relative to the tile's first element
+  typename cub::BlockScan<carry<T>, Shape::threads>::TempStorage scan;
+};
+
+/// One thread's walk over its items (a contiguous run of the merged list): the segments it completes
+/// go straight to `out`; what is before its first end (`head`) and after its last end (`tail`) is
+/// returned for the block scan.
+template <class T>
+struct thread_walk {
+  bool ended = false;       ///< crossed at least one end
+  size_t first_segment{};   ///< the first end crossed
+  carry<T> head{};          ///< elements before the first end (no `ended`)
+  carry<T> tail{};          ///< since the last end (starts with init), or everything when no end
+};
+
+template <class Shape, class T, class Op>
+__device__ thread_walk<T> walk(const tile_storage<Shape, T>& s, int item_begin, int item_count, int tile_ends,
+                               int tile_elements, size_t tile_first_segment, T* out, T init, Op op) {
+  const auto end_at = [&](size_t k) { return static_cast<size_t>(s.ends[k]); };
+  int k = static_cast<int>(split_at(static_cast<size_t>(item_begin), static_cast<size_t>(tile_ends),
+                                    static_cast<size_t>(tile_elements), end_at));
+  int j = item_begin - k;
+  thread_walk<T> w;
+  carry<T> open{false, false, T{}};
+  for (int step = 0; step < Shape::items && step < item_count; ++step) {
+    const bool take_end = k < tile_ends && (j >= tile_elements || s.ends[k] <= static_cast<cuda::std::uint32_t>(j));
+    if (take_end) {
+      const size_t segment = tile_first_segment + static_cast<size_t>(k);
+      if (!w.ended) {
+        w.ended = true;
+        w.first_segment = segment;
+        w.head = open;
+      } else {
+        out[segment] = open.value;  // opened at this thread's previous end, with init
+      }
+      open = {false, true, init};
+      ++k;
+    } else if (j < tile_elements) {
+      open.value = open.has_value ? op(open.value, s.values[j]) : s.values[j];
+      open.has_value = true;
+      ++j;
+    }
+  }
+  w.tail = {w.ended, open.has_value, open.value};
+  return w;
+}
+
+/// Stages source(0 … count) into shared memory, striped over the threads: Items independent loads in
+/// flight per thread before the first store, so a tile's reads overlap.
+template <class Shape, class T, class Source>
+__device__ void stage(T (&to)[Shape::tile], int count, Source source) {
+  T r[Shape::items];
+#pragma unroll
+  for (int i = 0; i < Shape::items; ++i) {
+    const int at = i * Shape::threads + static_cast<int>(threadIdx.x);
+    if (at < count) r[i] = source(at);
+  }
+#pragma unroll
+  for (int i = 0; i < Shape::items; ++i) {
+    const int at = i * Shape::threads + static_cast<int>(threadIdx.x);
+    if (at < count) to[at] = r[i];
+  }
+}
+
+template <class Shape, class T, class Op>
+__global__ void __launch_bounds__(Shape::threads)
+    reduce_tiles_kernel(const T* values, size_t n, const size_t* offsets, size_t segments, const size_t* splits,
+                        T* out, T init, Op op, carry<T>* tile_carries, first_segment_fix* fixes) {
+  __shared__ tile_storage<Shape, T> s;
+  const merge_list list = merge_list::over(offsets, segments, n);
+  const size_t t = blockIdx.x;
+  const size_t d0 = cuda::std::min(t * Shape::tile, list.items());
+  const size_t d1 = cuda::std::min(d0 + Shape::tile, list.items());
+  const size_t k0 = splits[t];
+  const size_t k1 = cuda::std::max(splits[t + 1], k0);
+  const size_t j0 = cuda::std::min(d0 - k0, list.elements);
+  const size_t j1 = cuda::std::min(cuda::std::max(d1 - k1, j0), list.elements);
+  const int tile_ends = static_cast<int>(cuda::std::min<size_t>(k1 - k0, Shape::tile));
+  const int tile_elements = static_cast<int>(cuda::std::min<size_t>(j1 - j0, Shape::tile));
+
+  stage<Shape>(s.values, tile_elements, [&](int i) { return values[list.first + j0 + static_cast<size_t>(i)]; });
+  stage<Shape>(s.ends, tile_ends, [&](int i) {
+    const size_t e = list.end(k0 + static_cast<size_t>(i));
+    return static_cast<cuda::std::uint32_t>(cuda::std::min(e > j0 ? e - j0 : 0, static_cast<size_t>(tile_elements)));
+  });
+  __syncthreads();
+
+  const int item_begin = static_cast<int>(threadIdx.x) * Shape::items;
+  const int item_count = static_cast<int>(d1 - d0) - item_begin;
+  const thread_walk<T> w = walk(s, item_begin, item_count, tile_ends, tile_elements, k0, out, init, op);
+
+  // Tile 0 starts as if right after an end: segment 0 opens with init.
+  const carry<T> tile_start = t == 0 ? carry<T>{true, true, init} : carry<T>{false, false, T{}};
+  carry<T> before, aggregate;
+  const carry_op<Op> combine{op};
+  cub::BlockScan<carry<T>, Shape::threads>(s.scan).ExclusiveScan(w.tail, before, tile_start, combine, aggregate);
+
+  if (w.ended) {
+    const carry<T> first = combine(before, w.head);
+    // `before` already crossed an end (in the tile, or tile 0's start): the segment is complete here.
+    if (before.ended) out[w.first_segment] = first.value;
+    else {
+      if (first.has_value) out[w.first_segment] = first.value;
+      fixes[t] = {w.first_segment, first.has_value};
+    }
+  }
+  if (threadIdx.x == 0) {
+    tile_carries[t] = combine(tile_start, aggregate);
+    if (!aggregate.ended) fixes[t] = {first_segment_fix::none, false};
+  }
+}
+
+/// Prepends each tile's carry-in (the exclusive scan of the tile carries) to its first segment.
+template <class T, class Op>
+__global__ void fix_kernel(const carry<T>* carry_in, const first_segment_fix* fixes, size_t tiles, T* out, Op op) {
+  for (size_t t = 1 + blockIdx.x * size_t{blockDim.x} + threadIdx.x; t < tiles; t += size_t{gridDim.x} * blockDim.x) {
+    const first_segment_fix fix = fixes[t];
+    if (fix.segment == first_segment_fix::none) continue;
+    out[fix.segment] = fix.has_partial ? op(carry_in[t].value, out[fix.segment]) : carry_in[t].value;
+  }
+}
+
+}  // namespace sluice::detail::segmented::merge_path
