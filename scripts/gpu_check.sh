@@ -8,8 +8,23 @@
 # device call allows: SLUICE_CHECK_PART=tests runs everything but the bench, SLUICE_CHECK_PART=bench
 # the bench alone on the build already there (default: all). Set SLUICE_COMMIT to the commit being
 # checked (the GPU machine's copy of the tree has no git history).
+# SLUICE_CHECK_SOURCE=build/export/src.tgz checks a `git archive` of a commit instead of the working
+# tree (which may hold other engineers' unfinished files); it is unpacked once into build/checked-source
+# and the build there is kept for the next call. SLUICE_TEST_FILTER narrows the gpu tests and sanitizers
+# (a gtest filter); SLUICE_BENCH_ARGS replaces the bench's arguments (default: --quick --gpu-only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if [ -n "${SLUICE_CHECK_SOURCE:-}" ]; then
+  checked=build/checked-source
+  stamp=$(md5sum "$SLUICE_CHECK_SOURCE" | cut -d' ' -f1)
+  if [ "$(cat "$checked/.archive" 2>/dev/null)" != "$stamp" ]; then
+    rm -rf "$checked" && mkdir -p "$checked" && tar xzf "$SLUICE_CHECK_SOURCE" -C "$checked" || exit 1
+    [ -d .deps ] && cp -r .deps "$checked/"
+    echo "$stamp" >"$checked/.archive"
+  fi
+  logs_dir=$(realpath -m "${1:-${SLUICE_CHECK_LOGS:-build/gpu-check}}")
+  SLUICE_CHECK_SOURCE= exec "$checked/scripts/gpu_check.sh" "$logs_dir"
+fi
 export PATH="/usr/local/cuda/bin:$PATH"
 logs="${1:-${SLUICE_CHECK_LOGS:-build/gpu-check}}"
 mkdir -p "$logs"
@@ -18,7 +33,8 @@ build=build/ci
 gpu_tests="$build/tests/sluice_gpu_tests"
 # Sanitizers slow kernels 10-100x: leave out the tests sized for memory (2^31 elements and up), and
 # the *ApiError* tests, which make runtime calls fail on purpose (the sanitizer counts those as errors).
-sanitizer_filter='--gtest_filter=-*Large*:*ApiError*'
+test_filter="${SLUICE_TEST_FILTER:-*}"
+sanitizer_filter="--gtest_filter=${test_filter}-*Large*:*ApiError*"
 
 step() {  # step NAME COMMAND...: output in $logs/NAME.log, verdict line in $logs/NAME.status
   local name=$1
@@ -50,9 +66,12 @@ sanitize() {  # sanitize TOOL: the gpu tests under compute-sanitizer, sweeps cap
 # Resource report of sluice's kernels (registers, stack, local memory): spills show as STACK/LOCAL > 0.
 resources() {
   local report
-  report=$(cuobjdump --dump-resource-usage "$gpu_tests" "$build/sluice" 2>&1 | grep -A1 'Function .*6sluice')
+  local raw
+  raw=$(cuobjdump --dump-resource-usage "$gpu_tests" "$build/sluice" 2>&1)
+  report=$(echo "$raw" | grep -A1 'Function .*6sluice')
   if [ -z "$report" ]; then
-    echo "no resource report: cuobjdump printed no sluice kernel ($(command -v cuobjdump || echo 'not on PATH'))"
+    echo "no resource report: cuobjdump printed no sluice kernel ($(command -v cuobjdump || echo 'not on PATH')); its first lines:"
+    echo "$raw" | head -12
     return 0
   fi
   echo "$report" | grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' | sort | uniq -c | sort -rn
@@ -68,7 +87,7 @@ if wants build; then
   step build cmake --build --preset ci -j "$(nproc)" || { tail -40 "$logs/build.log"; summary; exit 1; }
 fi
 if wants gpu-tests; then
-  step gpu-tests "$gpu_tests" --gtest_output="xml:$logs/gpu-tests.xml"
+  step gpu-tests "$gpu_tests" --gtest_filter="$test_filter" --gtest_output="xml:$logs/gpu-tests.xml"
   step host-tests "$build/tests/sluice_host_tests"
   # The three sanitizers are independent and mostly host-bound: run them side by side.
   step memcheck sanitize memcheck &
@@ -79,7 +98,8 @@ if wants gpu-tests; then
 fi
 step info "$build/sluice" info
 if wants bench; then
-  step bench "$build/sluice" bench --quick --gpu-only --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
+  # shellcheck disable=SC2086  # SLUICE_BENCH_ARGS is a list of words
+  step bench "$build/sluice" bench ${SLUICE_BENCH_ARGS:---quick --gpu-only} --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
 fi
 
 if wants gpu-tests; then
