@@ -1,0 +1,83 @@
+// Host tests of multisplit's host-side plan (detail/multisplit/plan.hpp): ⌈log2 m⌉, the base-255 digit
+// passes past 256 buckets (simulated here on ids: applying the passes as stable sorts by digit, least
+// significant first, must sort by the whole id and keep invalid ids for the last pass), and the
+// automatic choice.
+#include <sluice/detail/multisplit/plan.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <vector>
+
+namespace {
+
+namespace ms = sluice::detail::multisplit;
+using sluice::multisplit_algorithm;
+
+TEST(MultisplitPlan, IdBits) {
+  EXPECT_EQ(ms::id_bits(1), 0);
+  EXPECT_EQ(ms::id_bits(2), 1);
+  EXPECT_EQ(ms::id_bits(3), 2);
+  EXPECT_EQ(ms::id_bits(256), 8);
+  EXPECT_EQ(ms::id_bits(257), 9);
+  EXPECT_EQ(ms::id_bits(std::uint64_t{1} << 32), 32);
+}
+
+TEST(MultisplitPlan, OnePassUpTo256Buckets) {
+  for (std::uint32_t m : {1u, 2u, 255u, 256u})
+    EXPECT_EQ(ms::digit_passes(m), (std::vector<ms::digit_pass>{{1, 0, m}})) << "m = " << m;
+}
+
+TEST(MultisplitPlan, DigitPassCounts) {
+  EXPECT_EQ(ms::digit_passes(257), (std::vector<ms::digit_pass>{{1, 255, 256}, {255, 0, 2}}));
+  EXPECT_EQ(ms::digit_passes(65280).size(), 2u);
+  EXPECT_EQ(ms::digit_passes(65281).size(), 3u);
+  EXPECT_EQ(ms::digit_passes(65536).size(), 3u);
+  EXPECT_EQ(ms::digit_passes(16646400).size(), 3u);
+  EXPECT_EQ(ms::digit_passes(16646401).size(), 4u);
+  EXPECT_EQ(ms::digit_passes(0xffffffffu).size(), 5u);
+  for (std::uint32_t m : {257u, 1000u, 65536u, 0xffffffffu})
+    for (const auto& pass : ms::digit_passes(m)) EXPECT_LE(pass.buckets, ms::max_direct_buckets) << "m = " << m;
+}
+
+/// The digit of an id (nullopt = invalid) in a pass, as pass_ids computes it on the device.
+std::optional<std::uint32_t> digit(std::optional<std::uint32_t> id, const ms::digit_pass& pass) {
+  if (!id) return pass.radix == 0 ? std::nullopt : std::optional<std::uint32_t>(pass.radix);
+  const std::uint32_t d = *id / pass.divisor;
+  return pass.radix == 0 ? d : d % pass.radix;
+}
+
+TEST(MultisplitPlan, DigitPassesSortStablyByTheWholeId) {
+  std::mt19937 random(5);
+  for (std::uint32_t m : {257u, 1000u, 65280u, 65536u, 20000000u}) {
+    // (id, original index); about 1% invalid ids
+    std::vector<std::pair<std::optional<std::uint32_t>, std::size_t>> items(5000);
+    for (std::size_t i = 0; i < items.size(); ++i)
+      items[i] = {random() % 100 == 0 ? std::nullopt : std::optional<std::uint32_t>(random() % m), i};
+    auto expected = items;
+    std::erase_if(expected, [](const auto& item) { return !item.first; });
+    std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
+    for (const auto& pass : ms::digit_passes(m)) {
+      decltype(items) next;
+      for (std::uint32_t b = 0; b < pass.buckets; ++b)
+        for (const auto& item : items)
+          if (digit(item.first, pass) == b) next.push_back(item);
+      items = std::move(next);
+    }
+    EXPECT_EQ(items, expected) << "m = " << m;
+  }
+}
+
+TEST(MultisplitPlan, AutomaticChoice) {
+  EXPECT_EQ(ms::choose(2, 4, 0), multisplit_algorithm::bms);
+  EXPECT_EQ(ms::choose(256, 4, 4), multisplit_algorithm::bms);
+  EXPECT_EQ(ms::choose(65280, 4, 4), multisplit_algorithm::bms);
+  EXPECT_EQ(ms::choose(65281, 4, 4), multisplit_algorithm::rb_sort);
+  EXPECT_EQ(ms::choose(8, 8, 24), multisplit_algorithm::bms);
+  EXPECT_EQ(ms::choose(8, 8, 32), multisplit_algorithm::rb_sort);
+}
+
+}  // namespace
