@@ -94,13 +94,14 @@ struct merge_list {
 };
 
 /// Ends taken in the first d merged items: the largest s with end(s − 1) ≤ d − s (binary search);
-/// `end` maps an end's index to its element position, `ends` and `elements` bound the lists.
-template <class End>
-__device__ size_t split_at(size_t d, size_t ends, size_t elements, End end) {
-  size_t lo = d > elements ? d - elements : 0;
-  size_t hi = cuda::std::min(d, ends);
+/// `end` maps an end's index to its element position, `ends` and `elements` bound the lists. Index is
+/// size_t over the whole list, int inside a tile.
+template <class Index, class End>
+__device__ Index split_at(Index d, Index ends, Index elements, End end) {
+  Index lo = d > elements ? d - elements : 0;
+  Index hi = cuda::std::min(d, ends);
   while (lo < hi) {
-    const size_t mid = lo + (hi - lo + 1) / 2;
+    const Index mid = lo + (hi - lo + 1) / 2;
     if (end(mid - 1) <= d - mid) lo = mid;
     else hi = mid - 1;
   }
@@ -138,48 +139,56 @@ struct tile_storage {
 /// returned for the block scan.
 template <class T>
 struct thread_walk {
-  bool ended = false;       ///< crossed at least one end
-  size_t first_segment{};   ///< the first end crossed
-  carry<T> head{};          ///< elements before the first end (no `ended`)
-  carry<T> tail{};          ///< since the last end (starts with init), or everything when no end
+  bool ended = false;    ///< crossed at least one end
+  int first_segment{};   ///< the first end crossed, relative to the tile's first
+  carry<T> head{};       ///< elements before the first end (no `ended`)
+  carry<T> tail{};       ///< since the last end (starts with init), or everything when no end
 };
 
+/// The walk keeps the next end's position in a register: an element costs a compare, a shared load and
+/// the ⊕ (the loop is unrolled; the profile of the first version, which reloaded the end and mixed
+/// 64-bit indices into every step, was instruction-bound at 0.6 issues per cycle). Every end the tile
+/// holds is ≤ tile_elements (staged clamped), so once the elements run out the remaining ends follow.
 template <class Shape, class T, class Op>
 __device__ thread_walk<T> walk(const tile_storage<Shape, T>& s, int item_begin, int item_count, int tile_ends,
-                               int tile_elements, size_t tile_first_segment, T* out, T init, Op op) {
-  const auto end_at = [&](size_t k) { return static_cast<size_t>(s.ends[k]); };
-  int k = static_cast<int>(split_at(static_cast<size_t>(item_begin), static_cast<size_t>(tile_ends),
-                                    static_cast<size_t>(tile_elements), end_at));
+                               int tile_elements, T* tile_out, T init, Op op) {
+  constexpr cuda::std::uint32_t no_end = ~cuda::std::uint32_t{0};
+  int k = split_at(item_begin, tile_ends, tile_elements, [&](int e) { return static_cast<int>(s.ends[e]); });
   int j = item_begin - k;
+  cuda::std::uint32_t next_end = k < tile_ends ? s.ends[k] : no_end;
   thread_walk<T> w;
-  carry<T> open{false, false, T{}};
-  for (int step = 0; step < Shape::items && step < item_count; ++step) {
-    const bool take_end = k < tile_ends && (j >= tile_elements || s.ends[k] <= static_cast<cuda::std::uint32_t>(j));
-    if (take_end) {
-      const size_t segment = tile_first_segment + static_cast<size_t>(k);
+  bool has_value = false;
+  T value{};
+#pragma unroll
+  for (int step = 0; step < Shape::items; ++step) {
+    if (step >= item_count) break;
+    if (next_end <= static_cast<cuda::std::uint32_t>(j)) {
       if (!w.ended) {
         w.ended = true;
-        w.first_segment = segment;
-        w.head = open;
+        w.first_segment = k;
+        w.head = {false, has_value, value};
       } else {
-        out[segment] = open.value;  // opened at this thread's previous end, with init
+        tile_out[k] = value;  // opened at this thread's previous end, with init
       }
-      open = {false, true, init};
+      value = init;
+      has_value = true;
       ++k;
+      next_end = k < tile_ends ? s.ends[k] : no_end;
     } else if (j < tile_elements) {
-      open.value = open.has_value ? op(open.value, s.values[j]) : s.values[j];
-      open.has_value = true;
+      value = has_value ? op(value, s.values[j]) : s.values[j];
+      has_value = true;
       ++j;
     }
   }
-  w.tail = {w.ended, open.has_value, open.value};
+  w.tail = {w.ended, has_value, value};
   return w;
 }
 
 /// Stages source(0 … count) into shared memory, striped over the threads: Items independent loads in
-/// flight per thread before the first store, so a tile's reads overlap.
+/// flight per thread before the first store, so a tile's reads overlap. For the values, whose count is
+/// about a tile.
 template <class Shape, class T, class Source>
-__device__ void stage(T (&to)[Shape::tile], int count, Source source) {
+__device__ void stage_striped(T (&to)[Shape::tile], int count, Source source) {
   T r[Shape::items];
 #pragma unroll
   for (int i = 0; i < Shape::items; ++i) {
@@ -191,6 +200,13 @@ __device__ void stage(T (&to)[Shape::tile], int count, Source source) {
     const int at = i * Shape::threads + static_cast<int>(threadIdx.x);
     if (at < count) to[at] = r[i];
   }
+}
+
+/// The same for the ends, whose count is anything from 0 to a tile: a loop that costs nothing for the
+/// threads past the count (a tile of 256-element segments holds 15 ends).
+template <class Shape, class T, class Source>
+__device__ void stage_looped(T (&to)[Shape::tile], int count, Source source) {
+  for (int at = static_cast<int>(threadIdx.x); at < count; at += Shape::threads) to[at] = source(at);
 }
 
 template <class Shape, class T, class Op>
@@ -209,8 +225,9 @@ __global__ void __launch_bounds__(Shape::threads)
   const int tile_ends = static_cast<int>(cuda::std::min<size_t>(k1 - k0, Shape::tile));
   const int tile_elements = static_cast<int>(cuda::std::min<size_t>(j1 - j0, Shape::tile));
 
-  stage<Shape>(s.values, tile_elements, [&](int i) { return values[list.first + j0 + static_cast<size_t>(i)]; });
-  stage<Shape>(s.ends, tile_ends, [&](int i) {
+  const T* tile_values = values + list.first + j0;
+  stage_striped<Shape>(s.values, tile_elements, [&](int i) { return tile_values[i]; });
+  stage_looped<Shape>(s.ends, tile_ends, [&](int i) {
     const size_t e = list.end(k0 + static_cast<size_t>(i));
     return static_cast<cuda::std::uint32_t>(cuda::std::min(e > j0 ? e - j0 : 0, static_cast<size_t>(tile_elements)));
   });
@@ -218,7 +235,8 @@ __global__ void __launch_bounds__(Shape::threads)
 
   const int item_begin = static_cast<int>(threadIdx.x) * Shape::items;
   const int item_count = static_cast<int>(d1 - d0) - item_begin;
-  const thread_walk<T> w = walk(s, item_begin, item_count, tile_ends, tile_elements, k0, out, init, op);
+  const thread_walk<T> w = walk(s, item_begin, item_count, tile_ends, tile_elements, out + k0, init, op);
+  const size_t first_segment = k0 + static_cast<size_t>(w.first_segment);
 
   // Tile 0 starts as if right after an end: segment 0 opens with init.
   const carry<T> tile_start = t == 0 ? carry<T>{true, true, init} : carry<T>{false, false, T{}};
@@ -229,10 +247,10 @@ __global__ void __launch_bounds__(Shape::threads)
   if (w.ended) {
     const carry<T> first = combine(before, w.head);
     // `before` already crossed an end (in the tile, or tile 0's start): the segment is complete here.
-    if (before.ended) out[w.first_segment] = first.value;
+    if (before.ended) out[first_segment] = first.value;
     else {
-      if (first.has_value) out[w.first_segment] = first.value;
-      fixes[t] = {w.first_segment, first.has_value};
+      if (first.has_value) out[first_segment] = first.value;
+      fixes[t] = {first_segment, first.has_value};
     }
   }
   if (threadIdx.x == 0) {
