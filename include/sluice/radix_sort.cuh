@@ -1,0 +1,240 @@
+// sluice/radix_sort.cuh: LSD radix sort of keys or (key, value) pairs by a bit range (Ashkiani §3.7.1,
+// "Building a radix sort" on multisplit; the DTU course §5.7 and Palik §5 1-bit split sort for study).
+//
+//   radix_sort(ctx, keys, out_keys, options)
+//   radix_sort_pairs(ctx, keys, values, out_keys, out_values, options)
+//
+// Keys: 8- to 64-bit integers, float, double. The sort is STABLE by bits [begin_bit, end_bit) of each
+// key's order-preserving word (detail/radix_sort/key_bits.hpp): unsigned integers as they are, signed
+// integers with the sign bit flipped, floats with every bit flipped when negative and the sign bit set
+// otherwise. Over all bits this is the numeric order, extended to a total order that places
+//   −NaN (largest payload first) < −inf < … < −0.0 < +0.0 < … < +inf < +NaN (smallest payload first):
+// NaNs by their sign bit, negative ones before −inf and positive ones after +inf, and −0.0 strictly
+// before +0.0. Keys with equal fields keep their input order; descending sorts stably by the descending
+// field (equal fields still in input order, as CUB's SortKeysDescending), not the reverse of the
+// ascending result. Keys and values are moved, never transformed. Exactly reference::radix_sort_keys
+// and reference::radix_sort_pairs, which the tests compare bit for bit.
+//
+//   sluice::radix_sort(ctx, keys.span(), sorted.span());
+//   sluice::radix_sort(ctx, keys.span(), sorted.span(), {.begin_bit = 8, .end_bit = 24, .descending = true});
+//   sluice::radix_sort_pairs(ctx, keys.span(), values.span(), sorted_keys.span(), sorted_values.span());
+//
+// Strategies (radix_sort_options::algorithm):
+//   multisplit (automatic)  ⌈bits / r⌉ passes, each a stable multisplit into 2^r buckets by the pass's
+//                           digit (Ashkiani's bit-field buckets f_k(u) = (u >> kr) & (2^r − 1)); r from
+//                           bits_per_pass, else detail/radix_sort/pass_plan.hpp (thresholds to be
+//                           measured). Traffic per pass with BMS: keys read twice and written once,
+//                           values read and written once (the seed's 12 bytes per u32 key, 20 per pair).
+//   split                   one stable 2-way split per bit by a scan (detail/radix_sort/split.cuh):
+//                           `bits` passes of 28 bytes per u32 key. For study, not for speed.
+// Passes ping-pong between out and one temporary of n keys (+ n values) from the context's pool, so
+// that the last pass writes out; one pass needs no temporary, and begin_bit = end_bit copies the input.
+// Asynchronous on the context's stream. See docs/radix_sort.md.
+//
+// Errors (sluice::invalid_argument): begin_bit < 0, end_bit outside [0, 8·sizeof(K)] (−1 means every
+// bit), begin_bit > end_bit, bits_per_pass outside [0, 8] (split: 0 or 1); out_keys, values or
+// out_values not of the keys' size; host memory; an output overlapping an input or the other output
+// (sort out of place: in place is not supported).
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/memory.hpp>
+#include <sluice/core/span.hpp>
+#include <sluice/detail/radix_sort/key_bits.hpp>
+#include <sluice/detail/radix_sort/pass_plan.hpp>
+#include <sluice/detail/radix_sort/split.cuh>
+#include <sluice/multisplit.cuh>
+#include <sluice/scan.cuh>
+
+#include <cuda/std/span>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace sluice {
+
+enum class radix_sort_algorithm {
+  automatic,   ///< multisplit
+  multisplit,  ///< r-bit passes, each a stable multisplit (Ashkiani §3.7.1)
+  split,       ///< 1-bit passes, each a stable split by one scan (DTU §5.7, Palik §5.3)
+};
+
+struct radix_sort_options {
+  radix_sort_algorithm algorithm = radix_sort_algorithm::automatic;
+  int begin_bit = 0;   ///< the least significant bit sorted on
+  int end_bit = -1;    ///< one past the most significant bit sorted on; −1: every bit of the key
+  bool descending = false;
+  /// multisplit: the widest pass in bits, 1 to 8 (passes are balanced: ⌈bits / r⌉ of them, widths
+  /// differing by at most one); 0: automatic. Rerun the seed's Table 3.8 sweep with 4 to 8.
+  int bits_per_pass = 0;
+  /// multisplit: the strategy of each pass (Ashkiani used BMS).
+  multisplit_algorithm pass_algorithm = multisplit_algorithm::automatic;
+};
+
+namespace detail::radix_sort {
+
+template <class T>
+[[nodiscard]] bool overlap(cuda::std::span<T> a, const void* b, std::size_t b_bytes) {
+  const auto* x = reinterpret_cast<const unsigned char*>(a.data());
+  const auto* y = static_cast<const unsigned char*>(b);
+  return a.size_bytes() != 0 && b_bytes != 0 && x < y + b_bytes && y < x + a.size_bytes();
+}
+
+/// Every bit of the key range, validated; the plan of the strategy's passes.
+template <radix_key K>
+pass_plan checked_plan(const char* function, const radix_sort_options& options, std::size_t value_bytes) {
+  const int end_bit = options.end_bit == -1 ? key_bits<K> : options.end_bit;
+  if (end_bit < 0 || end_bit > key_bits<K>)
+    throw invalid_argument(function, "options.end_bit",
+                           "is " + std::to_string(options.end_bit) + ": must be -1 (every bit) or in [0, " +
+                               std::to_string(key_bits<K>) + "]");
+  if (options.begin_bit < 0) throw invalid_argument(function, "options.begin_bit", "must not be negative");
+  if (options.begin_bit > end_bit) throw invalid_argument(function, "options.begin_bit", "must not exceed end_bit");
+  const bool split = options.algorithm == radix_sort_algorithm::split;
+  const int widest = split ? 1 : max_pass_bits;
+  if (options.bits_per_pass < 0 || options.bits_per_pass > widest)
+    throw invalid_argument(function, "options.bits_per_pass",
+                           "is " + std::to_string(options.bits_per_pass) + ": must be in [0, " +
+                               std::to_string(widest) + (split ? "] for the split strategy" : "] (0: automatic)"));
+  const int width = options.bits_per_pass != 0 ? options.bits_per_pass
+                    : split                    ? 1
+                                               : automatic_pass_bits(sizeof(K), value_bytes);
+  return plan_passes(options.begin_bit, end_bit, width);
+}
+
+/// Sizes, device memory and aliasing of the arguments; V = no_values: keys only.
+template <class K, class V>
+void check_arguments(const context& ctx, const char* function, cuda::std::span<const K> keys,
+                     cuda::std::span<K> out_keys, cuda::std::span<const V> values, cuda::std::span<V> out_values) {
+  require_device_memory(ctx, keys, function, "keys");
+  require_device_memory(ctx, out_keys, function, "out_keys");
+  if (out_keys.size() != keys.size())
+    throw invalid_argument(function, "out_keys", "has " + std::to_string(out_keys.size()) +
+                                                     " elements but keys has " + std::to_string(keys.size()));
+  if (overlap(out_keys, keys.data(), keys.size_bytes()))
+    throw invalid_argument(function, "out_keys", "overlaps keys (radix sort is out of place)");
+  if constexpr (has_values<V>) {
+    require_device_memory(ctx, values, function, "values");
+    require_device_memory(ctx, out_values, function, "out_values");
+    if (values.size() != keys.size()) throw invalid_argument(function, "values", "must have one value per key");
+    if (out_values.size() != keys.size())
+      throw invalid_argument(function, "out_values", "must have one element per key");
+    if (overlap(out_values, keys.data(), keys.size_bytes()) || overlap(out_values, values.data(), values.size_bytes()))
+      throw invalid_argument(function, "out_values", "overlaps an input (radix sort is out of place)");
+    if (overlap(out_keys, values.data(), values.size_bytes()))
+      throw invalid_argument(function, "out_keys", "overlaps values (radix sort is out of place)");
+    if (overlap(out_values, out_keys.data(), out_keys.size_bytes()))
+      throw invalid_argument(function, "out_values", "overlaps out_keys");
+  }
+}
+
+/// Runs the plan's passes from (keys, values) to (out_keys, out_values): pass(from, from_values, to,
+/// to_values, digit) is one stable pass by `digit`. Destinations alternate between out and one temporary
+/// so that the last pass writes out. V = no_values: keys only (the value pointers are null).
+template <class K, class V, class Pass>
+void run_passes(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n,
+                const pass_plan& plan, bool descending, Pass pass) {
+  const bool temporary = plan.passes > 1;
+  scan::scratch<K> keys_temp(ctx, temporary ? n : 0);
+  scan::scratch<V> values_temp(ctx, has_values<V> && temporary ? n : 0);
+  const K* keys_from = keys;
+  const V* values_from = values;
+  for (int p = 0; p < plan.passes; ++p) {
+    const bool to_out = (plan.passes - 1 - p) % 2 == 0;
+    K* keys_to = to_out ? out_keys : keys_temp.get();
+    V* values_to = nullptr;
+    if constexpr (has_values<V>) values_to = to_out ? out_values : values_temp.get();
+    pass(keys_from, values_from, keys_to, values_to, radix_digit<K>{plan.shift(p), plan.width(p), descending});
+    keys_from = keys_to;
+    values_from = values_to;
+  }
+}
+
+template <class K, class V>
+void copy_unsorted(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n) {
+  SLUICE_CUDA_CHECK(cudaMemcpyAsync(out_keys, keys, n * sizeof(K), cudaMemcpyDeviceToDevice, ctx.stream()));
+  if constexpr (has_values<V>)
+    SLUICE_CUDA_CHECK(cudaMemcpyAsync(out_values, values, n * sizeof(V), cudaMemcpyDeviceToDevice, ctx.stream()));
+}
+
+template <class K, class V>
+void sort_by_multisplit(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n,
+                        const pass_plan& plan, const radix_sort_options& options) {
+  const multisplit_options pass_options{.algorithm = options.pass_algorithm};
+  run_passes(ctx, keys, values, out_keys, out_values, n, plan, options.descending,
+             [&](const K* from, const V* from_values, K* to, V* to_values, radix_digit<K> digit) {
+               const auto buckets = std::uint32_t{1} << digit.bits;
+               const cuda::std::span<const K> in(from, n);
+               const cuda::std::span<K> out(to, n);
+               if constexpr (!has_values<V>)
+                 sluice::multisplit(ctx, in, out, buckets, digit, {}, nullptr, pass_options);
+               else
+                 sluice::multisplit_pairs(ctx, in, cuda::std::span<const V>(from_values, n), out,
+                                          cuda::std::span<V>(to_values, n), buckets, digit, {}, nullptr,
+                                          pass_options);
+             });
+}
+
+/// The split passes with scan indices of type I (32 bits while n fits).
+template <class I, class K, class V>
+void sort_by_split(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n,
+                   const pass_plan& plan, bool descending) {
+  scan::scratch<I> zero(ctx, n);
+  run_passes(ctx, keys, values, out_keys, out_values, n, plan, descending,
+             [&](const K* from, const V* from_values, K* to, V* to_values, radix_digit<K> bit) {
+               split_pass(ctx, from, from_values, to, to_values, n, bit, zero.get());
+             });
+}
+
+template <class K, class V>
+void sort(context& ctx, const char* function, cuda::std::span<const K> keys, cuda::std::span<const V> values,
+          cuda::std::span<K> out_keys, cuda::std::span<V> out_values, const radix_sort_options& options) {
+  static_assert(std::is_trivially_copyable_v<V>, "radix_sort_pairs moves trivially copyable values");
+  const pass_plan plan = checked_plan<K>(function, options, has_values<V> ? sizeof(V) : 0);
+  check_arguments<K, V>(ctx, function, keys, out_keys, values, out_values);
+  const std::size_t n = keys.size();
+  if (n == 0) return;
+  auto device = ctx.activate();
+  if (plan.passes == 0) return copy_unsorted(ctx, keys.data(), values.data(), out_keys.data(), out_values.data(), n);
+  switch (options.algorithm) {
+    case radix_sort_algorithm::automatic:
+    case radix_sort_algorithm::multisplit:
+      return sort_by_multisplit(ctx, keys.data(), values.data(), out_keys.data(), out_values.data(), n, plan, options);
+    case radix_sort_algorithm::split:
+      if (n <= std::numeric_limits<std::uint32_t>::max())
+        return sort_by_split<std::uint32_t>(ctx, keys.data(), values.data(), out_keys.data(), out_values.data(), n,
+                                            plan, options.descending);
+      return sort_by_split<std::uint64_t>(ctx, keys.data(), values.data(), out_keys.data(), out_values.data(), n, plan,
+                                          options.descending);
+  }
+  throw invalid_argument(function, "options.algorithm", "is not a radix_sort_algorithm");
+}
+
+}  // namespace detail::radix_sort
+
+/// out_keys = keys stably sorted by bits [begin_bit, end_bit) of their order-preserving words.
+template <class KIn, std::size_t E1, class K, std::size_t E2>
+  requires std::same_as<std::remove_const_t<KIn>, K> && detail::radix_sort::radix_key<K>
+void radix_sort(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<K, E2> out_keys,
+                const radix_sort_options& options = {}) {
+  detail::radix_sort::sort<K, detail::radix_sort::no_values>(ctx, "radix_sort", detail::as_const_span(keys), {},
+                                                              cuda::std::span<K>(out_keys), {}, options);
+}
+
+/// out_keys = keys stably sorted as radix_sort does; out_values[i] = the value of out_keys[i]'s key.
+template <class KIn, std::size_t E1, class VIn, std::size_t E2, class K, std::size_t E3, class V, std::size_t E4>
+  requires std::same_as<std::remove_const_t<KIn>, K> && std::same_as<std::remove_const_t<VIn>, V> &&
+           detail::radix_sort::radix_key<K>
+void radix_sort_pairs(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<VIn, E2> values,
+                      cuda::std::span<K, E3> out_keys, cuda::std::span<V, E4> out_values,
+                      const radix_sort_options& options = {}) {
+  detail::radix_sort::sort<K, V>(ctx, "radix_sort_pairs", detail::as_const_span(keys), detail::as_const_span(values),
+                                 cuda::std::span<K>(out_keys), cuda::std::span<V>(out_values), options);
+}
+
+}  // namespace sluice
