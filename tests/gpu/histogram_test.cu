@@ -1,0 +1,300 @@
+// GPU tests of histogram_even, histogram_range and histogram (bin function) against
+// sluice::reference::histogram: bins 1 to 256 (one to eight count registers per lane, every ballot
+// count), sizes around the warp window and the block step, uniform / all-equal / sorted / reverse / Zipf
+// samples, integers of 1 to 8 bytes and floats with out-of-range samples (below, at upper, ±inf, NaN),
+// 4- and 8-byte counters, accumulate, poisoned outputs, a count past 2^32, and bad arguments.
+#include <sluice/data/generate.cuh>
+#include <sluice/histogram.cuh>
+#include <sluice/reference/histogram.hpp>
+
+#include "support/compare.hpp"
+#include "support/errors.hpp"
+#include "support/gpu_test.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using sluice::testing::all_equal;
+using sluice::testing::gpu_test;
+namespace ref = sluice::reference;
+namespace dist = sluice::data;
+
+class Histogram : public gpu_test {};
+
+/// One block step is 8 warps × 32 lanes × 8 windows = 2048 four-byte samples (4096 of one byte, 1024 of
+/// eight): the sizes straddle a window, a step and a one-wave grid's worth of steps.
+const std::size_t all_sizes[] = {0,    1,    31,   32,   33,   1023, 1024, 1025, 2047, 2048,
+                                 2049, 4095, 4097, 100003, (std::size_t{1} << 22) + 3};
+const std::uint32_t bin_counts[] = {1, 2, 3, 7, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256};
+const dist::distribution shapes[] = {dist::distribution::uniform, dist::distribution::all_equal,
+                                     dist::distribution::sorted, dist::distribution::reverse,
+                                     dist::distribution::zipf};
+
+std::vector<std::size_t> sizes() { return sluice::testing::sweep_sizes(all_sizes); }
+
+template <class T>
+std::vector<T> generated(dist::distribution kind, std::size_t n, std::uint64_t range, std::uint64_t seed) {
+  const double parameter = kind == dist::distribution::zipf ? 1.1 : 0.0;
+  const std::uint64_t table_range = kind == dist::distribution::zipf && range == 0 ? 1000 : range;
+  return dist::generate_host<T>(n, {kind, table_range, parameter, seed});
+}
+
+/// The oracle's counts in the counter type (modulo its width, as the device counts).
+template <class Counter>
+std::vector<Counter> as_counters(const std::vector<std::uint64_t>& counts) {
+  std::vector<Counter> out(counts.size());
+  std::transform(counts.begin(), counts.end(), out.begin(), [](std::uint64_t c) { return static_cast<Counter>(c); });
+  return out;
+}
+
+/// Runs `call(bins_span)` on fresh poisoned bins (twice, two poisons) and compares with `expected`.
+template <class Counter, class Call>
+void expect_counts(sluice::context& ctx, std::size_t m, const std::vector<std::uint64_t>& expected, Call call,
+                   const std::string& what) {
+  sluice::device_buffer<Counter> bins(ctx, m);
+  for (unsigned char poison : sluice::testing::poison_patterns) {
+    bins.fill_bytes(poison);
+    call(bins.span());
+    ASSERT_TRUE(all_equal(bins.to_host(), as_counters<Counter>(expected))) << what;
+  }
+}
+
+template <class T, class Counter = std::uint32_t>
+void check_even(sluice::context& ctx, const std::vector<T>& host, T lower, T upper, std::uint32_t m,
+                const std::string& what) {
+  const sluice::device_buffer<T> samples(ctx, std::span<const T>(host));
+  const auto expected = ref::histogram(std::span<const T>(host), ref::even_bins<T>(lower, upper, m)).counts;
+  expect_counts<Counter>(ctx, m, expected, [&](cuda::std::span<Counter> bins) {
+    sluice::histogram_even(ctx, samples.span(), bins, lower, upper);
+  }, what + ", n = " + std::to_string(host.size()) + ", m = " + std::to_string(m));
+}
+
+TEST_F(Histogram, EvenU32AcrossBinCountsSizesAndShapes) {
+  for (std::size_t n : sizes())
+    for (auto shape : shapes)
+      for (std::uint32_t m : bin_counts) {
+        // Samples in [0, 1000), bins over [100, 900): a fifth of the samples fall outside.
+        const auto host = generated<std::uint32_t>(shape, n, 1000, n + m);
+        check_even<std::uint32_t>(ctx(), host, 100, 900, m, std::string(dist::to_string(shape)));
+      }
+}
+
+TEST_F(Histogram, EvenIntegersOfEveryWidth) {
+  for (std::size_t n : sizes())
+    for (std::uint32_t m : {1u, 5u, 32u, 97u, 256u}) {
+      check_even<std::uint8_t>(ctx(), generated<std::uint8_t>(dist::distribution::uniform, n, 0, n + 1), 3, 250, m,
+                               "u8");
+      check_even<std::int16_t>(ctx(), generated<std::int16_t>(dist::distribution::uniform, n, 0, n + 2), -20000,
+                               30000, m, "i16");
+      check_even<std::int32_t>(ctx(), generated<std::int32_t>(dist::distribution::uniform, n, 0, n + 3),
+                               std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(),
+                               m, "i32 over the whole type");
+      check_even<std::uint64_t, std::uint64_t>(ctx(), generated<std::uint64_t>(dist::distribution::uniform, n, 0, n + 4),
+                                               1, std::numeric_limits<std::uint64_t>::max(), m, "u64 near-full range");
+      check_even<std::int64_t, std::int64_t>(ctx(), generated<std::int64_t>(dist::distribution::uniform, n, 0, n + 5),
+                                             -(std::int64_t{1} << 62), std::int64_t{1} << 61, m, "i64");
+    }
+}
+
+/// Floats in [0, 1), negated for a third, with every edge case sprinkled in.
+template <class T>
+std::vector<T> floats_with_edges(std::size_t n, std::uint64_t seed, T lower, T upper) {
+  auto host = generated<T>(dist::distribution::uniform, n, 0, seed);
+  const T specials[] = {lower, upper, std::nextafter(upper, lower), std::nextafter(lower, upper),
+                        std::nextafter(lower, -std::numeric_limits<T>::infinity()),
+                        std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
+                        std::numeric_limits<T>::quiet_NaN(), -std::numeric_limits<T>::quiet_NaN(), T(0), -T(0)};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 3 == 1) host[i] = -host[i];
+    if (i % 13 == 0) host[i] = specials[(i / 13) % std::size(specials)];
+  }
+  return host;
+}
+
+TEST_F(Histogram, EvenFloatsDropWhatLiesOutsideAndClampTheTop) {
+  for (std::size_t n : sizes())
+    for (std::uint32_t m : {1u, 3u, 10u, 33u, 128u, 255u, 256u}) {
+      check_even<float>(ctx(), floats_with_edges<float>(n, n + m, -0.25f, 0.75f), -0.25f, 0.75f, m, "f32");
+      check_even<double, std::uint64_t>(ctx(), floats_with_edges<double>(n, n + m, -1.0 / 3, 2.0 / 3), -1.0 / 3,
+                                        2.0 / 3, m, "f64");
+    }
+}
+
+/// m + 1 strictly increasing splitters drawn from [0, range).
+template <class T>
+std::vector<T> splitters(std::uint32_t m, std::uint64_t range, std::uint64_t seed) {
+  std::vector<T> s;
+  for (std::uint64_t attempt = 0; s.size() < m + 1; ++attempt) {
+    auto draw = generated<T>(dist::distribution::uniform, 4 * (m + 1), range, seed + 7919 * attempt);
+    s.insert(s.end(), draw.begin(), draw.end());
+    std::sort(s.begin(), s.end());
+    s.erase(std::unique(s.begin(), s.end()), s.end());
+  }
+  // Keep the extremes so that some samples fall below and above; thin the middle evenly.
+  std::vector<T> kept(m + 1);
+  for (std::uint32_t i = 0; i <= m; ++i) kept[i] = s[static_cast<std::size_t>(i) * (s.size() - 1) / m];
+  return kept;
+}
+
+template <class T, class Counter = std::uint32_t>
+void check_range(sluice::context& ctx, const std::vector<T>& host, const std::vector<T>& levels,
+                 const std::string& what) {
+  const sluice::device_buffer<T> samples(ctx, std::span<const T>(host));
+  const sluice::device_buffer<T> d_levels(ctx, std::span<const T>(levels));
+  const auto expected = ref::histogram(std::span<const T>(host), ref::range_bins<T>(std::span<const T>(levels))).counts;
+  expect_counts<Counter>(ctx, levels.size() - 1, expected, [&](cuda::std::span<Counter> bins) {
+    sluice::histogram_range(ctx, samples.span(), d_levels.span(), bins);
+  }, what + ", n = " + std::to_string(host.size()) + ", m = " + std::to_string(levels.size() - 1));
+}
+
+TEST_F(Histogram, RangeAcrossBinCountsSizesAndShapes) {
+  for (std::size_t n : sizes())
+    for (auto shape : shapes)
+      for (std::uint32_t m : bin_counts) {
+        const auto host = generated<std::uint32_t>(shape, n, 100000, n + m);
+        auto levels = splitters<std::uint32_t>(m, 100000, n * 31 + m);
+        check_range<std::uint32_t>(ctx(), host, levels, std::string(dist::to_string(shape)) + " u32");
+      }
+}
+
+TEST_F(Histogram, RangeFloatsWithEdges) {
+  for (std::size_t n : sizes())
+    for (std::uint32_t m : {1u, 2u, 31u, 64u, 256u}) {
+      auto levels = splitters<float>(m, 0, n + m);
+      for (float& level : levels) level = 2 * level - 1;  // [-1, 1): negative samples are in range too
+      check_range<float>(ctx(), floats_with_edges<float>(n, n + 2 * m, levels.front(), levels.back()), levels, "f32");
+      auto wide = splitters<double>(m, 0, n + 3 * m);
+      check_range<double, std::uint64_t>(ctx(), floats_with_edges<double>(n, n + 4 * m, wide.front(), wide.back()),
+                                         wide, "f64");
+    }
+}
+
+/// A bin function that also returns negative and too-large bins: x mod 11 − 2 over m = 7 bins.
+struct mod_eleven_minus_two {
+  __host__ __device__ int operator()(std::uint32_t x) const { return static_cast<int>(x % 11) - 2; }
+};
+/// The same bins for the oracle.
+struct oracle_binning {
+  std::size_t m;
+  [[nodiscard]] std::size_t bins() const { return m; }
+  std::optional<std::size_t> operator()(std::uint32_t x) const {
+    const int id = mod_eleven_minus_two{}(x);
+    return id < 0 ? std::nullopt : std::optional<std::size_t>(static_cast<std::size_t>(id));
+  }
+};
+
+/// A sample type that is not a number: the bin function reads one of its fields.
+struct event {
+  std::uint16_t kind;
+  std::uint16_t flags;
+  float weight;
+};
+struct kind_of {
+  __host__ __device__ unsigned long long operator()(const event& e) const { return e.kind; }
+};
+
+TEST_F(Histogram, BinFunctionDropsNegativeAndTooLargeBins) {
+  for (std::size_t n : sizes())
+    for (std::uint32_t m : {1u, 7u, 9u, 200u}) {
+      const auto host = generated<std::uint32_t>(dist::distribution::uniform, n, 0, n + m);
+      const sluice::device_buffer<std::uint32_t> samples(ctx(), std::span<const std::uint32_t>(host));
+      const auto expected = ref::histogram(std::span<const std::uint32_t>(host), oracle_binning{m}).counts;
+      expect_counts<std::int32_t>(ctx(), m, expected, [&](cuda::std::span<std::int32_t> bins) {
+        sluice::histogram(ctx(), samples.span(), bins, mod_eleven_minus_two{});
+      }, "x mod 11 - 2, n = " + std::to_string(n) + ", m = " + std::to_string(m));
+    }
+}
+
+TEST_F(Histogram, BinFunctionOverStructSamples) {
+  for (std::size_t n : sizes()) {
+    const auto kinds = generated<std::uint16_t>(dist::distribution::zipf, n, 300, n + 9);
+    std::vector<event> host(n);
+    std::vector<std::uint64_t> expected(256, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      host[i] = {kinds[i], static_cast<std::uint16_t>(i), 0.5f};
+      if (kinds[i] < 256) ++expected[kinds[i]];
+    }
+    const sluice::device_buffer<event> samples(ctx(), std::span<const event>(host));
+    expect_counts<std::uint64_t>(ctx(), 256, expected, [&](cuda::std::span<std::uint64_t> bins) {
+      sluice::histogram(ctx(), samples.span(), bins, kind_of{});
+    }, "struct samples, n = " + std::to_string(n));
+  }
+}
+
+TEST_F(Histogram, AccumulateAddsToTheCountsThere) {
+  for (std::size_t n : sizes())
+    for (std::uint32_t m : {1u, 33u, 256u}) {
+      const auto host = generated<std::uint32_t>(dist::distribution::uniform, n, 5000, n + m);
+      const sluice::device_buffer<std::uint32_t> samples(ctx(), std::span<const std::uint32_t>(host));
+      std::vector<std::uint64_t> start(m);
+      for (std::uint32_t b = 0; b < m; ++b) start[b] = 1000u * b + 17u;
+      const auto counts =
+          ref::histogram(std::span<const std::uint32_t>(host), ref::even_bins<std::uint32_t>(0, 4000, m)).counts;
+      std::vector<std::uint64_t> expected(m);
+      for (std::uint32_t b = 0; b < m; ++b) expected[b] = start[b] + 2 * counts[b];
+      sluice::device_buffer<std::uint64_t> bins(ctx(), std::span<const std::uint64_t>(start));
+      for (int twice = 0; twice < 2; ++twice)
+        sluice::histogram_even(ctx(), samples.span(), bins.span(), 0u, 4000u, {.accumulate = true});
+      ASSERT_TRUE(all_equal(bins.to_host(), expected)) << "n = " << n << ", m = " << m;
+    }
+}
+
+TEST_F(Histogram, ExplicitWarpBallotEqualsAutomatic) {
+  const auto host = generated<std::uint32_t>(dist::distribution::uniform, 100003, 1 << 20, 5);
+  const sluice::device_buffer<std::uint32_t> samples(ctx(), std::span<const std::uint32_t>(host));
+  const auto expected =
+      ref::histogram(std::span<const std::uint32_t>(host), ref::even_bins<std::uint32_t>(0, 1u << 20, 77)).counts;
+  expect_counts<std::uint32_t>(ctx(), 77, expected, [&](cuda::std::span<std::uint32_t> bins) {
+    sluice::histogram_even(ctx(), samples.span(), bins, 0u, 1u << 20,
+                           {.algorithm = sluice::histogram_algorithm::warp_ballot});
+  }, "warp_ballot");
+}
+
+/// 2^32 + 5 one-byte samples, all 7: one bin's count passes 32 bits, and the grid must split the input so
+/// that no block's 32-bit counters wrap.
+TEST_F(Histogram, CountsPast32Bits) {
+  if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "4 GiB of samples: too slow instrumented";
+  const std::size_t n = (std::size_t{1} << 32) + 5;
+  sluice::device_buffer<std::uint8_t> samples(ctx(), n);
+  samples.fill_bytes(7);
+  std::vector<std::uint64_t> expected(16, 0);
+  expected[7] = n;
+  expect_counts<std::uint64_t>(ctx(), 16, expected, [&](cuda::std::span<std::uint64_t> bins) {
+    sluice::histogram_even(ctx(), samples.span(), bins, std::uint8_t{0}, std::uint8_t{16});
+  }, "2^32 + 5 equal samples");
+}
+
+struct truncate {
+  __host__ __device__ int operator()(float x) const { return static_cast<int>(x); }
+};
+
+TEST_F(Histogram, BadArgumentsAreRejected) {
+  sluice::device_buffer<float> samples(ctx(), 100);
+  sluice::device_buffer<std::uint32_t> bins(ctx(), 10), none(ctx(), 0), too_many(ctx(), 257);
+  sluice::device_buffer<float> levels(ctx(), 10);
+  std::vector<float> host(100);
+  const cuda::std::span<float> host_samples(host.data(), host.size());
+  using sluice::testing::expect_invalid_argument;
+  expect_invalid_argument([&] { sluice::histogram_even(ctx(), samples.span(), none.span(), 0.0f, 1.0f); }, "bins");
+  expect_invalid_argument([&] { sluice::histogram_even(ctx(), samples.span(), too_many.span(), 0.0f, 1.0f); }, "bins");
+  expect_invalid_argument([&] { sluice::histogram_even(ctx(), samples.span(), bins.span(), 1.0f, 1.0f); }, "upper");
+  expect_invalid_argument(
+      [&] { sluice::histogram_even(ctx(), samples.span(), bins.span(), 0.0f, std::nanf("")); }, "upper");
+  expect_invalid_argument([&] { sluice::histogram_even(ctx(), host_samples, bins.span(), 0.0f, 1.0f); }, "samples");
+  expect_invalid_argument([&] { sluice::histogram_range(ctx(), samples.span(), levels.span(), bins.span()); },
+                          "splitters");
+  expect_invalid_argument([&] { sluice::histogram(ctx(), samples.span(), too_many.span(), truncate{}); }, "bins");
+  sluice::device_buffer<std::uint32_t> shared(ctx(), 100);
+  expect_invalid_argument(
+      [&] { sluice::histogram_even(ctx(), shared.span(), shared.span().first(10), 0u, 10u); }, "bins");
+}
+
+}  // namespace

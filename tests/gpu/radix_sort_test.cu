@@ -1,0 +1,269 @@
+// GPU tests of radix_sort and radix_sort_pairs against sluice::reference::radix_sort_keys / _pairs, bit
+// for bit: every strategy (multisplit at the automatic width and at 1 to 8 bits per pass, each pass
+// strategy; the 1-bit split), keys u8 to u64, i32, i64, float, double; uniform / all-equal / sorted /
+// reverse keys with 0 and the maximum planted; pairs whose values are their input index (stability);
+// bit ranges (partial, one bit, empty, ending at the top); descending; NaN, ±inf and ±0 placement;
+// sizes around windows, multisplit and scan tiles; poisoned outputs; bad arguments.
+#include <sluice/data/generate.cuh>
+#include <sluice/radix_sort.cuh>
+#include <sluice/reference/radix_sort.hpp>
+
+#include "support/compare.hpp"
+#include "support/errors.hpp"
+#include "support/gpu_test.hpp"
+#include "support/tile_sizes.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using sluice::testing::all_equal;
+using sluice::testing::gpu_test;
+namespace ref = sluice::reference;
+namespace dist = sluice::data;
+using sluice::radix_sort_algorithm;
+using sluice::radix_sort_options;
+
+class RadixSort : public gpu_test {};
+
+/// Windows (32), BMS tiles (1024), the split strategy's scan tiles, and a large input.
+const std::vector<std::size_t> all_sizes = sluice::testing::with_single_pass_tile_sizes(
+    std::vector<std::size_t>{0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 4097, 100003, (std::size_t{1} << 22) + 5});
+/// The split strategy runs one pass of three kernels per bit: its sweep stops below the large input.
+constexpr std::size_t split_size_limit = std::size_t{1} << 17;
+
+std::vector<std::size_t> sizes(radix_sort_algorithm algorithm) {
+  std::vector<std::size_t> kept;
+  for (std::size_t n : sluice::testing::sweep_sizes(all_sizes))
+    if (algorithm != radix_sort_algorithm::split || n <= split_size_limit) kept.push_back(n);
+  return kept;
+}
+
+std::string describe(const radix_sort_options& o) {
+  const char* names[] = {"automatic", "multisplit", "split"};
+  return std::string(names[static_cast<int>(o.algorithm)]) + " r=" + std::to_string(o.bits_per_pass) + " bits [" +
+         std::to_string(o.begin_bit) + ", " + std::to_string(o.end_bit) + ")" + (o.descending ? " descending" : "");
+}
+
+/// Keys compare by bit pattern, so that NaNs and −0.0 must be exactly the oracle's.
+template <class T>
+std::vector<std::uint64_t> bit_patterns(const std::vector<T>& keys) {
+  std::vector<std::uint64_t> bits(keys.size(), 0);
+  for (std::size_t i = 0; i < keys.size(); ++i) std::memcpy(&bits[i], &keys[i], sizeof(T));
+  return bits;
+}
+
+/// Generated keys with 0 and the largest key planted (for floats, the drawn [0, 1) values spread over
+/// both signs and many magnitudes).
+template <class K>
+std::vector<K> keys_of(dist::distribution shape, std::size_t n, std::uint64_t seed) {
+  auto keys = dist::generate_host<K>(n, {shape, 0, 0.0, seed});
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_floating_point_v<K>)
+      keys[i] = (i % 2 ? -1 : 1) * std::ldexp(keys[i], static_cast<int>(i % 61) - 30);
+    if (i % 97 == 5) keys[i] = std::numeric_limits<K>::max();
+    if (i % 89 == 7) keys[i] = K(0);
+  }
+  return keys;
+}
+
+template <class K>
+void check_keys(sluice::context& ctx, const std::vector<K>& host, const radix_sort_options& options,
+                const std::string& what) {
+  const int end_bit = options.end_bit == -1 ? ref::radix_key_bits<K> : options.end_bit;
+  const auto expected =
+      ref::radix_sort_keys(std::span<const K>(host), options.begin_bit, end_bit, options.descending);
+  const sluice::device_buffer<K> keys(ctx, std::span<const K>(host));
+  sluice::device_buffer<K> out(ctx, host.size());
+  for (unsigned char poison : sluice::testing::poison_patterns) {
+    out.fill_bytes(poison);
+    sluice::radix_sort(ctx, keys.span(), out.span(), options);
+    ASSERT_TRUE(all_equal(bit_patterns(out.to_host()), bit_patterns(expected)))
+        << what << ", " << describe(options) << ", n = " << host.size();
+  }
+  ASSERT_TRUE(all_equal(bit_patterns(keys.to_host()), bit_patterns(host))) << what << ": the input changed";
+}
+
+/// Values are input positions: any instability shows as a value out of place.
+template <class K>
+void check_pairs(sluice::context& ctx, const std::vector<K>& host, const radix_sort_options& options,
+                 const std::string& what) {
+  const int end_bit = options.end_bit == -1 ? ref::radix_key_bits<K> : options.end_bit;
+  std::vector<std::uint32_t> positions(host.size());
+  for (std::size_t i = 0; i < host.size(); ++i) positions[i] = static_cast<std::uint32_t>(i);
+  const auto expected = ref::radix_sort_pairs(std::span<const K>(host), std::span<const std::uint32_t>(positions),
+                                              options.begin_bit, end_bit, options.descending);
+  const sluice::device_buffer<K> keys(ctx, std::span<const K>(host));
+  const sluice::device_buffer<std::uint32_t> values(ctx, std::span<const std::uint32_t>(positions));
+  sluice::device_buffer<K> out_keys(ctx, host.size());
+  sluice::device_buffer<std::uint32_t> out_values(ctx, host.size());
+  for (unsigned char poison : sluice::testing::poison_patterns) {
+    out_keys.fill_bytes(poison);
+    out_values.fill_bytes(poison);
+    sluice::radix_sort_pairs(ctx, keys.span(), values.span(), out_keys.span(), out_values.span(), options);
+    ASSERT_TRUE(all_equal(bit_patterns(out_keys.to_host()), bit_patterns(expected.keys)))
+        << what << " (keys), " << describe(options) << ", n = " << host.size();
+    ASSERT_TRUE(all_equal(out_values.to_host(), expected.values))
+        << what << " (values), " << describe(options) << ", n = " << host.size();
+  }
+}
+
+const radix_sort_algorithm all_algorithms[] = {radix_sort_algorithm::automatic, radix_sort_algorithm::multisplit,
+                                               radix_sort_algorithm::split};
+const dist::distribution shapes[] = {dist::distribution::uniform, dist::distribution::all_equal,
+                                     dist::distribution::sorted, dist::distribution::reverse};
+
+template <class K>
+void sweep_full_sorts(sluice::context& ctx, const char* type) {
+  for (auto algorithm : all_algorithms)
+    for (std::size_t n : sizes(algorithm))
+      for (auto shape : shapes) {
+        const auto host = keys_of<K>(shape, n, n + static_cast<std::uint64_t>(shape));
+        const std::string what = std::string(type) + " " + std::string(dist::to_string(shape));
+        check_keys(ctx, host, {.algorithm = algorithm}, what);
+        check_keys(ctx, host, {.algorithm = algorithm, .descending = true}, what);
+      }
+}
+
+TEST_F(RadixSort, FullSortsU32) { sweep_full_sorts<std::uint32_t>(ctx(), "u32"); }
+TEST_F(RadixSort, FullSortsU64) { sweep_full_sorts<std::uint64_t>(ctx(), "u64"); }
+TEST_F(RadixSort, FullSortsI32) { sweep_full_sorts<std::int32_t>(ctx(), "i32"); }
+TEST_F(RadixSort, FullSortsI64) { sweep_full_sorts<std::int64_t>(ctx(), "i64"); }
+TEST_F(RadixSort, FullSortsF32) { sweep_full_sorts<float>(ctx(), "f32"); }
+TEST_F(RadixSort, FullSortsF64) { sweep_full_sorts<double>(ctx(), "f64"); }
+
+TEST_F(RadixSort, NarrowKeys) {
+  for (std::size_t n : sizes(radix_sort_algorithm::multisplit)) {
+    check_keys(ctx(), keys_of<std::uint8_t>(dist::distribution::uniform, n, n), {}, "u8");
+    check_keys(ctx(), keys_of<std::int16_t>(dist::distribution::uniform, n, n + 1), {.descending = true}, "i16");
+    check_pairs(ctx(), keys_of<std::int8_t>(dist::distribution::uniform, n, n + 2), {}, "i8 pairs");
+  }
+}
+
+/// Every pass width and every pass strategy that can take it; 64-bit keys give the most passes.
+TEST_F(RadixSort, EveryPassWidthAndPassStrategy) {
+  using sluice::multisplit_algorithm;
+  for (std::size_t n : sluice::testing::sweep_sizes(std::vector<std::size_t>{33, 1025, 100003}))
+    for (int r = 1; r <= 8; ++r)
+      for (auto pass : {multisplit_algorithm::automatic, multisplit_algorithm::dms, multisplit_algorithm::wms,
+                        multisplit_algorithm::bms, multisplit_algorithm::rb_sort}) {
+        const radix_sort_options options{.bits_per_pass = r, .pass_algorithm = pass};
+        const std::string what = "pass strategy " + std::to_string(static_cast<int>(pass));
+        check_keys(ctx(), keys_of<std::uint64_t>(dist::distribution::uniform, n, n + r), options, what + " u64");
+        check_pairs(ctx(), keys_of<float>(dist::distribution::uniform, n, n + r), options, what + " f32 pairs");
+      }
+  // m = 2 passes may also run as the scan split.
+  for (std::size_t n : sluice::testing::sweep_sizes(std::vector<std::size_t>{1025, 100003}))
+    check_pairs(ctx(), keys_of<std::int32_t>(dist::distribution::uniform, n, n),
+                {.bits_per_pass = 1, .pass_algorithm = sluice::multisplit_algorithm::scan_split}, "scan_split i32 pairs");
+}
+
+/// Few distinct keys, so that most keys have equals whose order the values expose.
+TEST_F(RadixSort, PairsAreStable) {
+  for (auto algorithm : all_algorithms)
+    for (std::size_t n : sizes(algorithm)) {
+      auto few = dist::generate_host<std::uint32_t>(n, {dist::distribution::uniform, 16, 0.0, n + 3});
+      check_pairs(ctx(), few, {.algorithm = algorithm}, "u32, 16 distinct");
+      check_pairs(ctx(), few, {.algorithm = algorithm, .descending = true}, "u32, 16 distinct");
+      check_pairs(ctx(), keys_of<double>(dist::distribution::all_equal, n, n + 4), {.algorithm = algorithm},
+                  "f64 all equal");
+      check_pairs(ctx(), keys_of<std::int64_t>(dist::distribution::uniform, n, n + 5), {.algorithm = algorithm},
+                  "i64");
+    }
+}
+
+/// Partial ranges leave equal fields in input order, so they test stability as well.
+TEST_F(RadixSort, BitRanges) {
+  struct range {
+    int begin_bit, end_bit;
+  };
+  const range ranges[] = {{0, 32}, {4, 20}, {13, 14}, {31, 32}, {0, 1}, {7, 7}, {0, 0}, {32, 32}, {3, -1}};
+  for (auto algorithm : all_algorithms)
+    for (std::size_t n : sizes(algorithm))
+      for (const range r : ranges)
+        for (bool descending : {false, true}) {
+          const radix_sort_options options{
+              .algorithm = algorithm, .begin_bit = r.begin_bit, .end_bit = r.end_bit, .descending = descending};
+          check_keys(ctx(), keys_of<std::int32_t>(dist::distribution::uniform, n, n + 6), options, "i32");
+          check_pairs(ctx(), keys_of<float>(dist::distribution::uniform, n, n + 7), options, "f32 pairs");
+        }
+  const radix_sort_options top{.begin_bit = 40, .end_bit = 64};
+  for (std::size_t n : sizes(radix_sort_algorithm::multisplit))
+    check_pairs(ctx(), keys_of<std::uint64_t>(dist::distribution::uniform, n, n + 8), top, "u64 bits 40..64");
+}
+
+/// Floats with every special value, each many times: −NaN < −inf < … < −0 < +0 < … < +inf < +NaN.
+template <class K>
+std::vector<K> floats_with_specials(std::size_t n, std::uint64_t seed) {
+  using L = std::numeric_limits<K>;
+  auto keys = keys_of<K>(dist::distribution::uniform, n, seed);
+  const K specials[] = {L::quiet_NaN(), -L::quiet_NaN(), L::infinity(), -L::infinity(), K(0), -K(0),
+                        L::denorm_min(), -L::denorm_min(), L::max(), L::lowest()};
+  for (std::size_t i = 0; i < n; i += 3) keys[i] = specials[(i / 3) % std::size(specials)];
+  return keys;
+}
+
+TEST_F(RadixSort, NansInfinitiesAndSignedZerosTakeTheirBitOrder) {
+  for (auto algorithm : all_algorithms)
+    for (std::size_t n : sizes(algorithm))
+      for (bool descending : {false, true}) {
+        const radix_sort_options options{.algorithm = algorithm, .descending = descending};
+        check_pairs(ctx(), floats_with_specials<float>(n, n), options, "f32 specials");
+        check_keys(ctx(), floats_with_specials<double>(n, n + 1), options, "f64 specials");
+      }
+  // The order, spelled out on a small input.
+  const std::vector<float> host{0.0f, std::nanf(""), -0.0f, -INFINITY, 1.0f, INFINITY, -std::nanf(""), -1.0f};
+  const sluice::device_buffer<float> keys(ctx(), std::span<const float>(host));
+  sluice::device_buffer<float> out(ctx(), host.size());
+  sluice::radix_sort(ctx(), keys.span(), out.span());
+  const auto got = out.to_host();
+  EXPECT_TRUE(std::isnan(got[0]) && std::signbit(got[0]));
+  EXPECT_EQ(got[1], -INFINITY);
+  EXPECT_EQ(got[2], -1.0f);
+  EXPECT_TRUE(got[3] == 0.0f && std::signbit(got[3]));
+  EXPECT_TRUE(got[4] == 0.0f && !std::signbit(got[4]));
+  EXPECT_EQ(got[5], 1.0f);
+  EXPECT_EQ(got[6], INFINITY);
+  EXPECT_TRUE(std::isnan(got[7]) && !std::signbit(got[7]));
+}
+
+TEST_F(RadixSort, BadArgumentsAreRejected) {
+  sluice::device_buffer<std::uint32_t> keys(ctx(), 100), out(ctx(), 100), shorter(ctx(), 99), wide(ctx(), 200);
+  sluice::device_buffer<std::uint16_t> values(ctx(), 100), out_values(ctx(), 100), few_values(ctx(), 99);
+  std::vector<std::uint32_t> host(100);
+  const cuda::std::span<std::uint32_t> host_span(host.data(), host.size());
+  using sluice::testing::expect_invalid_argument;
+  auto sort = [&](radix_sort_options o) { sluice::radix_sort(ctx(), keys.span(), out.span(), o); };
+  expect_invalid_argument([&] { sort({.begin_bit = -1}); }, "options.begin_bit");
+  expect_invalid_argument([&] { sort({.begin_bit = 10, .end_bit = 9}); }, "options.begin_bit");
+  expect_invalid_argument([&] { sort({.begin_bit = 33}); }, "options.begin_bit");
+  expect_invalid_argument([&] { sort({.end_bit = 33}); }, "options.end_bit");
+  expect_invalid_argument([&] { sort({.end_bit = -2}); }, "options.end_bit");
+  expect_invalid_argument([&] { sort({.bits_per_pass = 9}); }, "options.bits_per_pass");
+  expect_invalid_argument([&] { sort({.bits_per_pass = -1}); }, "options.bits_per_pass");
+  expect_invalid_argument([&] { sort({.algorithm = radix_sort_algorithm::split, .bits_per_pass = 2}); },
+                          "options.bits_per_pass");
+  expect_invalid_argument([&] { sluice::radix_sort(ctx(), host_span, out.span()); }, "keys");
+  expect_invalid_argument([&] { sluice::radix_sort(ctx(), keys.span(), host_span); }, "out_keys");
+  expect_invalid_argument([&] { sluice::radix_sort(ctx(), keys.span(), shorter.span()); }, "out_keys");
+  expect_invalid_argument([&] { sluice::radix_sort(ctx(), keys.span(), keys.span()); }, "out_keys");
+  expect_invalid_argument(
+      [&] { sluice::radix_sort(ctx(), wide.span().first(100), wide.span().subspan(50, 100)); }, "out_keys");
+  expect_invalid_argument(
+      [&] { sluice::radix_sort_pairs(ctx(), keys.span(), few_values.span(), out.span(), out_values.span()); },
+      "values");
+  expect_invalid_argument(
+      [&] { sluice::radix_sort_pairs(ctx(), keys.span(), values.span(), out.span(), few_values.span()); },
+      "out_values");
+  expect_invalid_argument(
+      [&] { sluice::radix_sort_pairs(ctx(), keys.span(), values.span(), out.span(), values.span()); }, "out_values");
+}
+
+}  // namespace
