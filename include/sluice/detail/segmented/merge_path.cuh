@@ -46,9 +46,11 @@ struct tile_shape {
   static constexpr int tile = Threads * Items;
 };
 
-/// About 16 KiB of staged values per tile whatever the element size (plus 4 bytes per staged end).
+/// About 12 KiB of staged values per tile whatever the element size (plus 4 bytes per staged end). Many
+/// items per thread amortise the per-thread split and the block scan; 128 threads keep the barrier
+/// waits short (the 256 × 15 tile spent a quarter of its stall samples at the scan's barrier).
 template <class T>
-using default_shape = tile_shape<sizeof(T) <= 4 ? 256 : 128, sizeof(T) <= 8 ? 15 : 9>;
+using default_shape = tile_shape<128, sizeof(T) <= 4 ? 23 : sizeof(T) <= 8 ? 15 : 9>;
 
 /// An open piece of the reduction: whether a segment end was crossed, and the ⊕ of the elements since
 /// the last end (a piece that starts at an end starts with init). Combining keeps the right piece when
@@ -145,10 +147,12 @@ struct thread_walk {
   carry<T> tail{};       ///< since the last end (starts with init), or everything when no end
 };
 
-/// The walk keeps the next end's position in a register: an element costs a compare, a shared load and
-/// the ⊕ (the loop is unrolled; the profile of the first version, which reloaded the end and mixed
-/// 64-bit indices into every step, was instruction-bound at 0.6 issues per cycle). Every end the tile
-/// holds is ≤ tile_elements (staged clamped), so once the elements run out the remaining ends follow.
+/// The walk keeps the next end's position in a register, so an element costs a compare, a shared load
+/// and the ⊕ (the profile of the first version, which reloaded the end, tested both lists and mixed
+/// 64-bit indices into every step, was instruction-bound at 0.6 issues per cycle). Every staged end is
+/// ≤ tile_elements, so within the thread's items an element step always has j < tile_elements (when no
+/// end is left, k + j < tile items puts j below it; otherwise next_end > j), even for bad offsets. The
+/// first step is peeled: it is the only one that may find no value yet (every step leaves one).
 template <class Shape, class T, class Op>
 __device__ thread_walk<T> walk(const tile_storage<Shape, T>& s, int item_begin, int item_count, int tile_ends,
                                int tile_elements, T* tile_out, T init, Op op) {
@@ -157,30 +161,36 @@ __device__ thread_walk<T> walk(const tile_storage<Shape, T>& s, int item_begin, 
   int j = item_begin - k;
   cuda::std::uint32_t next_end = k < tile_ends ? s.ends[k] : no_end;
   thread_walk<T> w;
-  bool has_value = false;
   T value{};
+  const auto close_segment = [&] {  // the end of segment k: the first one waits for the block scan
+    if (!w.ended) {
+      w.ended = true;
+      w.first_segment = k;
+    } else {
+      tile_out[k] = value;  // opened at this thread's previous end, with init
+    }
+    value = init;
+    ++k;
+    next_end = k < tile_ends ? s.ends[k] : no_end;
+  };
+  if (item_count <= 0) return w;
+  if (next_end <= static_cast<cuda::std::uint32_t>(j)) {
+    w.head = {false, false, T{}};
+    close_segment();
+  } else {
+    value = s.values[j++];
+  }
 #pragma unroll
-  for (int step = 0; step < Shape::items; ++step) {
+  for (int step = 1; step < Shape::items; ++step) {
     if (step >= item_count) break;
     if (next_end <= static_cast<cuda::std::uint32_t>(j)) {
-      if (!w.ended) {
-        w.ended = true;
-        w.first_segment = k;
-        w.head = {false, has_value, value};
-      } else {
-        tile_out[k] = value;  // opened at this thread's previous end, with init
-      }
-      value = init;
-      has_value = true;
-      ++k;
-      next_end = k < tile_ends ? s.ends[k] : no_end;
-    } else if (j < tile_elements) {
-      value = has_value ? op(value, s.values[j]) : s.values[j];
-      has_value = true;
-      ++j;
+      if (!w.ended) w.head = {false, true, value};
+      close_segment();
+    } else {
+      value = op(value, s.values[j++]);
     }
   }
-  w.tail = {w.ended, has_value, value};
+  w.tail = {w.ended, true, value};
   return w;
 }
 
@@ -189,17 +199,15 @@ __device__ thread_walk<T> walk(const tile_storage<Shape, T>& s, int item_begin, 
 /// about a tile.
 template <class Shape, class T, class Source>
 __device__ void stage_striped(T (&to)[Shape::tile], int count, Source source) {
+  const int first = static_cast<int>(threadIdx.x);
+  T* const mine = to + first;  // one shared address, offsets per item (not an address per store)
   T r[Shape::items];
 #pragma unroll
-  for (int i = 0; i < Shape::items; ++i) {
-    const int at = i * Shape::threads + static_cast<int>(threadIdx.x);
-    if (at < count) r[i] = source(at);
-  }
+  for (int i = 0; i < Shape::items; ++i)
+    if (first + i * Shape::threads < count) r[i] = source(first + i * Shape::threads);
 #pragma unroll
-  for (int i = 0; i < Shape::items; ++i) {
-    const int at = i * Shape::threads + static_cast<int>(threadIdx.x);
-    if (at < count) to[at] = r[i];
-  }
+  for (int i = 0; i < Shape::items; ++i)
+    if (first + i * Shape::threads < count) mine[i * Shape::threads] = r[i];
 }
 
 /// The same for the ends, whose count is anything from 0 to a tile: a loop that costs nothing for the
@@ -227,7 +235,7 @@ __global__ void __launch_bounds__(Shape::threads)
 
   const T* tile_values = values + list.first + j0;
   stage_striped<Shape>(s.values, tile_elements, [&](int i) { return tile_values[i]; });
-  stage_looped<Shape>(s.ends, tile_ends, [&](int i) {
+  stage_looped<Shape>(s.ends, tile_ends, [list, k0, j0, tile_elements](int i) {  // by value: no stack copy
     const size_t e = list.end(k0 + static_cast<size_t>(i));
     return static_cast<cuda::std::uint32_t>(cuda::std::min(e > j0 ? e - j0 : 0, static_cast<size_t>(tile_elements)));
   });
