@@ -1,0 +1,120 @@
+// Benchmarks: the warp-ballot histogram (Ashkiani §3.7.3, Table 3.11) against cub::DeviceHistogram on
+// the same 2^28 u32 samples, uniform over [0, 2^20), for m = 2, 4, … 256 bins: even bins over
+// [0, 2^20) against HistogramEven, and range bins (s_0 = 0, s_m = 2^20, m − 1 random splitters between,
+// as in the seed) against HistogramRange. Bytes: the samples read once (the counts are negligible).
+// Expected counts come from sluice::host::histogram (the CPU backend on all cores, with the oracle's
+// binnings).
+#include "harness/measure.hpp"
+
+#include <sluice/data/generate.cuh>
+#include <sluice/histogram.cuh>
+#include <sluice/host/histogram.hpp>
+
+#include <cub/device/device_histogram.cuh>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace sluice;
+
+constexpr std::size_t samples_count = std::size_t{1} << 28;
+constexpr std::uint32_t sample_range = 1u << 20;
+
+std::vector<std::uint32_t> bin_counts(const bench::case_context& session) {
+  return session.quick() ? std::vector<std::uint32_t>{2, 32, 256}
+                         : std::vector<std::uint32_t>{2, 4, 8, 16, 32, 64, 128, 256};
+}
+
+/// s_0 = 0 < s_1 < … < s_m = sample_range, the inner ones drawn at random.
+std::vector<std::uint32_t> random_splitters(std::uint32_t m, std::uint64_t seed) {
+  std::vector<std::uint32_t> levels{0, sample_range};
+  for (std::uint64_t draw = 0; levels.size() < m + 1; ++draw) {
+    for (std::uint32_t x : data::generate_host<std::uint32_t>(m, {data::distribution::uniform, sample_range, 0.0,
+                                                                  seed + draw}))
+      if (x != 0) levels.push_back(x);
+    std::sort(levels.begin(), levels.end());
+    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+    levels.resize(std::min<std::size_t>(levels.size(), m + 1));
+    levels.back() = sample_range;
+  }
+  return levels;
+}
+
+/// The samples on the device and on the host (for the expected counts).
+struct samples {
+  device_buffer<std::uint32_t> device;
+  std::vector<std::uint32_t> host;
+};
+
+samples uniform_samples(context& ctx, std::uint64_t seed) {
+  const data::distribution_spec spec{data::distribution::uniform, sample_range, 0.0, seed};
+  samples s{device_buffer<std::uint32_t>(ctx, samples_count), data::generate_host<std::uint32_t>(samples_count, spec)};
+  data::generate(ctx, s.device.span(), spec);
+  return s;
+}
+
+template <class Binning>
+std::vector<unsigned> expected_counts(const std::vector<std::uint32_t>& host, const Binning& binning) {
+  std::vector<std::uint64_t> counts(binning.bins());
+  host::histogram<std::uint32_t>(host, counts, binning);
+  return {counts.begin(), counts.end()};
+}
+
+/// Times sluice's call (subject) and CUB's (baseline, its temporary storage sized first) on `bins`.
+template <class SluiceRun, class CubRun>
+void compare(bench::case_context& session, const std::string& name, device_buffer<unsigned>& bins,
+             const std::vector<unsigned>& expected, const char* cub_name, SluiceRun sluice_run, CubRun cub_run) {
+  const bench::work_description work{"histogram", name, samples_count, 4.0 * static_cast<double>(samples_count)};
+  auto verify = [&] { return bins.to_host() == expected; };
+  bins.fill_bytes(0xA5);
+  bench::measure(session, work, "sluice::" + name.substr(0, name.find(' ')), bench::role::subject, true, sluice_run,
+                 verify);
+  std::size_t temp_bytes = 0;
+  cub_run(nullptr, temp_bytes);
+  device_buffer<char> temp(session.gpu(), temp_bytes);
+  bins.fill_bytes(0xA5);
+  bench::measure(session, work, cub_name, bench::role::baseline, true, [&] { cub_run(temp.data(), temp_bytes); },
+                 verify);
+}
+
+}  // namespace
+
+SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32", gpu) {
+  auto& ctx = session.gpu();
+  const samples s = uniform_samples(ctx, 337);
+  const int n = static_cast<int>(samples_count);
+  for (std::uint32_t m : bin_counts(session)) {
+    device_buffer<unsigned> bins(ctx, m);
+    const auto expected = expected_counts(s.host, host::even_bins<std::uint32_t>(0, sample_range, m));
+    compare(session, "histogram_even m=" + std::to_string(m), bins, expected, "cub::DeviceHistogram::HistogramEven",
+            [&] { histogram_even(ctx, s.device.span(), bins.span(), 0u, sample_range); },
+            [&](void* temp, std::size_t& bytes) {
+              SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, s.device.data(), bins.data(),
+                                                                    static_cast<int>(m + 1), 0u, sample_range, n,
+                                                                    ctx.stream()));
+            });
+  }
+}
+
+SLUICE_BENCH_CASE("histogram", "histogram_range 2^28 u32", gpu) {
+  auto& ctx = session.gpu();
+  const samples s = uniform_samples(ctx, 338);
+  const int n = static_cast<int>(samples_count);
+  for (std::uint32_t m : bin_counts(session)) {
+    const auto levels = random_splitters(m, 1000 + m);
+    const device_buffer<std::uint32_t> d_levels(ctx, std::span<const std::uint32_t>(levels));
+    device_buffer<unsigned> bins(ctx, m);
+    const auto expected =
+        expected_counts(s.host, host::range_bins<std::uint32_t>(std::span<const std::uint32_t>(levels)));
+    compare(session, "histogram_range m=" + std::to_string(m), bins, expected, "cub::DeviceHistogram::HistogramRange",
+            [&] { histogram_range(ctx, s.device.span(), d_levels.span(), bins.span()); },
+            [&](void* temp, std::size_t& bytes) {
+              SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramRange(temp, bytes, s.device.data(), bins.data(),
+                                                                     static_cast<int>(m + 1), d_levels.data(), n,
+                                                                     ctx.stream()));
+            });
+  }
+}
