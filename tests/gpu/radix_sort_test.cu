@@ -33,16 +33,25 @@ using sluice::radix_sort_options;
 
 class RadixSort : public gpu_test {};
 
+constexpr std::size_t large_size = (std::size_t{1} << 22) + 5;
 /// Windows (32), BMS tiles (1024), the split strategy's scan tiles, and a large input.
 const std::vector<std::size_t> all_sizes = sluice::testing::with_single_pass_tile_sizes(
-    std::vector<std::size_t>{0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 4097, 100003, (std::size_t{1} << 22) + 5});
-/// The split strategy runs one pass of three kernels per bit: its sweep stops below the large input.
-constexpr std::size_t split_size_limit = std::size_t{1} << 17;
+    std::vector<std::size_t>{0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 4097, 100003, large_size});
+/// Under a sanitizer every pass is several instrumented launches, so the sweeps keep one size per path:
+/// empty, one window, a partial tile, several tiles; the split sort (four or more launches per bit, up
+/// to 64 bits) keeps one size of several windows and scan tiles.
+const std::vector<std::size_t> sanitizer_sizes{0, 1, 33, 1025, 4097};
 
+/// automatic runs the multisplit strategy, so the explicit multisplit skips the large input; the split
+/// sort (one pass per bit) stops at 2^17 keys.
 std::vector<std::size_t> sizes(radix_sort_algorithm algorithm) {
+  if (sluice::testing::under_sanitizer())
+    return algorithm == radix_sort_algorithm::split ? std::vector<std::size_t>{1025} : sanitizer_sizes;
   std::vector<std::size_t> kept;
-  for (std::size_t n : sluice::testing::sweep_sizes(all_sizes))
-    if (algorithm != radix_sort_algorithm::split || n <= split_size_limit) kept.push_back(n);
+  for (std::size_t n : all_sizes)
+    if (n < large_size ? algorithm != radix_sort_algorithm::split || n <= (std::size_t{1} << 17)
+                       : algorithm == radix_sort_algorithm::automatic)
+      kept.push_back(n);
   return kept;
 }
 
@@ -140,18 +149,20 @@ TEST_F(RadixSort, FullSortsF32) { sweep_full_sorts<float>(ctx(), "f32"); }
 TEST_F(RadixSort, FullSortsF64) { sweep_full_sorts<double>(ctx(), "f64"); }
 
 TEST_F(RadixSort, NarrowKeys) {
-  for (std::size_t n : sizes(radix_sort_algorithm::multisplit)) {
+  for (std::size_t n : sizes(radix_sort_algorithm::automatic)) {
     check_keys(ctx(), keys_of<std::uint8_t>(dist::distribution::uniform, n, n), {}, "u8");
     check_keys(ctx(), keys_of<std::int16_t>(dist::distribution::uniform, n, n + 1), {.descending = true}, "i16");
     check_pairs(ctx(), keys_of<std::int8_t>(dist::distribution::uniform, n, n + 2), {}, "i8 pairs");
   }
 }
 
-/// Every pass width and every pass strategy that can take it; 64-bit keys give the most passes.
+/// Every pass width and every pass strategy that can take it; 64-bit keys give the most passes (64 at
+/// r = 1). Under a sanitizer: one size, and the narrowest and widest passes that split 64 bits unevenly.
 TEST_F(RadixSort, EveryPassWidthAndPassStrategy) {
   using sluice::multisplit_algorithm;
-  for (std::size_t n : sluice::testing::sweep_sizes(std::vector<std::size_t>{33, 1025, 100003}))
-    for (int r = 1; r <= 8; ++r)
+  const bool instrumented = sluice::testing::under_sanitizer();
+  for (std::size_t n : instrumented ? std::vector<std::size_t>{1025} : std::vector<std::size_t>{33, 1025, 100003})
+    for (int r : instrumented ? std::vector<int>{3, 7} : std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8})
       for (auto pass : {multisplit_algorithm::automatic, multisplit_algorithm::dms, multisplit_algorithm::wms,
                         multisplit_algorithm::bms, multisplit_algorithm::rb_sort}) {
         const radix_sort_options options{.bits_per_pass = r, .pass_algorithm = pass};
@@ -160,7 +171,7 @@ TEST_F(RadixSort, EveryPassWidthAndPassStrategy) {
         check_pairs(ctx(), keys_of<float>(dist::distribution::uniform, n, n + r), options, what + " f32 pairs");
       }
   // m = 2 passes may also run as the scan split.
-  for (std::size_t n : sluice::testing::sweep_sizes(std::vector<std::size_t>{1025, 100003}))
+  for (std::size_t n : instrumented ? std::vector<std::size_t>{1025} : std::vector<std::size_t>{1025, 100003})
     check_pairs(ctx(), keys_of<std::int32_t>(dist::distribution::uniform, n, n),
                 {.bits_per_pass = 1, .pass_algorithm = sluice::multisplit_algorithm::scan_split}, "scan_split i32 pairs");
 }
@@ -195,7 +206,7 @@ TEST_F(RadixSort, BitRanges) {
           check_pairs(ctx(), keys_of<float>(dist::distribution::uniform, n, n + 7), options, "f32 pairs");
         }
   const radix_sort_options top{.begin_bit = 40, .end_bit = 64};
-  for (std::size_t n : sizes(radix_sort_algorithm::multisplit))
+  for (std::size_t n : sizes(radix_sort_algorithm::automatic))
     check_pairs(ctx(), keys_of<std::uint64_t>(dist::distribution::uniform, n, n + 8), top, "u64 bits 40..64");
 }
 
