@@ -4,10 +4,11 @@
 #   synccheck over the gpu tests (side by side) → resource report → sluice info → sluice bench --quick
 # Logs go to the directory given as $1 (or $SLUICE_CHECK_LOGS, default build/gpu-check). The bench
 # table and a one-line-per-step summary are printed last. Exit status 0 only if every step passed.
-# Budget: the whole check now takes about 11 minutes on 16 cores (racecheck alone ~5), more than one
-# device call allows: SLUICE_CHECK_PART=tests runs everything but the bench, SLUICE_CHECK_PART=bench
-# the bench alone on the build already there (default: all). Set SLUICE_COMMIT to the commit being
-# checked (the GPU machine's copy of the tree has no git history).
+#   → the SSSP example.
+# Budget: the whole check takes well over the 10 minutes of one device call, so it runs in parts, each
+# building first (a no-op when the machine is warm): SLUICE_CHECK_PART=tests (gpu and host tests,
+# resources, info), sanitizers (the three tools), bench (info, bench, examples); default all. Set
+# SLUICE_COMMIT to the commit being checked (the GPU machine's copy has no git history).
 # SLUICE_CHECK_SOURCE=build/export/src.tgz checks a `git archive` of a commit instead of the working
 # tree (which may hold other engineers' unfinished files); it is unpacked once into build/checked-source
 # and the build there is kept for the next call. SLUICE_TEST_FILTER narrows the gpu tests and sanitizers
@@ -49,11 +50,13 @@ step() {  # step NAME COMMAND...: output in $logs/NAME.log, verdict line in $log
   return $rc
 }
 part="${SLUICE_CHECK_PART:-all}"
+# Each part builds first (a no-op on a warm machine whose build is current).
 case "$part" in
-  all) steps="configure build gpu-tests host-tests memcheck racecheck synccheck resources info bench" ;;
-  tests) steps="configure build gpu-tests host-tests memcheck racecheck synccheck resources info" ;;
-  bench) steps="info bench" ;;
-  *) echo "SLUICE_CHECK_PART must be all, tests or bench (got '$part')" >&2; exit 2 ;;
+  all) steps="configure build gpu-tests host-tests memcheck racecheck synccheck resources info bench examples" ;;
+  tests) steps="configure build gpu-tests host-tests resources info" ;;
+  sanitizers) steps="configure build memcheck racecheck synccheck" ;;
+  bench) steps="configure build info bench examples" ;;
+  *) echo "SLUICE_CHECK_PART must be all, tests, sanitizers or bench (got '$part')" >&2; exit 2 ;;
 esac
 wants() { [[ " $steps " == *" $1 "* ]]; }
 summary() { for name in $steps; do cat "$logs/$name.status" 2>/dev/null; done; }
@@ -67,7 +70,7 @@ sanitize() {  # sanitize TOOL: the gpu tests under compute-sanitizer, sweeps cap
 resources() {
   local report
   local raw
-  raw=$(cuobjdump --dump-resource-usage "$gpu_tests" "$build/sluice" 2>&1)
+  raw=$(for binary in "$gpu_tests" "$build/sluice"; do cuobjdump --dump-resource-usage "$binary"; done 2>&1)
   report=$(echo "$raw" | grep -A1 'Function .*6sluice')
   if [ -z "$report" ]; then
     echo "no resource report: cuobjdump printed no sluice kernel ($(command -v cuobjdump || echo 'not on PATH')); its first lines:"
@@ -89,29 +92,30 @@ fi
 if wants gpu-tests; then
   step gpu-tests "$gpu_tests" --gtest_filter="$test_filter" --gtest_output="xml:$logs/gpu-tests.xml"
   step host-tests "$build/tests/sluice_host_tests"
+fi
+if wants memcheck; then
   # The three sanitizers are independent and mostly host-bound: run them side by side.
   step memcheck sanitize memcheck &
   step racecheck sanitize racecheck &
   step synccheck sanitize synccheck &
   wait
-  step resources resources
 fi
-step info "$build/sluice" info
+if wants resources; then step resources resources; fi
+if wants info; then step info "$build/sluice" info; fi
 if wants bench; then
   # shellcheck disable=SC2086  # SLUICE_BENCH_ARGS is a list of words
   step bench "$build/sluice" bench ${SLUICE_BENCH_ARGS:---quick --gpu-only} --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
 fi
+if wants examples; then step examples "$build/examples/sssp_delta_stepping"; fi
 
-if wants gpu-tests; then
-  for name in gpu-tests host-tests memcheck racecheck synccheck; do
-    grep -E '^\[  (FAILED|PASSED|SKIPPED) |========= (ERROR|Invalid|Race|Barrier)|ERROR SUMMARY' "$logs/$name.log" |
-      tail -8 | sed "s/^/$name: /"
-  done
-  echo
-  head -3 "$logs/resources.log"
-fi
-cat "$logs/info.log"
-echo
+for name in gpu-tests host-tests memcheck racecheck synccheck; do
+  wants "$name" || continue
+  grep -E '^\[  (FAILED|PASSED|SKIPPED) |========= (ERROR|Invalid|Race|Barrier)|ERROR SUMMARY' "$logs/$name.log" |
+    tail -8 | sed "s/^/$name: /"
+done
+if wants resources; then echo; head -3 "$logs/resources.log"; fi
+if wants examples; then echo; tail -6 "$logs/examples.log"; fi
+if wants info; then cat "$logs/info.log"; echo; fi
 if wants bench; then sed -n '/^family /,$p' "$logs/bench.log"; fi
 echo
 summary
