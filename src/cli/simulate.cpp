@@ -7,18 +7,31 @@
 //   latencies    a pointer chase through a random cycle of lines sized to each level, on 2 MiB pages
 //                (so that the TLB stays out of it), each level corrected for the share of the chase
 //                that still hits the level before;
-//   last level   its effective size: the chase is swept past the reported size until the latency is
-//                halfway to memory (on a shared or virtualised L3 it is smaller than reported);
+//   sizes        each level's effective size: the chase is swept from half the reported size (the
+//                last level: twice the level inside) towards the reported size in steps of 2^(1/4);
+//                the largest size whose latency stays below halfway to the next level (the last
+//                level: to memory) is the level's (on this guest the shared L3 holds 4-8 MiB of the
+//                reported 32, and which of them varies from run to run). Not the first size above
+//                halfway: other processes only ever add time, so one slow probe says less than a fast
+//                one past it;
 //   TLB          first-level entries from CPUID (cache_info); the second level's reach and hit
 //                penalty, and the page walk as a function of the pages spanned, from a chase with one
 //                line per 4 KiB page minus the same lines packed on 2 MiB pages;
-//   MLP          miss slots = the dependent chase's time over independent random loads at the same
-//                memory footprint (the thesis's forced-sequential experiment, inverted);
+//   MLP          per serving level (each cache past the first, and memory): independent
+//                read-modify-writes at random lines over the level's footprint, with line numbers and
+//                addends read from two arrays (the access kind of the straight loop, one update per
+//                line), cost the core their time per update minus the same updates' within the first
+//                level; slots = the level's latency over that loss, corrected like the latency for
+//                the share served inside. Walks: the same updates over the memory footprint on 4 KiB
+//                pages lose this much more than on 2 MiB pages; walk slots = the walk cost over it;
 //   bandwidth    a sequential read of 256 MiB; page faults: first touch of freshly allocated memory;
-//   core time    the straight loop and the partial sort on inputs that fit the first levels (m = 16,
+//   core time    the straight loop and the partial sort on inputs that fit the first levels (m = 2^10,
 //                n = 2^14), so that every access hits: the part of each iteration the memory model
-//                does not explain. The count pass is assumed to cost what the straight loop does (both
-//                read a label and update a small table); the distribution pass gets the rest.
+//                does not explain. m = 2^10 rather than fewer buckets: with 16 the same bucket comes
+//                back within the core's window and store-to-load forwarding stalls (up to 0.96 against
+//                0.54 ns in the 12da599 run) would be charged to every m. The count pass is assumed to
+//                cost what the straight loop does (both read a label and update a small table); the
+//                distribution pass gets the rest.
 // The measured runs are single-threaded (a TBB arena of one thread), like the simulated core.
 #include "simulate.hpp"
 
@@ -108,17 +121,22 @@ class line_pool {
     return ns / static_cast<double>(steps);
   }
 
-  /// ns per load of independent loads at pseudo-random lines (a Weyl sequence: no load waits for another).
-  double independent_ns(std::size_t steps) const {
-    std::uint64_t sum = 0;
-    const auto start = steady::now();
+  /// ns per update of independent read-modify-writes at random lines, the line numbers and the addends
+  /// read from two arrays (the straight loop's label and value streams); the second word of each line,
+  /// so the cycle stays intact.
+  double update_ns(std::size_t steps) {
+    std::vector<std::uint32_t> at(steps), add(steps);
+    std::mt19937_64 rng(3);
+    std::uniform_int_distribution<std::uint32_t> line(0, static_cast<std::uint32_t>(lines_ - 1));
     for (std::size_t i = 0; i < steps; ++i) {
-      const std::uint64_t mixed = (i * 0x9E3779B97F4A7C15ull) >> 32;
-      sum += memory_[slot(static_cast<std::size_t>((mixed * lines_) >> 32))];
+      at[i] = static_cast<std::uint32_t>(slot(line(rng)) + 1);
+      add[i] = static_cast<std::uint32_t>(i);
     }
-    const double ns = elapsed_ns(start);
-    keep_ = sum;
-    return ns / static_cast<double>(steps);
+    return best_of(3, [&] {
+      const auto start = steady::now();
+      for (std::size_t i = 0; i < steps; ++i) memory_[at[i]] += add[i];
+      return elapsed_ns(start) / static_cast<double>(steps);
+    });
   }
 
  private:
@@ -131,9 +149,20 @@ class line_pool {
   mutable std::uint64_t keep_ = 0;  // results the compiler must not drop
 };
 
+constexpr std::size_t chase_steps = std::size_t{1} << 20, update_steps = std::size_t{1} << 21;
+
 double chase_ns(std::size_t bytes, std::size_t stride, bool huge) {
   const line_pool pool(std::max<std::size_t>(bytes / stride, 16), stride, huge);
-  return best_of(3, [&] { return pool.chase_ns(std::size_t{1} << 20); });
+  return best_of(3, [&] { return pool.chase_ns(chase_steps); });
+}
+
+/// A level's (or memory's) load-to-use latency and time per independent update, over `bytes` on 2 MiB pages.
+struct level_timing {
+  double chase_ns, update_ns;
+};
+level_timing time_level(std::size_t bytes) {
+  line_pool pool(std::max<std::size_t>(bytes / line_bytes, 16), line_bytes, true);
+  return {best_of(3, [&] { return pool.chase_ns(chase_steps); }), pool.update_ns(update_steps)};
 }
 
 /// Latency of a level from a chase over `bytes`, given that a share inner/bytes still hits the level
@@ -208,8 +237,11 @@ struct calibration {
   sim::machine_description machine;
   sim::loop_costs costs;
   std::size_t reported_llc_bytes = 0;
-  double independent_ns = 0, dependent_ns = 0;
-  std::vector<walk_point> walks;  ///< page walk cost by pages spanned, beyond the TLB's reach
+  std::vector<std::size_t> reported_bytes;  ///< per level, as host::cache_info has them
+  double core_update_ns = 0;                ///< independent updates within the first level
+  std::vector<level_timing> measured;       ///< per level past the first, then memory: as measured
+  double small_page_update_ns = 0;          ///< the updates over memory's footprint on 4 KiB pages
+  std::vector<walk_point> walks;            ///< page walk cost by pages spanned, beyond the TLB's reach
 
   /// The walk cost for random accesses over `bytes` (the nearest measured span, clamped to the ends).
   [[nodiscard]] double walk_ns_for(std::size_t bytes) const {
@@ -220,27 +252,42 @@ struct calibration {
   }
 };
 
-sim::cache_level_config cache_level_from(const host::cache_level& c, std::size_t bytes, double latency) {
+sim::cache_level_config cache_level_from(const host::cache_level& c, std::size_t bytes, double latency, double slots) {
   const std::size_t ways = c.associativity == 0 ? 1 : c.associativity;
   const std::size_t set_bytes = ways * c.line_bytes;
-  return {fmt::format("L{}", c.level), {std::max(bytes / set_bytes, std::size_t{1}) * set_bytes, c.line_bytes, ways}, latency};
+  return {fmt::format("L{}", c.level), {std::max(bytes / set_bytes, std::size_t{1}) * set_bytes, c.line_bytes, ways},
+          latency, slots};
 }
 
-/// The last level's effective size: the chase swept from twice the level inside it upwards, by factors
-/// of √2, while its latency stays below halfway between the level's and memory's.
-std::size_t effective_last_level_bytes(std::size_t reported, std::size_t inner_bytes, double memory, std::ostream& log) {
-  std::size_t bytes = 2 * inner_bytes, fits = bytes;
-  const double threshold = (chase_ns(bytes / 2, line_bytes, true) + memory) / 2;
-  log << "last-level sweep (2 MiB pages):";
-  for (double f = 1; static_cast<std::size_t>(static_cast<double>(bytes) * f) <= reported; f *= std::sqrt(2.0)) {
-    const auto probe = static_cast<std::size_t>(static_cast<double>(bytes) * f);
+/// A level's effective size: the chase swept from `from` towards the reported size by factors of
+/// 2^(1/4); the largest size whose latency stays below `threshold` (the sweep ends after three sizes in
+/// a row above it).
+std::size_t effective_bytes(const std::string& name, std::size_t from, std::size_t reported, double threshold,
+                            std::ostream& log) {
+  std::size_t fits = from;
+  log << fmt::format("{} sweep (2 MiB pages; threshold {:.1f} ns):", name, threshold);
+  int above = 0;
+  for (int step = 0; above < 3; ++step) {
+    const auto scaled = static_cast<std::size_t>(std::llround(static_cast<double>(from) * std::exp2(step / 4.0)));
+    const std::size_t probe = scaled / line_bytes * line_bytes;
+    if (probe > reported) break;
     const double ns = chase_ns(probe, line_bytes, true);
-    log << fmt::format(" {:.1f} MiB {:.1f} ns;", static_cast<double>(probe) / (1 << 20), ns);
-    if (ns > threshold) break;
-    fits = probe;
+    log << fmt::format(" {:.0f} KiB {:.1f} ns;", static_cast<double>(probe) / 1024, ns);
+    above = ns > threshold ? above + 1 : 0;
+    if (ns <= threshold) fits = probe;
   }
   log << "\n";
   return fits;
+}
+
+constexpr double max_slots = 64;
+
+/// Loads a level overlaps: its latency over the core time its updates lose (the measured time per
+/// update beyond the first level's, less the share of updates the level inside serves at its loss).
+double miss_slots(double latency, double core_update_ns, const level_timing& measured, std::size_t bytes,
+                  std::size_t inner_bytes, double inner_lost_ns) {
+  const double lost = corrected_latency(measured.update_ns - core_update_ns, bytes, inner_bytes, inner_lost_ns);
+  return lost <= latency / max_slots ? max_slots : std::max(latency / lost, 1.0);
 }
 
 void calibrate_caches(calibration& cal, std::ostream& log) {
@@ -252,21 +299,50 @@ void calibrate_caches(calibration& cal, std::ostream& log) {
     throw invalid_argument("sluice simulate", "machine", "needs the data caches (64-byte lines) in host::cache_info");
 
   cal.reported_llc_bytes = levels.back()->size_bytes;
-  const double memory = chase_ns(std::max<std::size_t>(8 * cal.reported_llc_bytes, std::size_t{256} << 20), line_bytes, true);
-  cal.machine.timing.memory_latency_ns = memory;
+  for (const auto* c : levels) cal.reported_bytes.push_back(c->size_bytes);
+  const std::size_t memory_bytes = std::max<std::size_t>(8 * cal.reported_llc_bytes, std::size_t{256} << 20);
+  // Memory on 2 MiB pages, and the same updates on 4 KiB pages (for the walks), alternated: neighbours
+  // on a shared machine move memory times by a third from one second to the next.
+  level_timing memory = time_level(memory_bytes);
+  {
+    line_pool huge(memory_bytes / line_bytes, line_bytes, true), small(memory_bytes / line_bytes, line_bytes, false);
+    cal.small_page_update_ns = small.update_ns(update_steps);
+    for (int round = 0; round < 2; ++round) {
+      memory.update_ns = std::min(memory.update_ns, huge.update_ns(update_steps));
+      cal.small_page_update_ns = std::min(cal.small_page_update_ns, small.update_ns(update_steps));
+    }
+  }
+  auto& timing = cal.machine.timing;
+  timing.memory_latency_ns = memory.chase_ns;
 
+  // Each level's effective size: the chase swept up from half the reported size (the last level: from
+  // twice the level inside), against halfway between a size that surely fits (half the sweep's start)
+  // and one that surely does not (twice the reported size; the last level: memory). Then each level
+  // is timed over half its effective size (the chase keeps the rest for the code, stack and streams).
   std::size_t inner_bytes = 0;
-  double inner_latency = 0;
+  double inner_latency = 0, inner_lost = 0;
   for (std::size_t i = 0; i < levels.size(); ++i) {
     const bool last = i + 1 == levels.size() && i > 0;
-    const std::size_t bytes =
-        last ? effective_last_level_bytes(levels[i]->size_bytes, inner_bytes, memory, log) : levels[i]->size_bytes;
-    const double measured = chase_ns(bytes / 2, line_bytes, true);
-    const double latency = i == 0 ? measured : corrected_latency(measured, bytes / 2, inner_bytes, inner_latency);
-    cal.machine.caches.push_back(cache_level_from(*levels[i], bytes, latency));
+    const std::size_t reported = levels[i]->size_bytes, from = last ? 2 * inner_bytes : std::max(reported / 2, 2 * inner_bytes);
+    const double missing = last ? memory.chase_ns : chase_ns(2 * reported, line_bytes, true);
+    const std::size_t bytes = effective_bytes(fmt::format("L{}", levels[i]->level), from, reported,
+                                              (chase_ns(from / 2, line_bytes, true) + missing) / 2, log);
+    const level_timing measured = time_level(bytes / 2);
+    double latency = measured.chase_ns, slots = 1;
+    if (i == 0) {
+      cal.core_update_ns = measured.update_ns;  // every update hits: the loop's own time
+    } else {
+      latency = corrected_latency(measured.chase_ns, bytes / 2, inner_bytes, inner_latency);
+      slots = miss_slots(latency, cal.core_update_ns, measured, bytes / 2, inner_bytes, inner_lost);
+      inner_lost = latency / slots;
+      cal.measured.push_back(measured);
+    }
+    cal.machine.caches.push_back(cache_level_from(*levels[i], bytes, latency, slots));
     inner_bytes = bytes;
     inner_latency = latency;
   }
+  timing.miss_slots = miss_slots(memory.chase_ns, cal.core_update_ns, memory, memory_bytes, inner_bytes, inner_lost);
+  cal.measured.push_back(memory);
 }
 
 /// Translation cost of a chase over `pages` pages, one line each: 4 KiB pages minus 2 MiB pages.
@@ -297,23 +373,21 @@ void calibrate_tlb(calibration& cal, std::ostream& log) {
       const double walking_share = 1.0 - static_cast<double>(second_entries) / static_cast<double>(c.pages);
       cal.walks.push_back({c.pages, std::max(penalty, c.ns / walking_share)});
     }
+  const double walk = cal.walks.empty() ? penalty : cal.walks.back().ns;  // at the memory footprint's span
+  const double lost = cal.small_page_update_ns - cal.measured.back().update_ns;
   cal.machine.tlb = {small_page,
                      {{"L1 DTLB", first_entries, 0, 0.0}, {"L2 DTLB", second_entries, 8, penalty}},
-                     cal.walks.empty() ? penalty : cal.walks.back().ns};
+                     walk,
+                     lost <= walk / max_slots ? max_slots : std::max(walk / lost, 1.0)};
 }
 
-void calibrate_memory_parallelism(calibration& cal) {
-  const line_pool pool((std::size_t{256} << 20) / line_bytes, line_bytes, true);
-  cal.dependent_ns = best_of(3, [&] { return pool.chase_ns(std::size_t{1} << 20); });
-  cal.independent_ns = best_of(3, [&] { return pool.independent_ns(std::size_t{1} << 22); });
-  cal.machine.timing.miss_slots =
-      static_cast<unsigned>(std::clamp(std::lround(cal.dependent_ns / cal.independent_ns), 1L, 64L));
+void calibrate_bandwidth(calibration& cal) {
   cal.machine.timing.memory_ns_per_line = sequential_read_ns_per_line(std::size_t{256} << 20);
 }
 
 /// Core time per iteration: the loops on inputs that fit the first level (every access hits).
 void calibrate_loops(calibration& cal) {
-  const problem tiny{std::size_t{1} << 14, 16, 11};
+  const problem tiny{std::size_t{1} << 14, std::size_t{1} << 10, 11};
   const int repetitions = 201;
   cal.costs.fold_ns = measure_multireduce(tiny, {.algorithm = host::multireduce_algo::naive}, repetitions).ns_per_element;
   const problem grouped{std::size_t{1} << 14, 256, 11};
@@ -328,7 +402,7 @@ calibration calibrate(std::ostream& log) {
   calibration cal;
   calibrate_caches(cal, log);
   calibrate_tlb(cal, log);
-  calibrate_memory_parallelism(cal);
+  calibrate_bandwidth(cal);
   calibrate_loops(cal);
   return cal;
 }
@@ -336,22 +410,31 @@ calibration calibrate(std::ostream& log) {
 void print_calibration(std::ostream& os, const calibration& cal) {
   const auto& m = cal.machine;
   os << "machine description (geometry from host::cache_info, times measured here):\n";
-  for (const auto& c : m.caches)
-    os << fmt::format("  {:<8} {:>9.0f} KiB {:>3}-way {:>3} B lines  {:6.2f} ns\n", c.name,
+  for (std::size_t i = 0; i < m.caches.size(); ++i) {
+    const auto& c = m.caches[i];
+    os << fmt::format("  {:<8} {:>9.0f} KiB {:>3}-way {:>3} B lines  {:6.2f} ns", c.name,
                       static_cast<double>(c.geometry.size_bytes) / 1024, c.geometry.associativity, c.geometry.block_bytes,
                       c.latency_ns);
-  os << fmt::format("  (last level reported as {} KiB; the size above is the measured effective one)\n",
-                    cal.reported_llc_bytes / 1024);
-  os << fmt::format("  memory   {:6.1f} ns latency, {:.2f} ns per line streamed ({:.1f} GB/s)\n", m.timing.memory_latency_ns,
+    if (i == 0)
+      os << fmt::format("  (independent updates {:.2f} ns each, at half the size)\n", cal.core_update_ns);
+    else
+      os << fmt::format("  {:5.1f} slots (chase {:.2f} ns, independent updates {:.2f} ns at half the size)\n",
+                        c.miss_slots, cal.measured[i - 1].chase_ns, cal.measured[i - 1].update_ns);
+  }
+  os << "  (sizes: the measured effective ones; reported:";
+  for (const auto& c : cal.reported_bytes) os << fmt::format(" {} KiB", c / 1024);
+  os << ")\n";
+  os << fmt::format("  memory   {:6.1f} ns latency, {:5.1f} slots (independent updates {:.2f} ns), {:.2f} ns per line "
+                    "streamed ({:.1f} GB/s)\n",
+                    m.timing.memory_latency_ns, m.timing.miss_slots, cal.measured.back().update_ns,
                     m.timing.memory_ns_per_line, static_cast<double>(line_bytes) / m.timing.memory_ns_per_line);
   for (const auto& t : m.tlb.levels)
     os << fmt::format("  {:<8} {:>5} entries × 4 KiB{}  +{:.2f} ns when it translates\n", t.name, t.entries,
                       t.associativity == 0 ? " (fully associative)" : "", t.hit_penalty_ns);
   os << "  walks   ";
   for (const auto& w : cal.walks) os << fmt::format(" {} pages: {:.1f} ns;", w.pages, w.ns);
-  os << "\n";
-  os << fmt::format("  MLP      {} miss slots (dependent chase {:.1f} ns / independent loads {:.2f} ns, 256 MiB)\n",
-                    m.timing.miss_slots, cal.dependent_ns, cal.independent_ns);
+  os << fmt::format("\n           {:.1f} slots (independent updates over memory's footprint {:.2f} ns on 4 KiB pages)\n",
+                    m.tlb.walk_slots, cal.small_page_update_ns);
   os << fmt::format("  core     fold {:.2f} ns, count {:.2f} ns (assumed = fold), distribute {:.2f} ns per element; "
                     "page fault {:.0f} ns\n",
                     cal.costs.fold_ns, cal.costs.count_ns, cal.costs.distribute_ns, cal.costs.page_fault_ns);
@@ -364,13 +447,14 @@ struct sweep_row {
   double naive_measured = 0, naive_simulated = 0, naive_no_mlp = 0;
   int sort_bits = 0;
   double sorted_measured = 0, sorted_simulated = 0;
+  sim::access_statistics naive_statistics{}, sorted_statistics{};  ///< where the simulated accesses were served
 };
 
 double error_percent(double simulated, double measured) { return 100.0 * (simulated - measured) / measured; }
 
 sweep_row run_one(const calibration& cal, const simulate_arguments& args, int log2_m) {
   const problem p{std::size_t{1} << args.log2_n, std::size_t{1} << log2_m, 1};
-  sweep_row row{log2_m};
+  sweep_row row{.log2_m = log2_m};
   const auto naive = measure_multireduce(p, {.algorithm = host::multireduce_algo::naive}, args.repetitions);
   const auto sorted = measure_multireduce(p, {.algorithm = host::multireduce_algo::partial_sort}, args.repetitions);
   if (naive.out != sorted.out)
@@ -383,18 +467,25 @@ sweep_row run_one(const calibration& cal, const simulate_arguments& args, int lo
   const data::sampler<std::uint32_t> labels(p.label_spec(), p.n);
   const auto label_at = [view = labels.host_view()](std::size_t i) { return view(i); };
   const sim::run_shape shape{p.n, p.m, 4, 4, 0, args.log2_sample == 0 ? 0 : std::size_t{1} << args.log2_sample};
-  row.naive_simulated = sim::simulate_naive(machine, cal.costs, shape, label_at).ns_per_element(p.n);
+  const sim::simulated_run naive_run = sim::simulate_naive(machine, cal.costs, shape, label_at);
+  row.naive_simulated = naive_run.ns_per_element(p.n);
+  row.naive_statistics = naive_run.statistics;
   sim::machine_description sequential = machine;
   sequential.timing.miss_slots = 1;
+  sequential.tlb.walk_slots = 1;
+  for (auto& c : sequential.caches) c.miss_slots = 1;
   row.naive_no_mlp = sim::simulate_naive(sequential, cal.costs, shape, label_at).ns_per_element(p.n);
 
   row.sort_bits = sorted.result.algorithm == host::multireduce_algo::partial_sort ? sorted.result.partial_sort_bits : 0;
   if (row.sort_bits == 0) {
     row.sorted_simulated = row.naive_simulated;  // partial_sort ran the straight loop: nothing to sort by
+    row.sorted_statistics = row.naive_statistics;
   } else {
     sim::run_shape sorted_shape = shape;
     sorted_shape.sort_bits = row.sort_bits;
-    row.sorted_simulated = sim::simulate_partial_sort(machine, cal.costs, sorted_shape, label_at).ns_per_element(p.n);
+    const sim::simulated_run sorted_run = sim::simulate_partial_sort(machine, cal.costs, sorted_shape, label_at);
+    row.sorted_simulated = sorted_run.ns_per_element(p.n);
+    row.sorted_statistics = sorted_run.statistics;
   }
   return row;
 }
@@ -411,6 +502,28 @@ void print_row(std::ostream& os, const sweep_row& r) {
                     r.naive_measured, r.naive_simulated, error_percent(r.naive_simulated, r.naive_measured),
                     r.naive_no_mlp, r.sort_bits, r.sorted_measured, r.sorted_simulated,
                     error_percent(r.sorted_simulated, r.sorted_measured));
+}
+
+/// "a / b / c": each count as a percentage of their sum.
+std::string shares(const std::vector<std::uint64_t>& counts) {
+  double total = 0;
+  for (auto c : counts) total += static_cast<double>(c);
+  std::string out;
+  for (auto c : counts) out += fmt::format("{}{:5.1f}", out.empty() ? "" : " /", total == 0 ? 0.0 : 100.0 * static_cast<double>(c) / total);
+  return out;
+}
+
+/// The simulated accesses by the level that served them and by how they were translated: the
+/// diagnosis behind each row's error.
+void print_served(std::ostream& os, const sim::machine_description& machine, const std::vector<sweep_row>& rows) {
+  std::string levels, translations;
+  for (const auto& c : machine.caches) levels += c.name + " / ";
+  for (const auto& t : machine.tlb.levels) translations += t.name + " / ";
+  os << fmt::format("\nsimulated accesses, % served by {}memory; % translated by {}walk:\n", levels, translations);
+  for (const auto& r : rows)
+    os << fmt::format("{:>6} | naive {} | {} || p.sort {} | {}\n", r.log2_m, shares(r.naive_statistics.served_by),
+                      shares(r.naive_statistics.translated_by), shares(r.sorted_statistics.served_by),
+                      shares(r.sorted_statistics.translated_by));
 }
 
 void write_csv(const std::string& path, const std::vector<sweep_row>& rows) {
@@ -462,6 +575,7 @@ int run_simulate(simulate_arguments args) {
     worst_naive = std::max(worst_naive, std::abs(error_percent(rows.back().naive_simulated, rows.back().naive_measured)));
     worst_sorted = std::max(worst_sorted, std::abs(error_percent(rows.back().sorted_simulated, rows.back().sorted_measured)));
   }
+  print_served(std::cout, cal.machine, rows);
   std::cout << fmt::format("\nworst |error|: naive {:.1f}%, partial sort {:.1f}%\n", worst_naive, worst_sorted);
   if (!args.csv.empty()) write_csv(args.csv, rows);
   return 0;

@@ -21,7 +21,7 @@ namespace sim = sluice::host::simulator;
 constexpr sim::level_geometry small_l1{32 * 1024, 64, 8};
 constexpr std::size_t set_stride = 64 * 64;
 
-sim::cache_hierarchy one_level() { return sim::cache_hierarchy({{"L1", small_l1, 1.0}}); }
+sim::cache_hierarchy one_level() { return sim::cache_hierarchy({{"L1", small_l1, 1.0, 1}}); }
 
 std::size_t misses_of_pass(sim::cache_hierarchy& caches, const std::vector<std::uint64_t>& addresses) {
   std::size_t misses = 0;
@@ -82,7 +82,7 @@ TEST(SimulatorCache, DirtyLinesAreWrittenBackOnceOnEviction) {
 }
 
 TEST(SimulatorCache, SecondLevelCatchesFirstLevelVictims) {
-  sim::cache_hierarchy caches({{"L1", small_l1, 1.0}, {"L2", {256 * 1024, 64, 8}, 4.0}});
+  sim::cache_hierarchy caches({{"L1", small_l1, 1.0, 1}, {"L2", {256 * 1024, 64, 8}, 4.0, 1}});
   const auto lines = same_set_lines(9);  // thrashes the 8-way L1 set, but fits the L2
   misses_of_pass(caches, lines);
   for (auto a : lines) EXPECT_EQ(caches.access(a, false).served_by, 1u);

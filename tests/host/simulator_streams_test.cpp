@@ -17,9 +17,9 @@ namespace sim = sluice::host::simulator;
 
 sim::machine_description roomy_machine() {
   sim::machine_description m;
-  m.caches = {{"L1", {1 << 20, 64, 16}, 1.0}};
+  m.caches = {{"L1", {1 << 20, 64, 16}, 1.0, 1}};
   m.tlb = {4096, {{"DTLB", 4096, 8, 0.0}}, 20.0};
-  m.timing = {100.0, 1.0, 8, true};
+  m.timing = {.memory_latency_ns = 100.0, .memory_ns_per_line = 1.0, .miss_slots = 8, .prefetch = true};
   return m;
 }
 
@@ -73,7 +73,7 @@ TEST(SimulatorStreams, PartialSortKeepsRandomAccessesInsideAGroup) {
   const auto labels = some_labels(n, m);
   const auto label_at = [&](std::size_t i) { return labels[i]; };
   sim::machine_description small = roomy_machine();
-  small.caches = {{"L1", {32 * 1024, 64, 8}, 1.0}};
+  small.caches = {{"L1", {32 * 1024, 64, 8}, 1.0, 1}};
   const auto naive = sim::simulate_naive(small, {}, {n, m, 4, 4, 0, 0}, label_at);
   const auto sorted = sim::simulate_partial_sort(small, {}, {n, m, 4, 4, 4, 0}, label_at);
   ASSERT_EQ(sorted.phases.size(), 4u);  // fill, count, distribute, fold groups

@@ -104,11 +104,13 @@ class lru_level {
   std::uint64_t clock_ = 0;
 };
 
-/// A level of the hierarchy: its geometry and the load-to-use latency of a hit there.
+/// A level of the hierarchy: its geometry, the load-to-use latency of a hit there and how many loads
+/// it serves at once (memory_model.hpp; the first level's hits hold no slot, so its count is unused).
 struct cache_level_config {
   std::string name;
   level_geometry geometry;
   double latency_ns = 0;
+  double miss_slots = 1;
 };
 
 /// Where an access was served: 0 for the first level, levels() for main memory.

@@ -4,13 +4,21 @@
 // was below the 111 ns memory latency "because memory accesses are ... pipelined"; §6.2 names
 // "memory pipelining" as the simulator's future work).
 //
-// The model is an out-of-order core reduced to three resources:
+// The model is an out-of-order core reduced to four resources:
 //   * the core issues one loop iteration every `core_ns` (the work of the loop body when every access
 //     hits the first level), so iteration i issues at i·core_ns plus any stall;
-//   * an access that misses the first level (or needs a page walk) holds one of `miss_slots` slots (the
-//     line-fill buffers) for its whole latency, so at most that many misses overlap: independent misses
-//     cost latency / miss_slots each, and a dependent chain (an address computed from the previous
-//     load, the thesis's "forced sequential" variant) waits for each in turn and costs the full latency;
+//   * a load that misses the first level is served by a later level (or memory) after that level's
+//     latency, and each serving level overlaps `miss_slots` of its loads: the core loses latency /
+//     slots of issue time per such load (the part of the wait it cannot hide), on top of its own
+//     work. Independent loads therefore cost latency / slots each, and a dependent chain (an address
+//     computed from the previous load, the thesis's "forced sequential" variant) waits for each in
+//     turn and costs the full latency. The slots are per level because they differ several-fold (on
+//     the 2-core EPYC guest of docs/simulator.md about 12 for L2 hits and 17 for memory), and the
+//     loss adds to the core's work instead of hiding under it: buckets that half fit the first level
+//     (m = 2^14 there) run at 2× the core time, where hiding would keep them core-bound. Stores take
+//     no slot (the store buffer retires them); their lines still cross the memory channel;
+//   * a page walk adds its cost to the load's latency, and the walkers overlap `walk_slots` walks
+//     (tlb.hpp): the core loses walk / walk_slots;
 //   * memory is one channel that moves a line in `memory_ns_per_line` (line / single-core bandwidth):
 //     demand misses, prefetched lines and write-backs of dirty lines all queue on it.
 // A per-instruction stride prefetcher ("rudimentary prefetching", §2.4) recognises an access site
@@ -26,17 +34,15 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <queue>
 #include <vector>
 
 namespace sluice::host::simulator {
 
 struct timing_parameters {
-  double memory_latency_ns = 100;   ///< load-to-use latency of main memory (pointer chase)
-  double memory_ns_per_line = 5;    ///< line bytes / sustained single-core memory bandwidth
-  unsigned miss_slots = 1;          ///< misses in flight at once (1: the thesis's sequential model)
-  bool prefetch = true;             ///< the per-site stride prefetcher
+  double memory_latency_ns = 100;  ///< load-to-use latency of main memory (pointer chase)
+  double memory_ns_per_line = 5;   ///< line bytes / sustained single-core memory bandwidth
+  double miss_slots = 1;           ///< loads memory serves at once (1 everywhere: the thesis's sequential model)
+  bool prefetch = true;            ///< the per-site stride prefetcher
 };
 
 /// Everything the simulator needs to know about a machine.
@@ -59,34 +65,26 @@ struct access_statistics {
 /// prefetcher's per-instruction history.
 inline constexpr std::size_t max_sites = 16;
 
-/// Program-order timing of accesses under the three resources described above.
+/// Program-order timing of accesses under the resources described above.
 class timeline {
  public:
-  timeline(unsigned miss_slots, double memory_ns_per_line) : memory_ns_per_line_(memory_ns_per_line) {
-    for (unsigned i = 0; i < std::max(miss_slots, 1u); ++i) slots_.push(0.0);
-  }
+  explicit timeline(double memory_ns_per_line) : memory_ns_per_line_(memory_ns_per_line) {}
 
   /// The core issues the next loop iteration after `core_ns` of work.
-  void next_iteration(double core_ns) {
-    issue_ += core_ns;
-    finish_ = std::max(finish_, issue_);
-  }
+  void next_iteration(double core_ns) { stall(core_ns); }
 
   /// An access issued now (or once `ready`, when its address depends on an earlier load) that takes
-  /// `latency_ns`; `miss` holds a slot, `memory_lines` lines cross the memory channel first.
-  double schedule(double latency_ns, bool miss, std::size_t memory_lines, double ready = 0) {
-    double start = std::max(issue_, ready);
-    if (miss) {
-      start = std::max(start, slots_.top());
-      slots_.pop();
-    }
-    double done = std::max(start + latency_ns, transfer(start, memory_lines));
-    if (miss) slots_.push(done);
+  /// `latency_ns`, of which the core loses `exposed_ns`; `memory_lines` lines cross the memory channel
+  /// first.
+  double schedule(double latency_ns, double exposed_ns, std::size_t memory_lines, double ready = 0) {
+    const double start = std::max(issue_, ready);
+    const double done = std::max(start + latency_ns, transfer(start, memory_lines));
     finish_ = std::max(finish_, done);
+    stall(exposed_ns);
     return done;
   }
 
-  /// The core does nothing else for `ns` (a page fault: the kernel zeroes and maps a page).
+  /// The core does nothing else for `ns` (its own work, a lost share of a miss, a page fault).
   void stall(double ns) {
     issue_ += ns;
     finish_ = std::max(finish_, issue_);
@@ -107,7 +105,6 @@ class timeline {
 
   double memory_ns_per_line_;
   double issue_ = 0, finish_ = 0, channel_free_ = 0;
-  std::priority_queue<double, std::vector<double>, std::greater<>> slots_;
 };
 
 /// Caches, TLB, prefetcher and timeline together: what an address stream talks to.
@@ -115,7 +112,7 @@ class memory_model {
  public:
   explicit memory_model(const machine_description& machine)
       : machine_(machine), caches_(machine.caches), tlb_(machine.tlb),
-        timeline_(machine.timing.miss_slots, machine.timing.memory_ns_per_line) {
+        timeline_(machine.timing.memory_ns_per_line) {
     statistics_.served_by.assign(caches_.levels() + 1, 0);
     statistics_.translated_by.assign(tlb_.levels() + 1, 0);
     last_line_.fill(no_line);
@@ -139,14 +136,13 @@ class memory_model {
     timeline_.background_transfer(h.memory_writebacks);
     const bool from_memory = h.served_by == caches_.levels();
 
-    if (prefetched && h.served_by > 0) {
-      ++statistics_.prefetched_lines;
-      ++statistics_.served_by[0];  // the prefetcher made it a first-level hit
-      return timeline_.schedule(latency_of(0) + t.penalty_ns, t.served_by > 0, from_memory ? 1 : 0, ready);
-    }
-    ++statistics_.served_by[h.served_by];
-    const bool miss = h.served_by > 0 || t.served_by > 0;
-    return timeline_.schedule(latency_of(h.served_by) + t.penalty_ns, miss, from_memory ? 1 : 0, ready);
+    const std::size_t served = prefetched ? 0 : h.served_by;  // the prefetcher makes it a first-level hit
+    statistics_.prefetched_lines += prefetched && h.served_by > 0 ? 1 : 0;
+    ++statistics_.served_by[served];
+    double exposed = 0;
+    if (!write && served > 0) exposed += latency_of(served) / std::max(slots_of(served), 1.0);
+    if (!write && t.served_by == tlb_.levels()) exposed += t.penalty_ns / std::max(machine_.tlb.walk_slots, 1.0);
+    return timeline_.schedule(latency_of(served) + t.penalty_ns, exposed, from_memory ? 1 : 0, ready);
   }
 
   double load(std::uint64_t address, std::size_t site, double ready = 0) { return access(address, false, site, ready); }
@@ -160,6 +156,10 @@ class memory_model {
  private:
   [[nodiscard]] double latency_of(std::size_t level) const {
     return level == caches_.levels() ? machine_.timing.memory_latency_ns : machine_.caches[level].latency_ns;
+  }
+
+  [[nodiscard]] double slots_of(std::size_t level) const {
+    return level == caches_.levels() ? machine_.timing.miss_slots : machine_.caches[level].miss_slots;
   }
 
   static constexpr std::uint64_t no_line = ~std::uint64_t{0};

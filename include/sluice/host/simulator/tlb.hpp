@@ -7,7 +7,8 @@
 // penalty; a miss in every level costs the page walk. The walk is one measured constant: the thesis
 // suspects walks get dearer as more pages are used (Table 2.1: the miss rate flattens at 2^26 buckets
 // while the time keeps rising), so `sluice simulate` measures it at the footprint where walks matter
-// (the largest bucket array), in the same virtual machine and paging mode as the measured runs.
+// (the largest bucket array), in the same virtual machine and paging mode as the measured runs. Walks
+// of independent loads overlap (several walkers); `walk_slots` says how many.
 // Cost: O(associativity) per level per translation.
 #pragma once
 
@@ -31,6 +32,7 @@ struct tlb_config {
   std::size_t page_bytes = 4096;
   std::vector<tlb_level_config> levels;
   double page_walk_ns = 0;  ///< added when no level holds the translation
+  double walk_slots = 1;    ///< walks in flight at once (memory_model.hpp: the core loses page_walk_ns / walk_slots)
 };
 
 /// How a translation was served: 0 for the first level, levels() for a page walk, and what it added.
