@@ -4,7 +4,11 @@
   log2 axis, with the measured copy bandwidth as the ceiling;
 - over m: host cases named "<case>, m = 2^k" (Eilers Fig. 2.1-2.7), one PNG per (family, case, n),
   ns per element against the bucket (or table) count m.
-Usage: plot_bench.py results.json output_directory"""
+With --simulate, the CSV of `sluice simulate --csv` instead: measured against simulated ns per element
+over m, naive and partial sort, and the naive loop simulated with one miss in flight (Eilers' model).
+Usage: plot_bench.py results.json output_directory
+       plot_bench.py --simulate simulate.csv output_directory"""
+import csv
 import json
 import os
 import re
@@ -19,15 +23,19 @@ import matplotlib.pyplot as plt  # noqa: E402
 M_SWEEP = re.compile(r"(.*), m = 2\^(\d+)$")
 
 
-def draw(out_dir, name, title, xlabel, ylabel, lines, ceiling=None):
-    """One PNG: `lines` maps an implementation to its (x, y) points; x on a log2 axis."""
+def draw(out_dir, name, title, xlabel, ylabel, lines, ceiling=None, styles=None, logy=False):
+    """One PNG: `lines` maps an implementation to its (x, y) points; x on a log2 axis (y too with
+    `logy`); `styles` maps an implementation to extra matplotlib line arguments."""
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for impl, points in lines.items():
         points.sort()
-        ax.plot([x for x, _ in points], [y for _, y in points], marker="o", markersize=3, label=impl)
+        ax.plot([x for x, _ in points], [y for _, y in points], marker="o", markersize=3, label=impl,
+                **(styles or {}).get(impl, {}))
     if ceiling:
         ax.axhline(ceiling[0], color="grey", linestyle="--", linewidth=1, label=ceiling[1])
     ax.set_xscale("log", base=2)
+    if logy:
+        ax.set_yscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=9)
@@ -72,7 +80,26 @@ def main(results_path, out_dir):
     print(f"plot_bench: {written} plot(s) in {out_dir}")
 
 
+def simulate(csv_path, out_dir):
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    columns = {"naive, measured": ("naive_measured_ns", {"color": "C0"}),
+               "naive, simulated": ("naive_simulated_ns", {"color": "C0", "linestyle": "--"}),
+               "naive, simulated with one miss in flight": ("naive_no_mlp_ns", {"color": "C0", "linestyle": ":"}),
+               "partial sort, measured": ("partial_sort_measured_ns", {"color": "C1"}),
+               "partial sort, simulated": ("partial_sort_simulated_ns", {"color": "C1", "linestyle": "--"})}
+    lines = {label: [(2 ** int(r["log2_m"]), float(r[column])) for r in rows] for label, (column, _) in columns.items()}
+    os.makedirs(out_dir, exist_ok=True)
+    draw(out_dir, "simulate", "sluice simulate: sequential multireduce, simulated against measured",
+         "m (buckets)", "ns per element", lines, styles={label: style for label, (_, style) in columns.items()},
+         logy=True)
+    print(f"plot_bench: simulate.png in {out_dir}")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) == 4 and sys.argv[1] == "--simulate":
+        simulate(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3:
+        main(sys.argv[1], sys.argv[2])
+    else:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])

@@ -24,20 +24,22 @@
 //                level; slots = the level's latency over that loss, corrected like the latency for
 //                the share served inside. Walks: the same updates over the memory footprint on 4 KiB
 //                pages lose this much more than on 2 MiB pages; walk slots = the walk cost over it;
-//   bandwidth    a sequential read of 256 MiB; page faults: first touch of freshly allocated memory;
+//   bandwidth    a sequential read of 256 MiB; page faults: allocating, touching and freeing fresh
+//                memory, per page (the partial sort pays all three for its temporaries);
 //   core time    the straight loop and the partial sort on inputs that fit the first levels (m = 2^10,
 //                n = 2^14), so that every access hits: the part of each iteration the memory model
 //                does not explain. m = 2^10 rather than fewer buckets: with 16 the same bucket comes
 //                back within the core's window and store-to-load forwarding stalls (up to 0.96 against
-//                0.54 ns in the 12da599 run) would be charged to every m. The count pass is assumed to
-//                cost what the straight loop does (both read a label and update a small table); the
-//                distribution pass gets the rest.
+//                0.54 ns in the 12da599 run) would be charged to every m. The count pass is timed
+//                alone (host::detail::bucket_plan, as label_groups builds it); the distribution pass
+//                gets what the partial sort takes beyond it and the straight loop.
 // The measured runs are single-threaded (a TBB arena of one thread), like the simulated core.
 #include "simulate.hpp"
 
 #include <sluice/core/operators.hpp>
 #include <sluice/data/distributions.hpp>
 #include <sluice/host/cache_info.hpp>
+#include <sluice/host/detail/bucket_plan.hpp>
 #include <sluice/host/huge_pages.hpp>
 #include <sluice/host/multireduce.hpp>
 #include <sluice/host/simulator/address_streams.hpp>
@@ -184,12 +186,15 @@ double sequential_read_ns_per_line(std::size_t bytes) {
   });
 }
 
-/// ns per first touch of a page of freshly allocated memory (the kernel zeroes and maps it).
+/// ns per page of freshly allocated memory: allocation, first touch (the kernel zeroes and maps the
+/// page) and release (it unmaps it again), as the partial sort's temporaries cost.
 double page_fault_ns(std::size_t bytes) {
   return best_of(3, [&] {
-    host::huge_page_buffer<std::uint8_t> fresh(bytes, false);
     const auto start = steady::now();
-    for (std::size_t at = 0; at < bytes; at += small_page) fresh[at] = 1;
+    {
+      host::huge_page_buffer<std::uint8_t> fresh(bytes, false);
+      for (std::size_t at = 0; at < bytes; at += small_page) fresh[at] = 1;
+    }
     return elapsed_ns(start) / static_cast<double>(bytes / small_page);
   });
 }
@@ -228,6 +233,13 @@ measured_run measure_multireduce(const problem& p, host::multireduce_options opt
 
 // ---- the machine description -----------------------------------------------------------------------------
 
+/// How a level's effective size is searched for (effective_bytes).
+struct size_sweep {
+  std::string name;
+  std::size_t from = 0, reported = 0;
+  double threshold = 0;
+};
+
 struct walk_point {
   std::size_t pages;
   double ns;
@@ -242,6 +254,7 @@ struct calibration {
   std::vector<level_timing> measured;       ///< per level past the first, then memory: as measured
   double small_page_update_ns = 0;          ///< the updates over memory's footprint on 4 KiB pages
   std::vector<walk_point> walks;            ///< page walk cost by pages spanned, beyond the TLB's reach
+  size_sweep last_sweep;                    ///< how the last level's size was found (rerun after the rows)
 
   /// The walk cost for random accesses over `bytes` (the nearest measured span, clamped to the ends).
   [[nodiscard]] double walk_ns_for(std::size_t bytes) const {
@@ -262,8 +275,8 @@ sim::cache_level_config cache_level_from(const host::cache_level& c, std::size_t
 /// A level's effective size: the chase swept from `from` towards the reported size by factors of
 /// 2^(1/4); the largest size whose latency stays below `threshold` (the sweep ends after three sizes in
 /// a row above it).
-std::size_t effective_bytes(const std::string& name, std::size_t from, std::size_t reported, double threshold,
-                            std::ostream& log) {
+std::size_t effective_bytes(const size_sweep& sweep, std::ostream& log) {
+  const auto& [name, from, reported, threshold] = sweep;
   std::size_t fits = from;
   log << fmt::format("{} sweep (2 MiB pages; threshold {:.1f} ns):", name, threshold);
   int above = 0;
@@ -325,8 +338,9 @@ void calibrate_caches(calibration& cal, std::ostream& log) {
     const bool last = i + 1 == levels.size() && i > 0;
     const std::size_t reported = levels[i]->size_bytes, from = last ? 2 * inner_bytes : std::max(reported / 2, 2 * inner_bytes);
     const double missing = last ? memory.chase_ns : chase_ns(2 * reported, line_bytes, true);
-    const std::size_t bytes = effective_bytes(fmt::format("L{}", levels[i]->level), from, reported,
-                                              (chase_ns(from / 2, line_bytes, true) + missing) / 2, log);
+    const size_sweep sweep{fmt::format("L{}", levels[i]->level), from, reported, (chase_ns(from / 2, line_bytes, true) + missing) / 2};
+    const std::size_t bytes = effective_bytes(sweep, log);
+    cal.last_sweep = sweep;
     const level_timing measured = time_level(bytes / 2);
     double latency = measured.chase_ns, slots = 1;
     if (i == 0) {
@@ -385,16 +399,40 @@ void calibrate_bandwidth(calibration& cal) {
   cal.machine.timing.memory_ns_per_line = sequential_read_ns_per_line(std::size_t{256} << 20);
 }
 
+/// ns per element of the partial sort's counting pass alone: the plan host::detail::label_groups builds
+/// (its count, and the offsets, which are few at 2^bits groups), with label_groups' group function.
+double count_pass_ns(const problem& p, int bits, int repetitions) {
+  const auto labels = data::generate_host<std::uint32_t>(p.n, p.label_spec());
+  const int shift = host::detail::label_bits(p.m) - bits;
+  const std::size_t groups = std::size_t{1} << bits;
+  const auto group_of = [&](std::size_t i) -> std::size_t { return labels[i] < p.m ? labels[i] >> shift : groups; };
+  std::vector<double> times;
+  std::size_t kept = 0;
+  single_threaded([&] {
+    for (int r = 0; r <= repetitions; ++r) {
+      const auto start = steady::now();
+      const host::detail::bucket_plan plan(p.n, groups, group_of);
+      kept += plan.kept();
+      if (r > 0) times.push_back(elapsed_ns(start) / static_cast<double>(p.n));
+    }
+  });
+  if (kept != (static_cast<std::size_t>(repetitions) + 1) * p.n)
+    throw invalid_argument("sluice simulate", "count pass", "dropped labels that are in range");
+  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
+  return times[times.size() / 2];
+}
+
 /// Core time per iteration: the loops on inputs that fit the first level (every access hits).
 void calibrate_loops(calibration& cal) {
   const problem tiny{std::size_t{1} << 14, std::size_t{1} << 10, 11};
-  const int repetitions = 201;
+  const int repetitions = 1001;  // about 10 ms each: long enough to average over a neighbour's bursts
   cal.costs.fold_ns = measure_multireduce(tiny, {.algorithm = host::multireduce_algo::naive}, repetitions).ns_per_element;
   const problem grouped{std::size_t{1} << 14, 256, 11};
-  const double sorted = measure_multireduce(grouped, {.algorithm = host::multireduce_algo::partial_sort, .partial_sort_bits = 4},
+  constexpr int bits = 4;
+  const double sorted = measure_multireduce(grouped, {.algorithm = host::multireduce_algo::partial_sort, .partial_sort_bits = bits},
                                             repetitions).ns_per_element;
-  cal.costs.count_ns = cal.costs.fold_ns;
-  cal.costs.distribute_ns = std::max(cal.costs.fold_ns, sorted - 2 * cal.costs.fold_ns);
+  cal.costs.count_ns = count_pass_ns(grouped, bits, repetitions);
+  cal.costs.distribute_ns = std::max(cal.costs.fold_ns, sorted - cal.costs.count_ns - cal.costs.fold_ns);
   cal.costs.page_fault_ns = page_fault_ns(std::size_t{64} << 20);
 }
 
@@ -435,8 +473,8 @@ void print_calibration(std::ostream& os, const calibration& cal) {
   for (const auto& w : cal.walks) os << fmt::format(" {} pages: {:.1f} ns;", w.pages, w.ns);
   os << fmt::format("\n           {:.1f} slots (independent updates over memory's footprint {:.2f} ns on 4 KiB pages)\n",
                     m.tlb.walk_slots, cal.small_page_update_ns);
-  os << fmt::format("  core     fold {:.2f} ns, count {:.2f} ns (assumed = fold), distribute {:.2f} ns per element; "
-                    "page fault {:.0f} ns\n",
+  os << fmt::format("  core     fold {:.2f} ns, count {:.2f} ns, distribute {:.2f} ns per element; "
+                    "fresh page (fault and release) {:.0f} ns\n",
                     cal.costs.fold_ns, cal.costs.count_ns, cal.costs.distribute_ns, cal.costs.page_fault_ns);
 }
 
@@ -444,17 +482,19 @@ void print_calibration(std::ostream& os, const calibration& cal) {
 
 struct sweep_row {
   int log2_m = 0;
+  std::size_t n = 0;
   double naive_measured = 0, naive_simulated = 0, naive_no_mlp = 0;
   int sort_bits = 0;
   double sorted_measured = 0, sorted_simulated = 0;
   sim::access_statistics naive_statistics{}, sorted_statistics{};  ///< where the simulated accesses were served
+  std::vector<sim::phase_time> sorted_phases{};                     ///< the simulated partial sort, phase by phase
 };
 
 double error_percent(double simulated, double measured) { return 100.0 * (simulated - measured) / measured; }
 
 sweep_row run_one(const calibration& cal, const simulate_arguments& args, int log2_m) {
   const problem p{std::size_t{1} << args.log2_n, std::size_t{1} << log2_m, 1};
-  sweep_row row{.log2_m = log2_m};
+  sweep_row row{.log2_m = log2_m, .n = p.n};
   const auto naive = measure_multireduce(p, {.algorithm = host::multireduce_algo::naive}, args.repetitions);
   const auto sorted = measure_multireduce(p, {.algorithm = host::multireduce_algo::partial_sort}, args.repetitions);
   if (naive.out != sorted.out)
@@ -486,6 +526,7 @@ sweep_row run_one(const calibration& cal, const simulate_arguments& args, int lo
     const sim::simulated_run sorted_run = sim::simulate_partial_sort(machine, cal.costs, sorted_shape, label_at);
     row.sorted_simulated = sorted_run.ns_per_element(p.n);
     row.sorted_statistics = sorted_run.statistics;
+    row.sorted_phases = sorted_run.phases;
   }
   return row;
 }
@@ -524,6 +565,14 @@ void print_served(std::ostream& os, const sim::machine_description& machine, con
     os << fmt::format("{:>6} | naive {} | {} || p.sort {} | {}\n", r.log2_m, shares(r.naive_statistics.served_by),
                       shares(r.naive_statistics.translated_by), shares(r.sorted_statistics.served_by),
                       shares(r.sorted_statistics.translated_by));
+  os << "\nsimulated partial sort by phase, ns per element:\n";
+  for (const auto& r : rows) {
+    if (r.sorted_phases.empty()) continue;
+    os << fmt::format("{:>6} |", r.log2_m);
+    for (const auto& phase : r.sorted_phases)
+      os << fmt::format(" {} {:.2f};", phase.name, phase.ns / static_cast<double>(r.n));
+    os << "\n";
+  }
 }
 
 void write_csv(const std::string& path, const std::vector<sweep_row>& rows) {
@@ -576,6 +625,10 @@ int run_simulate(simulate_arguments args) {
     worst_sorted = std::max(worst_sorted, std::abs(error_percent(rows.back().sorted_simulated, rows.back().sorted_measured)));
   }
   print_served(std::cout, cal.machine, rows);
+  // A shared last level changes with the neighbours' load within minutes: the same sweep again says
+  // whether the rows ran with the size the machine description assumed.
+  std::cout << "\nafter the rows, ";
+  effective_bytes(cal.last_sweep, std::cout);
   std::cout << fmt::format("\nworst |error|: naive {:.1f}%, partial sort {:.1f}%\n", worst_naive, worst_sorted);
   if (!args.csv.empty()) write_csv(args.csv, rows);
   return 0;

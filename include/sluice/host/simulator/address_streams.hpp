@@ -36,7 +36,7 @@ struct loop_costs {
   double fold_ns = 1;        ///< one iteration of the straight loop (Alg. 2.2)
   double count_ns = 1;       ///< one iteration of the partial sort's counting pass
   double distribute_ns = 2;  ///< one iteration of its distribution pass
-  double page_fault_ns = 0;  ///< first touch of a page of freshly allocated memory
+  double page_fault_ns = 0;  ///< a page of freshly allocated memory: its first touch and, later, its release
 };
 
 struct run_shape {
