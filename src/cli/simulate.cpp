@@ -33,7 +33,12 @@
 //                0.54 ns in the 12da599 run) would be charged to every m. The count pass is timed
 //                alone (host::detail::bucket_plan, as label_groups builds it); the distribution pass
 //                gets what the partial sort takes beyond it and the straight loop.
-// The measured runs are single-threaded (a TBB arena of one thread), like the simulated core.
+// The caches and the core times are measured again just before each row: this guest shares its cores'
+// second hardware threads and the L3 with other tenants, and their load moves the effective L1, L2 and
+// L3 sizes and the core's speed within seconds (the L1 chase at 48 KiB: 1.4 ns one second, 3.7 the
+// next), and memory's time per update by a third: memory's updates too. Memory's latency, the TLB and
+// the bandwidth are measured once. The measured runs are single-threaded (a TBB arena of one thread),
+// like the simulated core.
 #include "simulate.hpp"
 
 #include <sluice/core/operators.hpp>
@@ -57,9 +62,12 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <span>
+#include <sstream>
+#include <string>
 #include <vector>
 
 namespace sluice::cli {
@@ -248,13 +256,14 @@ struct walk_point {
 struct calibration {
   sim::machine_description machine;
   sim::loop_costs costs;
-  std::size_t reported_llc_bytes = 0;
   std::vector<std::size_t> reported_bytes;  ///< per level, as host::cache_info has them
+  std::size_t memory_bytes = 0;             ///< the footprint memory is timed over
+  level_timing memory{};                    ///< memory's chase and updates (2 MiB pages)
+  std::shared_ptr<line_pool> memory_pool;   ///< kept to time memory's updates again before each row
   double core_update_ns = 0;                ///< independent updates within the first level
   std::vector<level_timing> measured;       ///< per level past the first, then memory: as measured
   double small_page_update_ns = 0;          ///< the updates over memory's footprint on 4 KiB pages
   std::vector<walk_point> walks;            ///< page walk cost by pages spanned, beyond the TLB's reach
-  size_sweep last_sweep;                    ///< how the last level's size was found (rerun after the rows)
 
   /// The walk cost for random accesses over `bytes` (the nearest measured span, clamped to the ends).
   [[nodiscard]] double walk_ns_for(std::size_t bytes) const {
@@ -303,44 +312,50 @@ double miss_slots(double latency, double core_update_ns, const level_timing& mea
   return lost <= latency / max_slots ? max_slots : std::max(latency / lost, 1.0);
 }
 
-void calibrate_caches(calibration& cal, std::ostream& log) {
+std::vector<const host::cache_level*> data_caches() {
   const host::cache_info& info = host::machine_cache_info();
   std::vector<const host::cache_level*> levels;
   for (int l = 1; l <= 4; ++l)
     if (const auto* c = info.data_cache(l)) levels.push_back(c);
   if (levels.empty() || levels.front()->line_bytes != line_bytes)
     throw invalid_argument("sluice simulate", "machine", "needs the data caches (64-byte lines) in host::cache_info");
+  return levels;
+}
 
-  cal.reported_llc_bytes = levels.back()->size_bytes;
-  for (const auto* c : levels) cal.reported_bytes.push_back(c->size_bytes);
-  const std::size_t memory_bytes = std::max<std::size_t>(8 * cal.reported_llc_bytes, std::size_t{256} << 20);
-  // Memory on 2 MiB pages, and the same updates on 4 KiB pages (for the walks), alternated: neighbours
-  // on a shared machine move memory times by a third from one second to the next.
-  level_timing memory = time_level(memory_bytes);
-  {
-    line_pool huge(memory_bytes / line_bytes, line_bytes, true), small(memory_bytes / line_bytes, line_bytes, false);
-    cal.small_page_update_ns = small.update_ns(update_steps);
-    for (int round = 0; round < 2; ++round) {
-      memory.update_ns = std::min(memory.update_ns, huge.update_ns(update_steps));
-      cal.small_page_update_ns = std::min(cal.small_page_update_ns, small.update_ns(update_steps));
-    }
+/// Memory's latency and time per update, on 2 MiB pages, and the same updates on 4 KiB pages (for the
+/// walks), alternated: neighbours on a shared machine move memory times by a third within seconds.
+void calibrate_memory(calibration& cal) {
+  for (const auto* c : data_caches()) cal.reported_bytes.push_back(c->size_bytes);
+  cal.memory_bytes = std::max<std::size_t>(8 * cal.reported_bytes.back(), std::size_t{256} << 20);
+  cal.memory = time_level(cal.memory_bytes);
+  cal.memory_pool = std::make_shared<line_pool>(cal.memory_bytes / line_bytes, line_bytes, true);
+  line_pool small(cal.memory_bytes / line_bytes, line_bytes, false);
+  cal.small_page_update_ns = small.update_ns(update_steps);
+  for (int round = 0; round < 2; ++round) {
+    cal.memory.update_ns = std::min(cal.memory.update_ns, cal.memory_pool->update_ns(update_steps));
+    cal.small_page_update_ns = std::min(cal.small_page_update_ns, small.update_ns(update_steps));
   }
-  auto& timing = cal.machine.timing;
-  timing.memory_latency_ns = memory.chase_ns;
+  cal.machine.timing.memory_latency_ns = cal.memory.chase_ns;
+}
 
-  // Each level's effective size: the chase swept up from half the reported size (the last level: from
-  // twice the level inside), against halfway between a size that surely fits (half the sweep's start)
-  // and one that surely does not (twice the reported size; the last level: memory). Then each level
-  // is timed over half its effective size (the chase keeps the rest for the code, stack and streams).
+/// The cache levels: effective sizes, latencies and slots (and memory's slots, which depend on the last
+/// level's share). Each level's effective size: the chase swept up from half the reported size (the
+/// last level: from twice the level inside), against halfway between a size that surely fits (half
+/// the sweep's start) and one that surely does not (twice the reported size; the last level: memory).
+/// Then each level is timed over half its effective size (the chase keeps the rest for the code, stack
+/// and streams). Cheap enough to repeat before every row: the shared levels change within seconds.
+void calibrate_caches(calibration& cal, std::ostream& log) {
+  const auto levels = data_caches();
+  cal.machine.caches.clear();
+  cal.measured.clear();
   std::size_t inner_bytes = 0;
   double inner_latency = 0, inner_lost = 0;
   for (std::size_t i = 0; i < levels.size(); ++i) {
     const bool last = i + 1 == levels.size() && i > 0;
     const std::size_t reported = levels[i]->size_bytes, from = last ? 2 * inner_bytes : std::max(reported / 2, 2 * inner_bytes);
-    const double missing = last ? memory.chase_ns : chase_ns(2 * reported, line_bytes, true);
-    const size_sweep sweep{fmt::format("L{}", levels[i]->level), from, reported, (chase_ns(from / 2, line_bytes, true) + missing) / 2};
-    const std::size_t bytes = effective_bytes(sweep, log);
-    cal.last_sweep = sweep;
+    const double missing = last ? cal.memory.chase_ns : chase_ns(2 * reported, line_bytes, true);
+    const std::size_t bytes = effective_bytes(
+        {fmt::format("L{}", levels[i]->level), from, reported, (chase_ns(from / 2, line_bytes, true) + missing) / 2}, log);
     const level_timing measured = time_level(bytes / 2);
     double latency = measured.chase_ns, slots = 1;
     if (i == 0) {
@@ -355,8 +370,9 @@ void calibrate_caches(calibration& cal, std::ostream& log) {
     inner_bytes = bytes;
     inner_latency = latency;
   }
-  timing.miss_slots = miss_slots(memory.chase_ns, cal.core_update_ns, memory, memory_bytes, inner_bytes, inner_lost);
-  cal.measured.push_back(memory);
+  cal.machine.timing.miss_slots =
+      miss_slots(cal.memory.chase_ns, cal.core_update_ns, cal.memory, cal.memory_bytes, inner_bytes, inner_lost);
+  cal.measured.push_back(cal.memory);
 }
 
 /// Translation cost of a chase over `pages` pages, one line each: 4 KiB pages minus 2 MiB pages.
@@ -423,10 +439,17 @@ double count_pass_ns(const problem& p, int bits, int repetitions) {
 }
 
 /// Core time per iteration: the loops on inputs that fit the first level (every access hits).
-void calibrate_loops(calibration& cal) {
+constexpr int core_repetitions = 1001;  // about 10 ms for the straight loop: long enough to average over bursts
+
+/// The straight loop's core time: n = 2^14 elements into 2^10 buckets, everything in the first level.
+double fold_core_ns() {
   const problem tiny{std::size_t{1} << 14, std::size_t{1} << 10, 11};
-  const int repetitions = 1001;  // about 10 ms each: long enough to average over a neighbour's bursts
-  cal.costs.fold_ns = measure_multireduce(tiny, {.algorithm = host::multireduce_algo::naive}, repetitions).ns_per_element;
+  return measure_multireduce(tiny, {.algorithm = host::multireduce_algo::naive}, core_repetitions).ns_per_element;
+}
+
+void calibrate_loops(calibration& cal) {
+  const int repetitions = core_repetitions;
+  cal.costs.fold_ns = fold_core_ns();
   const problem grouped{std::size_t{1} << 14, 256, 11};
   constexpr int bits = 4;
   const double sorted = measure_multireduce(grouped, {.algorithm = host::multireduce_algo::partial_sort, .partial_sort_bits = bits},
@@ -438,6 +461,7 @@ void calibrate_loops(calibration& cal) {
 
 calibration calibrate(std::ostream& log) {
   calibration cal;
+  calibrate_memory(cal);
   calibrate_caches(cal, log);
   calibrate_tlb(cal, log);
   calibrate_bandwidth(cal);
@@ -488,6 +512,14 @@ struct sweep_row {
   double sorted_measured = 0, sorted_simulated = 0;
   sim::access_statistics naive_statistics{}, sorted_statistics{};  ///< where the simulated accesses were served
   std::vector<sim::phase_time> sorted_phases{};                     ///< the simulated partial sort, phase by phase
+  sim::machine_description machine{};                               ///< the caches as measured just before the row
+  sim::loop_costs costs{};                                          ///< the core times, likewise
+  double core_after_ns = 0;                                         ///< the straight loop's core time again after the row
+  /// Whether the core ran at the same speed before and after the row (within 10%): a neighbour on
+  /// the core's other hardware thread slows it by up to 1.7x, and a row it came or went during was
+  /// measured on a machine the row's description does not describe.
+  [[nodiscard]] bool steady() const { return std::abs(core_after_ns - costs.fold_ns) <= 0.1 * costs.fold_ns; }
+  std::string sweeps{};                                             ///< the size sweeps that found them
 };
 
 double error_percent(double simulated, double measured) { return 100.0 * (simulated - measured) / measured; }
@@ -495,26 +527,38 @@ double error_percent(double simulated, double measured) { return 100.0 * (simula
 sweep_row run_one(const calibration& cal, const simulate_arguments& args, int log2_m) {
   const problem p{std::size_t{1} << args.log2_n, std::size_t{1} << log2_m, 1};
   sweep_row row{.log2_m = log2_m, .n = p.n};
+  // The caches and the core times again, just before this row is measured: a neighbour (on the other
+  // hardware thread of the core, or on the shared L3) moves the caches' effective sizes and the core's
+  // speed within seconds (the first description is printed above, each row's at the end).
+  calibration here = cal;
+  here.memory.update_ns = here.memory_pool->update_ns(update_steps);
+  std::ostringstream sweeps;
+  calibrate_caches(here, sweeps);
+  calibrate_loops(here);
+  row.machine = here.machine;
+  row.costs = here.costs;
+  row.sweeps = sweeps.str();
   const auto naive = measure_multireduce(p, {.algorithm = host::multireduce_algo::naive}, args.repetitions);
   const auto sorted = measure_multireduce(p, {.algorithm = host::multireduce_algo::partial_sort}, args.repetitions);
   if (naive.out != sorted.out)
     throw invalid_argument("sluice simulate", "partial_sort", "disagrees with naive (the measurement is not valid)");
   row.naive_measured = naive.ns_per_element;
   row.sorted_measured = sorted.ns_per_element;
+  row.core_after_ns = fold_core_ns();
 
-  sim::machine_description machine = cal.machine;
+  sim::machine_description machine = row.machine;
   machine.tlb.page_walk_ns = cal.walk_ns_for(p.m * sizeof(std::uint32_t));
   const data::sampler<std::uint32_t> labels(p.label_spec(), p.n);
   const auto label_at = [view = labels.host_view()](std::size_t i) { return view(i); };
   const sim::run_shape shape{p.n, p.m, 4, 4, 0, args.log2_sample == 0 ? 0 : std::size_t{1} << args.log2_sample};
-  const sim::simulated_run naive_run = sim::simulate_naive(machine, cal.costs, shape, label_at);
+  const sim::simulated_run naive_run = sim::simulate_naive(machine, row.costs, shape, label_at);
   row.naive_simulated = naive_run.ns_per_element(p.n);
   row.naive_statistics = naive_run.statistics;
   sim::machine_description sequential = machine;
   sequential.timing.miss_slots = 1;
   sequential.tlb.walk_slots = 1;
   for (auto& c : sequential.caches) c.miss_slots = 1;
-  row.naive_no_mlp = sim::simulate_naive(sequential, cal.costs, shape, label_at).ns_per_element(p.n);
+  row.naive_no_mlp = sim::simulate_naive(sequential, row.costs, shape, label_at).ns_per_element(p.n);
 
   row.sort_bits = sorted.result.algorithm == host::multireduce_algo::partial_sort ? sorted.result.partial_sort_bits : 0;
   if (row.sort_bits == 0) {
@@ -523,7 +567,7 @@ sweep_row run_one(const calibration& cal, const simulate_arguments& args, int lo
   } else {
     sim::run_shape sorted_shape = shape;
     sorted_shape.sort_bits = row.sort_bits;
-    const sim::simulated_run sorted_run = sim::simulate_partial_sort(machine, cal.costs, sorted_shape, label_at);
+    const sim::simulated_run sorted_run = sim::simulate_partial_sort(machine, row.costs, sorted_shape, label_at);
     row.sorted_simulated = sorted_run.ns_per_element(p.n);
     row.sorted_statistics = sorted_run.statistics;
     row.sorted_phases = sorted_run.phases;
@@ -532,17 +576,18 @@ sweep_row run_one(const calibration& cal, const simulate_arguments& args, int lo
 }
 
 void print_header(std::ostream& os) {
-  os << fmt::format("{:>6} | {:>9} {:>9} {:>7} {:>9} | {:>4} {:>9} {:>9} {:>7}\n", "log2 m", "naive", "simulated",
-                    "error", "no MLP", "bits", "p.sort", "simulated", "error");
-  os << fmt::format("{:>6} | {:>9} {:>9} {:>7} {:>9} | {:>4} {:>9} {:>9} {:>7}\n", "", "ns/elem", "ns/elem", "%",
-                    "ns/elem", "", "ns/elem", "ns/elem", "%");
+  os << fmt::format("{:>6} | {:>9} {:>9} {:>7} {:>9} | {:>4} {:>9} {:>9} {:>7} | {:>11}\n", "log2 m", "naive", "simulated",
+                    "error", "no MLP", "bits", "p.sort", "simulated", "error", "core before");
+  os << fmt::format("{:>6} | {:>9} {:>9} {:>7} {:>9} | {:>4} {:>9} {:>9} {:>7} | {:>11}\n", "", "ns/elem", "ns/elem", "%",
+                    "ns/elem", "", "ns/elem", "ns/elem", "%", "/ after ns");
 }
 
 void print_row(std::ostream& os, const sweep_row& r) {
-  os << fmt::format("{:>6} | {:>9.2f} {:>9.2f} {:>+7.1f} {:>9.2f} | {:>4} {:>9.2f} {:>9.2f} {:>+7.1f}\n", r.log2_m,
-                    r.naive_measured, r.naive_simulated, error_percent(r.naive_simulated, r.naive_measured),
+  os << fmt::format("{:>6} | {:>9.2f} {:>9.2f} {:>+7.1f} {:>9.2f} | {:>4} {:>9.2f} {:>9.2f} {:>+7.1f} | {:.2f} / {:.2f}{}\n",
+                    r.log2_m, r.naive_measured, r.naive_simulated, error_percent(r.naive_simulated, r.naive_measured),
                     r.naive_no_mlp, r.sort_bits, r.sorted_measured, r.sorted_simulated,
-                    error_percent(r.sorted_simulated, r.sorted_measured));
+                    error_percent(r.sorted_simulated, r.sorted_measured), r.costs.fold_ns, r.core_after_ns,
+                    r.steady() ? "" : " *");
 }
 
 /// "a / b / c": each count as a percentage of their sum.
@@ -554,9 +599,26 @@ std::string shares(const std::vector<std::uint64_t>& counts) {
   return out;
 }
 
-/// The simulated accesses by the level that served them and by how they were translated: the
-/// diagnosis behind each row's error.
-void print_served(std::ostream& os, const sim::machine_description& machine, const std::vector<sweep_row>& rows) {
+/// Each row's caches as measured just before it, the simulated accesses by the level that served them
+/// and by how they were translated, and the simulated partial sort's phases: the diagnosis behind each
+/// row's error.
+void print_diagnosis(std::ostream& os, const std::vector<sweep_row>& rows) {
+  os << "\neach row's machine, measured just before it: caches (effective size, latency, slots), memory (latency,\n"
+        "slots), core ns per element (fold, count, distribute)\n";
+  for (const auto& r : rows) {
+    os << fmt::format("{:>6} |", r.log2_m);
+    for (const auto& c : r.machine.caches)
+      os << fmt::format(" {} {:.0f} KiB {:.1f} ns {:.1f} |", c.name, static_cast<double>(c.geometry.size_bytes) / 1024,
+                        c.latency_ns, c.miss_slots);
+    os << fmt::format(" memory {:.0f} ns {:.1f} | core {:.2f} {:.2f} {:.2f}\n", r.machine.timing.memory_latency_ns,
+                      r.machine.timing.miss_slots, r.costs.fold_ns, r.costs.count_ns, r.costs.distribute_ns);
+  }
+  os << "\nthe sweeps behind them:\n";
+  for (const auto& r : rows) {
+    std::istringstream lines(r.sweeps);
+    for (std::string line; std::getline(lines, line);) os << fmt::format("{:>6} | {}\n", r.log2_m, line);
+  }
+  const sim::machine_description& machine = rows.front().machine;
   std::string levels, translations;
   for (const auto& c : machine.caches) levels += c.name + " / ";
   for (const auto& t : machine.tlb.levels) translations += t.name + " / ";
@@ -578,10 +640,11 @@ void print_served(std::ostream& os, const sim::machine_description& machine, con
 void write_csv(const std::string& path, const std::vector<sweep_row>& rows) {
   std::ofstream csv(path);
   csv << "log2_m,naive_measured_ns,naive_simulated_ns,naive_no_mlp_ns,sort_bits,partial_sort_measured_ns,"
-         "partial_sort_simulated_ns\n";
+         "partial_sort_simulated_ns,core_before_ns,core_after_ns\n";
   for (const auto& r : rows)
-    csv << fmt::format("{},{:.4f},{:.4f},{:.4f},{},{:.4f},{:.4f}\n", r.log2_m, r.naive_measured, r.naive_simulated,
-                       r.naive_no_mlp, r.sort_bits, r.sorted_measured, r.sorted_simulated);
+    csv << fmt::format("{},{:.4f},{:.4f},{:.4f},{},{:.4f},{:.4f},{:.4f},{:.4f}\n", r.log2_m, r.naive_measured,
+                       r.naive_simulated, r.naive_no_mlp, r.sort_bits, r.sorted_measured, r.sorted_simulated,
+                       r.costs.fold_ns, r.core_after_ns);
 }
 
 }  // namespace
@@ -616,20 +679,24 @@ int run_simulate(simulate_arguments args) {
                                : fmt::format("the first 2^{} iterations of each loop, scaled to the loop", args.log2_sample));
   print_header(std::cout);
   std::vector<sweep_row> rows;
-  double worst_naive = 0, worst_sorted = 0;
+  double worst_naive[2] = {}, worst_sorted[2] = {};  // all rows, steady rows
+  std::size_t steady = 0;
   for (int log2_m = args.log2_m_first; log2_m <= args.log2_m_last; log2_m += args.log2_m_step) {
     rows.push_back(run_one(cal, args, log2_m));
-    print_row(std::cout, rows.back());
+    const sweep_row& r = rows.back();
+    print_row(std::cout, r);
     std::cout.flush();
-    worst_naive = std::max(worst_naive, std::abs(error_percent(rows.back().naive_simulated, rows.back().naive_measured)));
-    worst_sorted = std::max(worst_sorted, std::abs(error_percent(rows.back().sorted_simulated, rows.back().sorted_measured)));
+    steady += r.steady() ? 1 : 0;
+    for (int kind = 0; kind < (r.steady() ? 2 : 1); ++kind) {
+      worst_naive[kind] = std::max(worst_naive[kind], std::abs(error_percent(r.naive_simulated, r.naive_measured)));
+      worst_sorted[kind] = std::max(worst_sorted[kind], std::abs(error_percent(r.sorted_simulated, r.sorted_measured)));
+    }
   }
-  print_served(std::cout, cal.machine, rows);
-  // A shared last level changes with the neighbours' load within minutes: the same sweep again says
-  // whether the rows ran with the size the machine description assumed.
-  std::cout << "\nafter the rows, ";
-  effective_bytes(cal.last_sweep, std::cout);
-  std::cout << fmt::format("\nworst |error|: naive {:.1f}%, partial sort {:.1f}%\n", worst_naive, worst_sorted);
+  std::cout << "(*: the core's speed changed during the row by more than 10%)\n";
+  if (!rows.empty()) print_diagnosis(std::cout, rows);
+  std::cout << fmt::format("\nworst |error|: naive {:.1f}%, partial sort {:.1f}%; over the {} of {} rows with a steady core: "
+                           "naive {:.1f}%, partial sort {:.1f}%\n",
+                           worst_naive[0], worst_sorted[0], steady, rows.size(), worst_naive[1], worst_sorted[1]);
   if (!args.csv.empty()) write_csv(args.csv, rows);
   return 0;
 }
