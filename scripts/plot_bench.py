@@ -4,8 +4,9 @@
   log2 axis, with the measured copy bandwidth as the ceiling;
 - over m: host cases named "<case>, m = 2^k" (Eilers Fig. 2.1-2.7), one PNG per (family, case, n),
   ns per element against the bucket (or table) count m.
-With --simulate, the CSV of `sluice simulate --csv` instead: measured against simulated ns per element
-over m, naive and partial sort, and the naive loop simulated with one miss in flight (Eilers' model).
+With --simulate, the CSV of `sluice simulate --csv` instead (one PNG named after it): measured against
+simulated ns per element over m, naive and partial sort, and the naive loop simulated with one miss in
+flight (Eilers' model).
 Usage: plot_bench.py results.json output_directory
        plot_bench.py --simulate simulate.csv output_directory"""
 import csv
@@ -90,10 +91,11 @@ def simulate(csv_path, out_dir):
                "partial sort, simulated": ("partial_sort_simulated_ns", {"color": "C1", "linestyle": "--"})}
     lines = {label: [(2 ** int(r["log2_m"]), float(r[column])) for r in rows] for label, (column, _) in columns.items()}
     os.makedirs(out_dir, exist_ok=True)
-    draw(out_dir, "simulate", "sluice simulate: sequential multireduce, simulated against measured",
+    name = os.path.splitext(os.path.basename(csv_path))[0]
+    draw(out_dir, name, f"sluice simulate: sequential multireduce, simulated against measured ({name}.csv)",
          "m (buckets)", "ns per element", lines, styles={label: style for label, (_, style) in columns.items()},
          logy=True)
-    print(f"plot_bench: simulate.png in {out_dir}")
+    print(f"plot_bench: {name}.png in {out_dir}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@
 //     work. Independent loads therefore cost latency / slots each, and a dependent chain (an address
 //     computed from the previous load, the thesis's "forced sequential" variant) waits for each in
 //     turn and costs the full latency. The slots are per level because they differ several-fold (on
-//     the 2-core EPYC guest of docs/simulator.md about 10 for L2 hits and 15-25 for memory), and the
+//     the 2-core EPYC guest of docs/simulator.md about 10 for L2 hits and 15-28 for memory), and the
 //     loss adds to the core's work instead of hiding under it: buckets that half fit the first level
 //     (m = 2^14 there) run at 2× the core time, where hiding would keep them core-bound. Stores take
 //     no slot (the store buffer retires them); their lines still cross the memory channel;
