@@ -10,8 +10,8 @@
 //   sizes        each level's effective size: the chase is swept from half the reported size (the
 //                last level: twice the level inside) towards the reported size in steps of 2^(1/4);
 //                the largest size whose latency stays below halfway to the next level (the last
-//                level: to memory) is the level's (on this guest the shared L3 holds 4-8 MiB of the
-//                reported 32, and which of them varies from run to run). Not the first size above
+//                level: to memory) is the level's (on this guest the shared L3 holds 3-6 MiB of the
+//                reported 32, and which of them varies from second to second). Not the first size above
 //                halfway: other processes only ever add time, so one slow probe says less than a fast
 //                one past it;
 //   TLB          first-level entries from CPUID (cache_info); the second level's reach and hit
