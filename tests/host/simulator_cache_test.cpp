@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 namespace {
@@ -90,6 +91,29 @@ TEST(SimulatorCache, SecondLevelCatchesFirstLevelVictims) {
 
 TEST(SimulatorCache, RejectsAGeometryThatIsNotSetsTimesWays) {
   sluice::testing::expect_invalid_argument([] { sim::lru_level bad({1000, 64, 8}); }, "geometry");
+}
+
+// The premise of capacity_from_random_updates: an LRU level of C lines under uniformly random accesses
+// over S > C lines hits C / S of them (32 KiB over 128 KiB: a quarter).
+TEST(SimulatorCache, RandomAccessesHitCapacityOverFootprint) {
+  constexpr sim::level_geometry full{32 * 1024, 64, 512};  // fully associative
+  sim::cache_hierarchy caches({{"L1", full, 1.0, 1}});
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<std::uint64_t> line(0, 2047);  // 128 KiB of lines
+  for (int i = 0; i < 20000; ++i) caches.access(line(rng) * 64, true);
+  std::size_t hits = 0;
+  constexpr int probes = 40000;
+  for (int i = 0; i < probes; ++i) hits += caches.access(line(rng) * 64, true).served_by == 0;
+  EXPECT_NEAR(static_cast<double>(hits) / probes, 0.25, 0.02);
+}
+
+// Hand-computed: halfway between the hit and the memory time is half the footprint; at or below the
+// hit time the whole footprint; at or above memory's nothing.
+TEST(SimulatorCache, CapacityFromRandomUpdates) {
+  EXPECT_EQ(sim::capacity_from_random_updates(8 << 20, 4.0, 2.0, 6.0), std::size_t{4} << 20);
+  EXPECT_EQ(sim::capacity_from_random_updates(8 << 20, 3.0, 2.0, 10.0), std::size_t{7} << 20);
+  EXPECT_EQ(sim::capacity_from_random_updates(8 << 20, 1.0, 2.0, 6.0), std::size_t{8} << 20);
+  EXPECT_EQ(sim::capacity_from_random_updates(8 << 20, 9.0, 2.0, 6.0), 0u);
 }
 
 TEST(SimulatorTlb, TranslatesWithoutWalksUpToItsReach) {

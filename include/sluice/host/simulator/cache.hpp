@@ -162,4 +162,20 @@ class cache_hierarchy {
   std::vector<lru_level> levels_;
 };
 
+/// The capacity an LRU level needs to serve what a machine served of random updates over `footprint_bytes`:
+/// under uniformly random accesses an LRU level of C bytes holds C of the footprint's bytes, so a share
+/// C / footprint of the updates hit it. The share that went past it comes from the measured time per
+/// update: `hit_ns` where the footprint surely fits, `memory_ns` where it surely does not, `measured_ns`
+/// in between, as the linear mix (1 − miss)·hit + miss·memory. Clamped to [0, footprint] (neighbours
+/// only add time: a measurement at or below `hit_ns` says the level holds at least the footprint).
+/// This is how `sluice simulate` sizes the last level: the loop's own access kind, where a pointer chase
+/// falls off a cliff once its cycle no longer fits and says nothing about the gradual loss past it.
+[[nodiscard]] inline std::size_t capacity_from_random_updates(std::size_t footprint_bytes, double measured_ns, double hit_ns,
+                                                            double memory_ns) {
+  if (memory_ns <= hit_ns) return footprint_bytes;
+  double miss = (measured_ns - hit_ns) / (memory_ns - hit_ns);
+  miss = miss < 0 ? 0 : (miss > 1 ? 1 : miss);
+  return static_cast<std::size_t>((1.0 - miss) * static_cast<double>(footprint_bytes));
+}
+
 }  // namespace sluice::host::simulator
