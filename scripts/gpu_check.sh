@@ -79,7 +79,7 @@ resources() {
   fi
   echo "$report" | grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' | sort | uniq -c | sort -rn
   echo "sluice kernels with stack or local memory (spills):"
-  echo "$report" | paste - - | grep -E 'STACK:[1-9]|LOCAL:[1-9]' | cut -c1-240 || true
+  echo "$report" | grep -v '^--$' | paste - - | grep -E 'STACK:[1-9]|LOCAL:[1-9]' | cut -c1-240 || true
 }
 
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -1;
