@@ -3,7 +3,9 @@
 - over n: one PNG per (family, case) measured at three or more sizes, bandwidth (GB/s) against n on a
   log2 axis, with the measured copy bandwidth as the ceiling;
 - over m: host cases named "<case>, m = 2^k" (Eilers Fig. 2.1-2.7), one PNG per (family, case, n),
-  ns per element against the bucket (or table) count m.
+  ns per element against the bucket (or table) count m;
+- over segment length: cases named "<prefix> 2^k per segment <suffix>" (the segmented sweep), one PNG
+  per (family, prefix, suffix), GB/s against the segment length, with the copy bandwidth as the ceiling.
 With --simulate, the CSV of `sluice simulate --csv` instead (one PNG named after it): measured against
 simulated ns per element over m, naive and partial sort, and the naive loop simulated with one miss in
 flight (Eilers' model).
@@ -22,6 +24,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 M_SWEEP = re.compile(r"(.*), m = 2\^(\d+)$")
+LENGTH_SWEEP = re.compile(r"(.*) 2\^(\d+) per segment (.*)$")
 
 
 def draw(out_dir, name, title, xlabel, ylabel, lines, ceiling=None, styles=None, logy=False):
@@ -53,9 +56,14 @@ def main(results_path, out_dir):
     env = document["environment"]
     over_n = defaultdict(lambda: defaultdict(list))
     over_m = defaultdict(lambda: defaultdict(list))
+    over_length = defaultdict(lambda: defaultdict(list))
     for row in document["rows"]:
         match = M_SWEEP.match(row["case"])
-        if match and not row["on_device"]:
+        length = LENGTH_SWEEP.match(row["case"])
+        if length:
+            case = f"{length.group(1)} per segment {length.group(3)}"
+            over_length[(row["family"], case)][row["implementation"]].append((2 ** int(length.group(2)), row["gb_per_s"]))
+        elif match and not row["on_device"]:
             ns_per_element = row["median_ms"] * 1e6 / row["n"]
             points = over_m[(row["family"], match.group(1), row["n"])][row["implementation"]]
             points.append((2 ** int(match.group(2)), ns_per_element))
@@ -77,6 +85,15 @@ def main(results_path, out_dir):
         draw(out_dir, f"m-sweep-{family}-{case}",
              f"{family}: {case}, n = 2^{n.bit_length() - 1}\nhost, {env['date'][:10]}, {env['commit'][:12]}",
              "m (buckets / table entries)", "ns per element (median)", lines)
+        written += 1
+    copy = env["device_copy_bandwidth_bytes_per_s"] / 1e9
+    for (family, case), lines in over_length.items():
+        if len({x for points in lines.values() for x, _ in points}) < 3:
+            continue
+        draw(out_dir, f"length-sweep-{family}-{case}",
+             f"{family}: {case}, segment length swept\n{env['device']}, {env['date'][:10]}, {env['commit'][:12]}",
+             "segment length (elements)", "GB/s (minimum bytes moved / time)", lines,
+             (copy, f"copy {copy:.0f} GB/s") if copy > 0 else None)
         written += 1
     print(f"plot_bench: {written} plot(s) in {out_dir}")
 
