@@ -302,25 +302,33 @@ std::size_t effective_bytes(const size_sweep& sweep, std::ostream& log) {
   return fits;
 }
 
-/// The last level's effective size for the loop's own access kind: independent random updates (as
-/// line_pool::update_ns) over footprints of 2, 4 and 8 times `from` (capped at the reported size), on
-/// 2 MiB pages; each footprint's time between the updates' at `from` (surely fits) and memory's (surely
-/// does not) says what share of it the level kept, hence the capacity an LRU level needs to keep as
-/// much (sim::capacity_from_random_updates). The largest estimate counts: a neighbour only adds time,
-/// so every estimate errs low. A pointer chase falls off a cliff once its cycle no longer fits (the
-/// 136a1fb runs: 15 ns at 4 MiB, 130 ns at 4.9 MiB) and says nothing about the gradual loss of random
-/// updates past it, which is what the straight loop sees (at m = 2^20 it kept nearly all of its 4 MiB
-/// of buckets in L3 where the chase put the L3 at 2.9-4.9 MiB).
-std::size_t update_bytes(std::size_t from, std::size_t reported, double memory_update_ns, std::ostream& log, const std::string& name) {
-  line_pool inside(from / line_bytes, line_bytes, true);
+/// A level's effective size for the loop's own access kind: independent random updates (as
+/// line_pool::update_ns) over `footprints`, on 2 MiB pages; each footprint's time between the updates'
+/// over `hit_bytes` (surely fits) and over `miss_bytes` (surely past the level: the next level's, or
+/// memory's time, `miss_ns`, with miss_bytes = 0 for "all of it past") says what share of it the level
+/// kept, hence the capacity an LRU level needs to keep as much (sim::capacity_from_random_updates).
+/// The largest estimate counts (a neighbour only adds time, so every estimate errs low), at least
+/// hit_bytes. A pointer chase falls off a cliff once its cycle no longer fits (the 136a1fb runs: 15 ns
+/// at 4 MiB, 130 ns at 4.9 MiB) and says nothing about the gradual loss of random updates past it,
+/// which is what the straight loop sees: at m = 2^20 it kept nearly all of its 4 MiB of buckets in L3
+/// where the chase put the L3 at 2.9-4.9 MiB, and at m = 2^14 it kept fewer of its 64 KiB in the
+/// 48 KiB L1 than an LRU L1 of the chase's size would.
+std::size_t update_bytes(const std::string& name, std::size_t hit_bytes, const std::vector<std::size_t>& footprints,
+                         std::size_t miss_bytes, double miss_ns, std::size_t reported, std::ostream& log) {
+  line_pool inside(hit_bytes / line_bytes, line_bytes, true);
   const double hit = inside.update_ns(update_steps);
-  log << fmt::format("{} update sweep (2 MiB pages; {:.2f} ns at {:.0f} KiB, memory {:.2f} ns):", name, hit,
-                     static_cast<double>(from) / 1024, memory_update_ns);
-  std::size_t best = from;
-  for (std::size_t footprint = 2 * from; footprint <= std::min(reported, 8 * from); footprint *= 2) {
+  if (miss_bytes != 0) {
+    line_pool past(miss_bytes / line_bytes, line_bytes, true);
+    miss_ns = past.update_ns(update_steps);
+  }
+  log << fmt::format("{} update sweep (2 MiB pages; {:.2f} ns at {:.0f} KiB, {:.2f} ns at {}):", name, hit,
+                     static_cast<double>(hit_bytes) / 1024, miss_ns,
+                     miss_bytes == 0 ? std::string("memory") : fmt::format("{:.0f} KiB", static_cast<double>(miss_bytes) / 1024));
+  std::size_t best = hit_bytes;
+  for (const std::size_t footprint : footprints) {
     line_pool pool(footprint / line_bytes, line_bytes, true);
     const double ns = pool.update_ns(update_steps);
-    const std::size_t holds = sim::capacity_from_random_updates(footprint, ns, hit, memory_update_ns);
+    const std::size_t holds = sim::capacity_from_random_updates(footprint, ns, hit, miss_ns, miss_bytes);
     log << fmt::format(" {:.0f} KiB {:.2f} ns (holds {:.0f} KiB);", static_cast<double>(footprint) / 1024, ns,
                        static_cast<double>(holds) / 1024);
     best = std::max(best, holds);
@@ -395,10 +403,20 @@ void calibrate_caches(calibration& cal, std::ostream& log) {
     }
     // The last level simulated at what random updates find it holds; its latency and slots stay
     // timed over half the chase's size, which surely fits.
+    // Every level simulated at what random updates find it holds (the last: 2, 4, 8 times the sweep's
+    // start against memory; the others: the sweep's start and the reported size against four times
+    // the reported size, which the next level serves); latency and slots stay timed over half the
+    // chase's size, and the next level's sweep starts from the chase's size.
+    std::vector<std::size_t> footprints;
+    if (last)
+      for (std::size_t f = 2 * from; f <= std::min(reported, 8 * from); f *= 2) footprints.push_back(f);
+    else
+      footprints = {from, reported};
     const std::size_t simulated_bytes =
-        last ? update_bytes(from, reported, cal.memory.update_ns, log, fmt::format("L{}", levels[i]->level)) : bytes;
+        update_bytes(fmt::format("L{}", levels[i]->level), last ? from : from / 2, footprints, last ? 0 : 4 * reported,
+                     cal.memory.update_ns, reported, log);
     cal.machine.caches.push_back(cache_level_from(*levels[i], simulated_bytes, latency, slots));
-    inner_bytes = simulated_bytes;
+    inner_bytes = last ? simulated_bytes : bytes;
     inner_latency = latency;
   }
   cal.machine.timing.miss_slots =

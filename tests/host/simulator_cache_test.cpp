@@ -114,6 +114,9 @@ TEST(SimulatorCache, CapacityFromRandomUpdates) {
   EXPECT_EQ(sim::capacity_from_random_updates(8 << 20, 3.0, 2.0, 10.0), std::size_t{7} << 20);
   EXPECT_EQ(sim::capacity_from_random_updates(8 << 20, 1.0, 2.0, 6.0), std::size_t{8} << 20);
   EXPECT_EQ(sim::capacity_from_random_updates(8 << 20, 9.0, 2.0, 6.0), 0u);
+  // The miss time taken where the level still keeps some: C = 2 MiB, hit 1 ns, Δ = 4 ns; over 4 MiB
+  // 1 + 4/2 = 3 ns, over 16 MiB 1 + 4·7/8 = 4.5 ns.
+  EXPECT_EQ(sim::capacity_from_random_updates(4 << 20, 3.0, 1.0, 4.5, 16 << 20), std::size_t{2} << 20);
 }
 
 TEST(SimulatorTlb, TranslatesWithoutWalksUpToItsReach) {

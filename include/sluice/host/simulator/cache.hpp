@@ -163,19 +163,23 @@ class cache_hierarchy {
 };
 
 /// The capacity an LRU level needs to serve what a machine served of random updates over `footprint_bytes`:
-/// under uniformly random accesses an LRU level of C bytes holds C of the footprint's bytes, so a share
-/// C / footprint of the updates hit it. The share that went past it comes from the measured time per
-/// update: `hit_ns` where the footprint surely fits, `memory_ns` where it surely does not, `measured_ns`
-/// in between, as the linear mix (1 − miss)·hit + miss·memory. Clamped to [0, footprint] (neighbours
-/// only add time: a measurement at or below `hit_ns` says the level holds at least the footprint).
-/// This is how `sluice simulate` sizes the last level: the loop's own access kind, where a pointer chase
+/// under uniformly random accesses an LRU level of C bytes holds C of a larger footprint S, so a share
+/// 1 − C/S of the updates go past it, and the time per update is hit + (1 − C/S)·Δ. `hit_ns` is the
+/// time where the footprint surely fits; `miss_ns` the time over `miss_footprint_bytes` (0: so large
+/// that every update goes past, as memory's), where the level still keeps C/miss_footprint. Two
+/// equations, C and Δ unknown: with a = measured − hit and b = miss − hit,
+/// C = (b − a) / (b/S − a/S_miss) (S_miss infinite: C = S·(1 − a/b)). Clamped to [0, footprint]
+/// (neighbours only add time: at or below `hit_ns` the level holds at least the footprint).
+/// This is how `sluice simulate` sizes each level: the loop's own access kind, where a pointer chase
 /// falls off a cliff once its cycle no longer fits and says nothing about the gradual loss past it.
 [[nodiscard]] inline std::size_t capacity_from_random_updates(std::size_t footprint_bytes, double measured_ns, double hit_ns,
-                                                            double memory_ns) {
-  if (memory_ns <= hit_ns) return footprint_bytes;
-  double miss = (measured_ns - hit_ns) / (memory_ns - hit_ns);
-  miss = miss < 0 ? 0 : (miss > 1 ? 1 : miss);
-  return static_cast<std::size_t>((1.0 - miss) * static_cast<double>(footprint_bytes));
+                                                            double miss_ns, std::size_t miss_footprint_bytes = 0) {
+  const double a = measured_ns - hit_ns, b = miss_ns - hit_ns, s = static_cast<double>(footprint_bytes);
+  if (b <= 0 || a <= 0) return footprint_bytes;
+  if (a >= b) return 0;
+  const double inverse_miss = miss_footprint_bytes == 0 ? 0.0 : 1.0 / static_cast<double>(miss_footprint_bytes);
+  const double c = (b - a) / (b / s - a * inverse_miss);
+  return c >= s ? footprint_bytes : static_cast<std::size_t>(c);
 }
 
 }  // namespace sluice::host::simulator
