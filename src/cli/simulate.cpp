@@ -14,6 +14,12 @@
 //                reported 32, and which of them varies from second to second). Not the first size above
 //                halfway: other processes only ever add time, so one slow probe says less than a fast
 //                one past it;
+//   simulated    the sizes the simulator gets: random updates (the loop's access kind) over a few
+//   sizes        footprints per level, between the updates that surely fit and those the next level
+//                (the last: memory) serves, give the capacity an LRU level needs to keep as many
+//                (sim::capacity_from_random_updates; update_bytes). The chase sizes only fix where
+//                latency and slots are timed. On this guest: L1 16-30 KiB for random updates against
+//                the chase's 48, L3 5-12 MiB against 4-7 (e88c1a2 runs);
 //   TLB          first-level entries from CPUID (cache_info); the second level's reach and hit
 //                penalty, and the page walk as a function of the pages spanned, from a chase with one
 //                line per 4 KiB page minus the same lines packed on 2 MiB pages;
