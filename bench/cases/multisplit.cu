@@ -34,18 +34,6 @@ using namespace sluice;
 
 constexpr std::size_t items = std::size_t{1} << 28;
 
-std::string strategy_name(multisplit_algorithm a) {
-  switch (a) {
-    case multisplit_algorithm::automatic: return "automatic";
-    case multisplit_algorithm::dms: return "dms";
-    case multisplit_algorithm::wms: return "wms";
-    case multisplit_algorithm::bms: return "bms";
-    case multisplit_algorithm::rb_sort: return "rb_sort";
-    case multisplit_algorithm::scan_split: return "scan_split";
-  }
-  return "?";
-}
-
 std::vector<std::uint32_t> bucket_counts(const bench::case_context& session) {
   if (session.quick()) return {2, 32, 256};
   std::vector<std::uint32_t> ms;
@@ -115,8 +103,8 @@ void measure_strategies(bench::case_context& session, const bench::work_descript
                                          multisplit_algorithm::rb_sort, multisplit_algorithm::scan_split}) {
     if (algorithm == multisplit_algorithm::scan_split && m > 2) continue;
     const multisplit_options options{algorithm};
-    const std::string name =
-        std::string(pairs ? "sluice::multisplit_pairs [" : "sluice::multisplit [") + strategy_name(algorithm) + "]";
+    const std::string name = std::string(pairs ? "sluice::multisplit_pairs [" : "sluice::multisplit [") +
+                             std::string(to_string(algorithm)) + "]";
     d.poison();
     bench::measure(session, work, name, bench::role::subject, true, [&] {
       if (pairs)

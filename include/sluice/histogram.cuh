@@ -76,9 +76,7 @@ void check_common(const context& ctx, const char* function, cuda::std::span<cons
                            "has " + std::to_string(bins.size()) +
                                " bins: the warp_ballot strategy counts at most 256 (more bins arrive with a later "
                                "histogram strategy)");
-  const auto* s = reinterpret_cast<const unsigned char*>(samples.data());
-  const auto* b = reinterpret_cast<const unsigned char*>(bins.data());
-  if (!samples.empty() && s < b + bins.size_bytes() && b < s + samples.size_bytes())
+  if (overlaps(samples, bins))
     throw invalid_argument(function, "bins", "overlaps samples");
 }
 

@@ -33,6 +33,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
+#include <sluice/core/span.hpp>
 #include <sluice/detail/multisplit/bms.cuh>
 #include <sluice/detail/multisplit/digit_passes.cuh>
 #include <sluice/detail/multisplit/dms.cuh>
@@ -99,11 +100,6 @@ struct splitters {
 
 namespace detail::multisplit {
 
-template <class T>
-bool overlaps(cuda::std::span<const T> a, cuda::std::span<const T> b) {
-  return !a.empty() && !b.empty() && a.data() < b.data() + b.size() && b.data() < a.data() + a.size();
-}
-
 template <class K, class V>
 void check_arguments(const context& ctx, const char* function, cuda::std::span<const K> keys,
                      cuda::std::span<const V> values, cuda::std::span<K> out_keys, cuda::std::span<V> out_values,
@@ -116,14 +112,14 @@ void check_arguments(const context& ctx, const char* function, cuda::std::span<c
   if (out_keys.size() != keys.size()) throw invalid_argument(function, "out_keys", "must have one element per key");
   if (!offsets.empty() && offsets.size() != std::size_t{m} + 1)
     throw invalid_argument(function, "bucket_offsets", "must be empty or have m + 1 entries");
-  if (overlaps(keys, cuda::std::span<const K>(out_keys))) throw invalid_argument(function, "out_keys", "overlaps keys");
+  if (detail::overlaps(keys, out_keys)) throw invalid_argument(function, "out_keys", "overlaps keys");
   if constexpr (has_values<V>) {
     require_device_memory(ctx, values, function, "values");
     require_device_memory(ctx, out_values, function, "out_values");
     if (values.size() != keys.size()) throw invalid_argument(function, "values", "must have one value per key");
     if (out_values.size() != keys.size())
       throw invalid_argument(function, "out_values", "must have one element per key");
-    if (overlaps(values, cuda::std::span<const V>(out_values)))
+    if (detail::overlaps(values, out_values))
       throw invalid_argument(function, "out_values", "overlaps values");
   }
 }

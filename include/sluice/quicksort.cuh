@@ -74,7 +74,7 @@ std::size_t sort(context& ctx, const char* function, cuda::std::span<const K> ke
     throw invalid_argument(function, "out", "has " + std::to_string(out.size()) + " elements but keys has " +
                                                 std::to_string(keys.size()));
   const K* in = keys.data();
-  if (in != out.data() && !keys.empty() && in < out.data() + out.size() && out.data() < in + keys.size())
+  if (in != out.data() && detail::overlaps(keys, out))
     throw invalid_argument(function, "out", "partially overlaps keys (in place means out.data() == keys.data())");
   const pivot_rule_id rule =
       options.pivot == quicksort_pivot::first ? pivot_rule_id::first : pivot_rule_id::median_of_three;

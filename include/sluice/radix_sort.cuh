@@ -78,13 +78,6 @@ struct radix_sort_options {
 
 namespace detail::radix_sort {
 
-template <class T>
-[[nodiscard]] bool overlap(cuda::std::span<T> a, const void* b, std::size_t b_bytes) {
-  const auto* x = reinterpret_cast<const unsigned char*>(a.data());
-  const auto* y = static_cast<const unsigned char*>(b);
-  return a.size_bytes() != 0 && b_bytes != 0 && x < y + b_bytes && y < x + a.size_bytes();
-}
-
 /// Every bit of the key range, validated; the plan of the strategy's passes.
 template <radix_key K>
 pass_plan checked_plan(const char* function, const radix_sort_options& options, std::size_t value_bytes) {
@@ -116,7 +109,7 @@ void check_arguments(const context& ctx, const char* function, cuda::std::span<c
   if (out_keys.size() != keys.size())
     throw invalid_argument(function, "out_keys", "has " + std::to_string(out_keys.size()) +
                                                      " elements but keys has " + std::to_string(keys.size()));
-  if (overlap(out_keys, keys.data(), keys.size_bytes()))
+  if (detail::overlaps(out_keys, keys))
     throw invalid_argument(function, "out_keys", "overlaps keys (radix sort is out of place)");
   if constexpr (has_values<V>) {
     require_device_memory(ctx, values, function, "values");
@@ -124,11 +117,11 @@ void check_arguments(const context& ctx, const char* function, cuda::std::span<c
     if (values.size() != keys.size()) throw invalid_argument(function, "values", "must have one value per key");
     if (out_values.size() != keys.size())
       throw invalid_argument(function, "out_values", "must have one element per key");
-    if (overlap(out_values, keys.data(), keys.size_bytes()) || overlap(out_values, values.data(), values.size_bytes()))
+    if (detail::overlaps(out_values, keys) || detail::overlaps(out_values, values))
       throw invalid_argument(function, "out_values", "overlaps an input (radix sort is out of place)");
-    if (overlap(out_keys, values.data(), values.size_bytes()))
+    if (detail::overlaps(out_keys, values))
       throw invalid_argument(function, "out_keys", "overlaps values (radix sort is out of place)");
-    if (overlap(out_values, out_keys.data(), out_keys.size_bytes()))
+    if (detail::overlaps(out_values, out_keys))
       throw invalid_argument(function, "out_values", "overlaps out_keys");
   }
 }

@@ -170,9 +170,7 @@ void dispatch(context& ctx, const char* function, cuda::std::span<const T> in, c
   if (out.size() != in.size())
     throw invalid_argument(function, "out", "has " + std::to_string(out.size()) + " elements but in has " +
                                                 std::to_string(in.size()));
-  const auto* in_begin = in.data();
-  const auto* out_begin = out.data();
-  if (in_begin != out_begin && in_begin < out_begin + out.size() && out_begin < in_begin + in.size())
+  if (in.data() != out.data() && overlaps(in, out))
     throw invalid_argument(function, "out", "partially overlaps in (in place means out.data() == in.data())");
   if (in.empty()) return;
   auto device = ctx.activate();

@@ -68,12 +68,6 @@ struct scatter_options {
 
 namespace detail::scatter {
 
-[[nodiscard]] inline bool bytes_overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
-  const auto* x = static_cast<const unsigned char*>(a);
-  const auto* y = static_cast<const unsigned char*>(b);
-  return a_bytes != 0 && b_bytes != 0 && x < y + b_bytes && y < x + a_bytes;
-}
-
 template <class T, class I>
 void check_arguments(const context& ctx, const char* function, cuda::std::span<const T> values,
                      cuda::std::span<const I> indices, cuda::std::span<T> out, std::size_t* skipped) {
@@ -83,9 +77,9 @@ void check_arguments(const context& ctx, const char* function, cuda::std::span<c
   require_device_memory(ctx, indices, function, "indices");
   require_device_memory(ctx, out, function, "out");
   if (skipped) require_device_memory(ctx, skipped, sizeof(std::size_t), function, "skipped");
-  if (bytes_overlap(out.data(), out.size_bytes(), values.data(), values.size_bytes()))
+  if (detail::overlaps(out, values))
     throw invalid_argument(function, "out", "overlaps values (gather and scatter do not run in place)");
-  if (bytes_overlap(out.data(), out.size_bytes(), indices.data(), indices.size_bytes()))
+  if (detail::overlaps(out, indices))
     throw invalid_argument(function, "out", "overlaps indices");
 }
 

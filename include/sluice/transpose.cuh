@@ -17,6 +17,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
+#include <sluice/core/span.hpp>
 #include <sluice/detail/transpose/naive.cuh>
 #include <sluice/detail/transpose/skinny.cuh>
 #include <sluice/detail/transpose/tiled.cuh>
@@ -132,12 +133,6 @@ inline void require_matrix(std::size_t size, std::size_t rows, std::size_t cols,
                                " * " + std::to_string(cols));
 }
 
-[[nodiscard]] inline bool overlap(const void* a, const void* b, std::size_t bytes) {
-  const auto x = reinterpret_cast<std::uintptr_t>(a);
-  const auto y = reinterpret_cast<std::uintptr_t>(b);
-  return bytes > 0 && x < y + bytes && y < x + bytes;
-}
-
 }  // namespace detail::transpose
 
 /// Writes the transpose of the rows × cols matrix `in` to `out` (cols × rows), asynchronously on ctx's
@@ -158,7 +153,7 @@ void transpose(context& ctx, cuda::std::span<In, InExtent> in, cuda::std::span<T
   tr::require_matrix(out.size(), rows, cols, "out");
   require_device_memory(ctx, in, "transpose", "in");
   require_device_memory(ctx, out, "transpose", "out");
-  if (tr::overlap(in.data(), out.data(), out.size_bytes()))
+  if (detail::overlaps(in, out))
     throw invalid_argument("transpose", "out", "overlaps 'in'; transpose is out of place");
   if (!tr::is_known(options.algorithm))
     throw invalid_argument("transpose", "options.algorithm", "is not a transpose_algorithm");

@@ -31,18 +31,6 @@ const multisplit_algorithm direct_and_sort[] = {multisplit_algorithm::dms, multi
                                                 multisplit_algorithm::bms, multisplit_algorithm::rb_sort,
                                                 multisplit_algorithm::automatic};
 
-std::string name(multisplit_algorithm a) {
-  switch (a) {
-    case multisplit_algorithm::automatic: return "automatic";
-    case multisplit_algorithm::dms: return "dms";
-    case multisplit_algorithm::wms: return "wms";
-    case multisplit_algorithm::bms: return "bms";
-    case multisplit_algorithm::rb_sort: return "rb_sort";
-    case multisplit_algorithm::scan_split: return "scan_split";
-  }
-  return "?";
-}
-
 /// The strategies that run m buckets (scan_split only m ≤ 2).
 std::vector<multisplit_algorithm> strategies_for(std::uint32_t m) {
   std::vector<multisplit_algorithm> all(std::begin(direct_and_sort), std::end(direct_and_sort));
@@ -179,7 +167,8 @@ void expect_oracle(sluice::context& ctx, const std::vector<K>& keys, std::uint32
   sluice::device_buffer<K> out_keys(ctx, n);
   sluice::device_buffer<std::uint32_t> out_values(ctx, n);
   sluice::device_buffer<std::size_t> offsets(ctx, std::size_t{m} + 1), dropped(ctx, 1);
-  const std::string where = what + ", " + name(algorithm) + ", m = " + std::to_string(m) + ", n = " + std::to_string(n);
+  const std::string where = what + ", " + std::string(sluice::to_string(algorithm)) + ", m = " + std::to_string(m) +
+                            ", n = " + std::to_string(n);
   auto check = [&](bool with_values) {
     auto got_keys = out_keys.to_host();
     got_keys.resize(kept);
@@ -408,8 +397,8 @@ TEST_F(Multisplit, EmptyInputWritesZeroOffsets) {
     offsets.fill_bytes(0xA5);
     dropped.fill_bytes(0xA5);
     sluice::multisplit(ctx(), a.span(), b.span(), 3, sluice::buckets::identity{}, offsets.span(), dropped.data(), {algorithm});
-    EXPECT_EQ(offsets.to_host(), (std::vector<std::size_t>{0, 0, 0, 0})) << name(algorithm);
-    EXPECT_EQ(dropped.to_host()[0], 0u) << name(algorithm);
+    EXPECT_EQ(offsets.to_host(), (std::vector<std::size_t>{0, 0, 0, 0})) << sluice::to_string(algorithm);
+    EXPECT_EQ(dropped.to_host()[0], 0u) << sluice::to_string(algorithm);
   }
 }
 

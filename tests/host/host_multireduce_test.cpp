@@ -28,22 +28,13 @@ using sluice::testing::all_equal;
 using sluice::testing::all_near;
 using sluice::testing::expect_invalid_argument;
 
-struct named_options {
-  std::string name;
-  host::multireduce_options options;
-};
+using matrix::named_options;
 
-/// Every strategy; partial sort both with the bits the machine's caches give (often 0 for small m,
-/// which runs naive) and with bits forced so that small m is really distributed into groups.
+/// The shared strategies and the naive loop on huge pages.
 std::vector<named_options> strategies() {
-  using algo = host::multireduce_algo;
-  return {{"automatic", {}},
-          {"naive", {.algorithm = algo::naive}},
-          {"privatized", {.algorithm = algo::privatized}},
-          {"partial_sort", {.algorithm = algo::partial_sort}},
-          {"partial_sort_3_bits", {.algorithm = algo::partial_sort, .partial_sort_bits = 3}},
-          {"partial_sort_12_bits_huge", {.algorithm = algo::partial_sort, .huge_pages = true, .partial_sort_bits = 12}},
-          {"naive_huge", {.algorithm = algo::naive, .huge_pages = true}}};
+  auto all = matrix::multireduce_strategies();
+  all.push_back({"naive_huge", {.algorithm = sluice::host::multireduce_algo::naive, .huge_pages = true}});
+  return all;
 }
 
 /// Runs host::multireduce into a poisoned output (twice) and compares with the oracle.

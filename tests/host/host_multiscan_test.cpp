@@ -27,20 +27,8 @@ using sluice::testing::all_equal;
 using sluice::testing::all_near;
 using sluice::testing::expect_invalid_argument;
 
-struct named_options {
-  std::string name;
-  host::multireduce_options options;
-};
+using matrix::named_options;
 
-std::vector<named_options> strategies() {
-  using algo = host::multireduce_algo;
-  return {{"automatic", {}},
-          {"naive", {.algorithm = algo::naive}},
-          {"privatized", {.algorithm = algo::privatized}},
-          {"partial_sort", {.algorithm = algo::partial_sort}},
-          {"partial_sort_3_bits", {.algorithm = algo::partial_sort, .partial_sort_bits = 3}},
-          {"partial_sort_12_bits_huge", {.algorithm = algo::partial_sort, .huge_pages = true, .partial_sort_bits = 12}}};
-}
 
 auto exact = [](const auto& actual, const auto& expected) { return all_equal(actual, expected); };
 
@@ -87,7 +75,7 @@ TEST(HostMultiscan, SizesTimesDistributionsAllStrategies) {
         const auto labels = matrix::labels(n, m, d);
         const auto values = sluice::data::generate_host<std::uint32_t>(n, {sluice::data::distribution::uniform, 0, 0, 5});
         const std::string context = "n = " + std::to_string(n) + ", " + d.name + ", m = " + std::to_string(m);
-        for (const auto& how : strategies()) {
+        for (const auto& how : matrix::multireduce_strategies()) {
           expect_scans_match(labels, values, m, sluice::plus{}, how, context, exact);
           expect_multitag_matches(labels, m, how, context);
         }
@@ -99,7 +87,7 @@ TEST(HostMultiscan, EveryBucketCount) {
   for (std::size_t m : matrix::bucket_counts()) {
     const auto labels = matrix::labels(n, m, matrix::distributions()[0]);
     const auto values = sluice::data::generate_host<std::uint32_t>(n, {sluice::data::distribution::uniform, 0, 0, 6});
-    for (const auto& how : strategies()) {
+    for (const auto& how : matrix::multireduce_strategies()) {
       expect_scans_match(labels, values, m, sluice::plus{}, how, "m = " + std::to_string(m), exact);
       expect_multitag_matches(labels, m, how, "m = " + std::to_string(m));
     }
@@ -114,7 +102,7 @@ TEST(HostMultiscan, OperatorsCommutativeAndNot) {
       const auto operands = matrix::operands(n, 17, mat_op.modulus());
       const std::string context = "n = " + std::to_string(n) + ", m = " + std::to_string(m);
       auto near = [](const auto& actual, const auto& expected) { return all_near(actual, expected, 1e-4); };
-      for (const auto& how : strategies()) {
+      for (const auto& how : matrix::multireduce_strategies()) {
         expect_scans_match(labels, operands.floats, m, sluice::plus{}, how, context + ", + f32", near);
         expect_scans_match(labels, operands.ints, m, sluice::min{}, how, context + ", min i32", exact);
         expect_scans_match(labels, operands.ints, m, sluice::max{}, how, context + ", max i32", exact);
@@ -129,7 +117,7 @@ TEST(HostMultiscan, InPlace) {
   const auto labels = matrix::labels(n, 300, matrix::distributions()[0]);
   const auto values = sluice::data::generate_host<std::uint32_t>(n, {sluice::data::distribution::uniform, 1000, 0, 4});
   const auto expected = ref::multiscan_exclusive<std::uint32_t, std::uint32_t>(labels, values, 300, sluice::plus{}, 0u);
-  for (const auto& how : strategies()) {
+  for (const auto& how : matrix::multireduce_strategies()) {
     std::vector<std::uint32_t> data = values;
     (void)host::multiscan_exclusive<std::uint32_t, std::uint32_t>(labels, data, data, 300, sluice::plus{}, how.options);
     EXPECT_TRUE(all_equal(data, expected.out)) << how.name;
@@ -139,7 +127,7 @@ TEST(HostMultiscan, InPlace) {
 TEST(HostMultiscan, DroppedLabelsGetTheIdentityAndStrictModeThrows) {
   const std::vector<std::int8_t> labels{0, -1, 1, 2, -128, 1, 127};
   const std::vector<int> values{1, 10, 100, 1000, 10000, 100000, 1000000};
-  for (const auto& how : strategies()) {
+  for (const auto& how : matrix::multireduce_strategies()) {
     std::vector<int> out(labels.size(), -99);
     const auto r = host::multiscan_inclusive<std::int8_t, int>(labels, values, out, 2, sluice::plus{}, how.options);
     EXPECT_TRUE(all_equal(out, {1, 0, 100, 0, 0, 100100, 0})) << how.name;

@@ -5,6 +5,7 @@
 #include <sluice/core/operators.hpp>
 #include <sluice/data/distributions.hpp>
 #include <sluice/host/detail/parallel.hpp>
+#include <sluice/host/multireduce.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -51,6 +52,25 @@ inline std::vector<std::uint32_t> labels(std::size_t n, std::size_t m, const lab
                                ? std::min(d.parameter, static_cast<double>(m))
                                : d.parameter;
   return sluice::data::generate_host<std::uint32_t>(n, {d.kind, m, parameter, seed});
+}
+
+/// A multireduce_options with its name in test messages.
+struct named_options {
+  std::string name;
+  sluice::host::multireduce_options options;
+};
+
+/// The options both multireduce and multiscan run under: every strategy; partial sort both with the bits
+/// the machine's caches give (often 0 for small m, which runs naive) and with bits forced so that small
+/// m is really distributed into groups.
+inline std::vector<named_options> multireduce_strategies() {
+  using algo = sluice::host::multireduce_algo;
+  return {{"automatic", {}},
+          {"naive", {.algorithm = algo::naive}},
+          {"privatized", {.algorithm = algo::privatized}},
+          {"partial_sort", {.algorithm = algo::partial_sort}},
+          {"partial_sort_3_bits", {.algorithm = algo::partial_sort, .partial_sort_bits = 3}},
+          {"partial_sort_12_bits_huge", {.algorithm = algo::partial_sort, .huge_pages = true, .partial_sort_bits = 12}}};
 }
 
 /// The values of the operator-class tests, n of each: f32 for +, i32 for min and max, affine maps

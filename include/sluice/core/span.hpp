@@ -14,4 +14,13 @@ cuda::std::span<const std::remove_const_t<In>> as_const_span(cuda::std::span<In,
   return {s.data(), s.size()};
 }
 
+/// Whether two spans share a byte (an empty span shares none): the entry points' check that an output
+/// does not overlap an input.
+template <class A, std::size_t EA, class B, std::size_t EB>
+[[nodiscard]] bool overlaps(cuda::std::span<A, EA> a, cuda::std::span<B, EB> b) {
+  const auto* x = reinterpret_cast<const unsigned char*>(a.data());
+  const auto* y = reinterpret_cast<const unsigned char*>(b.data());
+  return a.size_bytes() != 0 && b.size_bytes() != 0 && x < y + b.size_bytes() && y < x + a.size_bytes();
+}
+
 }  // namespace sluice::detail

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace sluice {
@@ -29,6 +30,19 @@ enum class multisplit_algorithm {
   rb_sort,    ///< reduced-bit sort: sort (bucket id, index) over ⌈log2 m⌉ bits, then gather (§3.3)
   scan_split  ///< m ≤ 2: the scan-based split (§3.3), one single-pass scan of class counts
 };
+
+/// The enumerator's name ("bms"), for reports and test names.
+[[nodiscard]] constexpr std::string_view to_string(multisplit_algorithm algorithm) {
+  switch (algorithm) {
+    case multisplit_algorithm::automatic: return "automatic";
+    case multisplit_algorithm::dms: return "dms";
+    case multisplit_algorithm::wms: return "wms";
+    case multisplit_algorithm::bms: return "bms";
+    case multisplit_algorithm::rb_sort: return "rb_sort";
+    case multisplit_algorithm::scan_split: return "scan_split";
+  }
+  return "?";
+}
 
 struct multisplit_options {
   multisplit_algorithm algorithm = multisplit_algorithm::automatic;

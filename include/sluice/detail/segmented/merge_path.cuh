@@ -25,6 +25,7 @@
 // element range: each walk is bounded by the split it was given.
 #pragma once
 
+#include <sluice/block/tile_shape.hpp>
 #include <sluice/core/error.hpp>
 
 #include <cub/block/block_scan.cuh>
@@ -37,20 +38,13 @@ namespace sluice::detail::segmented::merge_path {
 
 using cuda::std::size_t;
 
-/// Tile of the merge: Threads × Items merged items; Items odd so that the threads' element runs in
-/// shared memory start in different banks (stride Items words).
-template <int Threads, int Items>
-struct tile_shape {
-  static constexpr int threads = Threads;
-  static constexpr int items = Items;
-  static constexpr int tile = Threads * Items;
-};
-
 /// About 12 KiB of staged values per tile whatever the element size (plus 4 bytes per staged end). Many
 /// items per thread amortise the per-thread split and the block scan; 128 threads keep the barrier
 /// waits short (the 256 × 15 tile spent a quarter of its stall samples at the scan's barrier).
+/// Items are merged items per thread, odd so that the threads' element runs in shared memory start in
+/// different banks (stride Items words).
 template <class T>
-using default_shape = tile_shape<128, sizeof(T) <= 4 ? 23 : sizeof(T) <= 8 ? 15 : 9>;
+using default_shape = block::tile_shape<128, sizeof(T) <= 4 ? 23 : sizeof(T) <= 8 ? 15 : 9>;
 
 /// An open piece of the reduction: whether a segment end was crossed, and the ⊕ of the elements since
 /// the last end (a piece that starts at an end starts with init). Combining keeps the right piece when
