@@ -13,6 +13,10 @@
 # tree (which may hold other engineers' unfinished files); it is unpacked once into build/checked-source
 # and the build there is kept for the next call. SLUICE_TEST_FILTER narrows the gpu tests and sanitizers
 # (a gtest filter); SLUICE_BENCH_ARGS replaces the bench's arguments (default: --quick --gpu-only).
+# SLUICE_CHECK_PART=profile runs Nsight Compute over `sluice bench $SLUICE_BENCH_ARGS`, profiling
+# SLUICE_PROFILE_COUNT (default 1) launches of the kernels matching the regex SLUICE_PROFILE_KERNEL
+# after skipping SLUICE_PROFILE_SKIP (default 0) of them; the report goes to profile-$SLUICE_PROFILE_NAME
+# .ncu-rep with its details page and source-level SASS (CSV) beside it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "${SLUICE_CHECK_SOURCE:-}" ]; then
@@ -56,10 +60,11 @@ case "$part" in
   tests) steps="configure build gpu-tests host-tests resources info" ;;
   sanitizers) steps="configure build memcheck racecheck synccheck" ;;
   bench) steps="configure build info bench examples" ;;
-  *) echo "SLUICE_CHECK_PART must be all, tests, sanitizers or bench (got '$part')" >&2; exit 2 ;;
+  profile) steps="configure build profile" ;;
+  *) echo "SLUICE_CHECK_PART must be all, tests, sanitizers, bench or profile (got '$part')" >&2; exit 2 ;;
 esac
 wants() { [[ " $steps " == *" $1 "* ]]; }
-summary() { for name in $steps; do cat "$logs/$name.status" 2>/dev/null; done; }
+summary() { for name in ${steps/profile/profile-${SLUICE_PROFILE_NAME:-kernel}}; do cat "$logs/$name.status" 2>/dev/null; done; }
 
 sanitize() {  # sanitize TOOL: the gpu tests under compute-sanitizer, sweeps capped (tests/support/gpu_test.hpp)
   SLUICE_UNDER_SANITIZER=1 compute-sanitizer --tool "$1" --error-exitcode 1 $([ "$1" = memcheck ] && echo --leak-check full) \
@@ -107,6 +112,18 @@ if wants bench; then
   step bench "$build/sluice" bench ${SLUICE_BENCH_ARGS:---quick --gpu-only} --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
 fi
 if wants examples; then step examples "$build/examples/sssp_delta_stepping"; fi
+profile() {  # Nsight Compute over the bench, the sections that say what bounds a kernel, and its source page
+  local report="$logs/profile-${SLUICE_PROFILE_NAME:-kernel}"
+  # shellcheck disable=SC2086  # SLUICE_BENCH_ARGS is a list of words
+  ncu --kernel-name "regex:${SLUICE_PROFILE_KERNEL:?set SLUICE_PROFILE_KERNEL}" --launch-skip "${SLUICE_PROFILE_SKIP:-0}" \
+    --launch-count "${SLUICE_PROFILE_COUNT:-1}" --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+    --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section InstructionStats \
+    --import-source yes --section SourceCounters -f -o "$report" \
+    "$build/sluice" bench ${SLUICE_BENCH_ARGS:---quick --gpu-only} >/dev/null || return 1
+  ncu --import "$report.ncu-rep" --page details >"$report.txt" &&
+    ncu --import "$report.ncu-rep" --page source --csv --print-source sass >"$report-sass.csv"
+}
+if wants profile; then step "profile-${SLUICE_PROFILE_NAME:-kernel}" profile; fi
 
 for name in gpu-tests host-tests memcheck racecheck synccheck; do
   wants "$name" || continue
@@ -117,6 +134,10 @@ if wants resources; then echo; head -3 "$logs/resources.log"; fi
 if wants examples; then echo; tail -6 "$logs/examples.log"; fi
 if wants info; then cat "$logs/info.log"; echo; fi
 if wants bench; then sed -n '/^family /,$p' "$logs/bench.log"; fi
+if wants profile; then
+  grep -E '^  [^ ]|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|Warp Cycles Per Issued|Executed Ipc A' \
+    "$logs/profile-${SLUICE_PROFILE_NAME:-kernel}.txt" | head -60
+fi
 echo
 summary
 if grep -q FAIL "$logs"/*.status; then echo "GPU CHECK FAILED"; exit 1; fi

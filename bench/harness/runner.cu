@@ -101,8 +101,9 @@ run_result run_benchmarks(const run_options& options, std::ostream& log) {
       throw invalid_argument("bench", "family", "'" + f + "' is not a benchmark family (known: " + list + ")");
     }
   auto selected = [&](const bench_case& c) {
-    return options.families.empty() ||
-           std::find(options.families.begin(), options.families.end(), c.family) != options.families.end();
+    const bool in_family = options.families.empty() || std::find(options.families.begin(), options.families.end(),
+                                                                 c.family) != options.families.end();
+    return in_family && (c.family + "/" + c.name).find(options.case_filter) != std::string::npos;
   };
 
   run_result result;

@@ -28,6 +28,7 @@ struct run_options {
   bool quick = false;
   std::vector<std::string> families;  ///< empty: all
   bool gpu_only = false;              ///< skip the host (CPU) cases, e.g. on the GPU machine's budget
+  std::string case_filter;            ///< non-empty: only the cases whose "family/name" contains it
 };
 
 struct run_result {

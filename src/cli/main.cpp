@@ -38,6 +38,7 @@ struct bench_arguments {
   bool quick = false;
   bool gpu_only = false;
   bool list = false;
+  std::string case_filter;
   std::string json, csv, plot;
 };
 
@@ -47,7 +48,8 @@ int run_bench(const bench_arguments& args) {
       std::cout << fmt::format("{:<12} {:<32} {}\n", c.family, c.name, c.needs_gpu ? "gpu" : "host");
     return 0;
   }
-  const auto result = sluice::bench::run_benchmarks({args.quick, args.families, args.gpu_only}, std::cerr);
+  const auto result = sluice::bench::run_benchmarks({args.quick, args.families, args.gpu_only, args.case_filter},
+                                                          std::cerr);
   sluice::bench::print_table(std::cout, result);
   if (!args.json.empty()) sluice::bench::write_json(args.json, result);
   if (!args.csv.empty()) sluice::bench::write_csv(args.csv, result);
@@ -73,6 +75,8 @@ int main(int argc, char** argv) {
   bench->add_option("family", args.families, "Families to run (default: all); see --list");
   bench->add_flag("--quick", args.quick, "Fewer sizes and repetitions");
   bench->add_flag("--gpu-only", args.gpu_only, "Skip the host (CPU) cases");
+  bench->add_option("--case", args.case_filter,
+                    "Only the cases whose family/name contains this text (e.g. \"bit-field buckets keys\")");
   bench->add_flag("--list", args.list, "List the registered cases and exit");
   bench->add_option("--json", args.json, "Write every row to this JSON file");
   bench->add_option("--csv", args.csv, "Write every row to this CSV file");
