@@ -59,10 +59,16 @@ namespace sluice::warp {
   return peers != 0u && (peers >> lane_id()) == 1u;
 }
 
-/// counts[r] += the number of valid items in bucket lane + 32r. Buckets at or past 2^bits count 0.
+/// counts[r] += the number of valid items in bucket lane + 32r. Buckets at or past 2^bits count 0;
+/// bits ≤ 5 + log2(Registers).
+/// The ballot loop is unrolled up to the 5 + log2(Registers) bits the registers can tell apart, so that
+/// for bits k ≥ 5 the bucket's bit is a constant per register and costs one AND (Registers = 8 with a
+/// runtime loop cost ~290 instructions per window at m = 128; a profile of the multisplit prescan).
 template <int Registers>
 __device__ __forceinline__ void ballot_histogram(unsigned mask, bool valid, unsigned id, int bits,
                                                  unsigned (&counts)[Registers]) {
+  static_assert(Registers == 1 || Registers == 2 || Registers == 4 || Registers == 8, "32 to 256 buckets");
+  constexpr int max_bits = Registers == 1 ? 5 : Registers == 2 ? 6 : Registers == 4 ? 7 : 8;
   unsigned owned[Registers];
   const unsigned valid_lanes = __ballot_sync(mask, valid);
 #pragma unroll
@@ -70,7 +76,9 @@ __device__ __forceinline__ void ballot_histogram(unsigned mask, bool valid, unsi
     const unsigned bucket = static_cast<unsigned>(lane_id() + 32 * r);
     owned[r] = (bits < 32 && (bucket >> bits) != 0u) ? 0u : valid_lanes;
   }
-  for (int k = 0; k < bits; ++k) {
+#pragma unroll
+  for (int k = 0; k < max_bits; ++k) {
+    if (k >= bits) break;
     const unsigned voted = __ballot_sync(mask, (id >> k) & 1u);
 #pragma unroll
     for (int r = 0; r < Registers; ++r) {

@@ -19,12 +19,16 @@
 
 namespace sluice::detail::multisplit {
 
-/// Histogram registers per lane: lane l counts buckets l, l + 32, … (m ≤ 256).
-inline constexpr int histogram_registers = max_direct_buckets / 32;
+/// Histogram registers per lane for m buckets: lane l counts buckets l, l + 32, … (1, 2, 4 or 8 for m ≤
+/// 256). The prescan is compiled for each, so that m = 32 pays for one register, not eight.
+constexpr int histogram_registers(std::uint32_t buckets) {
+  return buckets <= 32 ? 1 : buckets <= 64 ? 2 : buckets <= 128 ? 4 : 8;
+}
 
 /// Writes H[b·L + c] for every chunk c: the warps of a group stride over the chunk's windows, each
-/// keeping ballot histograms in registers; a group of several warps adds them by segmented shuffles.
-template <int GroupWarps, int WarpsPerBlock, int Windows, class K, class Ids>
+/// keeping ballot histograms in Registers registers (buckets ≤ 32·Registers); a group of several warps
+/// adds them by segmented shuffles.
+template <int Registers, int GroupWarps, int WarpsPerBlock, int Windows, class K, class Ids>
 __global__ void __launch_bounds__(WarpsPerBlock * 32)
     prescan_kernel(const K* keys, Ids ids, std::uint32_t buckets, chunk_layout layout, std::uint32_t* H) {
   static_assert(GroupWarps == 1 || GroupWarps == WarpsPerBlock, "a subproblem belongs to a warp or to the block");
@@ -36,7 +40,7 @@ __global__ void __launch_bounds__(WarpsPerBlock * 32)
   if (c >= layout.chunks) return;  // only single-warp groups of the last block: no barrier follows for them
   const int bits = id_bits(buckets);
   const std::size_t begin = layout.begin(c), end = layout.end(c);
-  std::uint32_t counts[histogram_registers] = {};
+  std::uint32_t counts[Registers] = {};
   window_items<Windows, K, no_values> items;
   for (std::size_t first = begin + std::size_t{32} * Windows * in_group; first < end;
        first += std::size_t{32} * Windows * GroupWarps) {
@@ -48,16 +52,34 @@ __global__ void __launch_bounds__(WarpsPerBlock * 32)
   const std::uint32_t lane = static_cast<std::uint32_t>(warp::lane_id());
   if constexpr (GroupWarps == 1) {
 #pragma unroll
-    for (int r = 0; r < histogram_registers; ++r)
+    for (int r = 0; r < Registers; ++r)
       if (lane + 32 * r < buckets) H[std::size_t{lane + 32 * r} * layout.chunks + c] = counts[r];
   } else {
 #pragma unroll
-    for (int r = 0; r < histogram_registers; ++r)
+    for (int r = 0; r < Registers; ++r)
       if (lane + 32 * r < buckets) warp_counts[(lane + 32 * r) * GroupWarps + in_group] = counts[r];
     __syncthreads();
     block::reduce_warp_counts<GroupWarps>(warp_counts, buckets, totals);
     __syncthreads();
     for (std::uint32_t b = threadIdx.x; b < buckets; b += blockDim.x) H[std::size_t{b} * layout.chunks + c] = totals[b];
+  }
+}
+
+/// The prescan of strategy S with the fewest histogram registers that hold `buckets`.
+template <class S, class K, class Ids>
+void launch_prescan(context& ctx, unsigned blocks, const K* keys, const Ids& ids, std::uint32_t buckets,
+                    const chunk_layout& layout, std::uint32_t* H) {
+  constexpr int threads = S::warps_per_block * 32;
+  auto launch = [&]<int Registers>() {
+    prescan_kernel<Registers, S::group_warps, S::warps_per_block, S::windows, K, Ids>
+        <<<blocks, threads, 0, ctx.stream()>>>(keys, ids, buckets, layout, H);
+    SLUICE_CHECK_LAUNCH();
+  };
+  switch (histogram_registers(buckets)) {
+    case 1: return launch.template operator()<1>();
+    case 2: return launch.template operator()<2>();
+    case 4: return launch.template operator()<4>();
+    default: return launch.template operator()<8>();
   }
 }
 
@@ -70,7 +92,6 @@ void run_direct_pass(context& ctx, const pass_io<K, V>& io, const Ids& ids, std:
   constexpr int groups_per_block = S::warps_per_block / S::group_warps;
   constexpr std::size_t tile = std::size_t{S::group_warps} * S::windows * 32;
   auto postscan = S::template postscan<K, V, Ids>;
-  auto prescan = prescan_kernel<S::group_warps, S::warps_per_block, S::windows, K, Ids>;
 
   const std::size_t groups = std::size_t{groups_per_block} * static_cast<std::size_t>(ctx.properties().sm_count) *
                              static_cast<std::size_t>(resident_blocks_per_sm(postscan, threads));
@@ -80,8 +101,7 @@ void run_direct_pass(context& ctx, const pass_io<K, V>& io, const Ids& ids, std:
   scan::scratch<std::uint32_t> H(ctx, entries);
   scan::scratch<unsigned long long> G(ctx, entries);
 
-  prescan<<<blocks, threads, 0, ctx.stream()>>>(io.keys_in, ids, buckets, layout, H.get());
-  SLUICE_CHECK_LAUNCH();
+  launch_prescan<S>(ctx, blocks, io.keys_in, ids, buckets, layout, H.get());
   scan_counts(ctx, H.get(), G.get(), entries);
   postscan<<<blocks, threads, 0, ctx.stream()>>>(io, ids, buckets, layout, G.get());
   SLUICE_CHECK_LAUNCH();
