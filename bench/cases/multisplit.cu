@@ -9,6 +9,9 @@
 //        ⌈log2 M⌉ bits, which is itself a stable multisplit (§3.3).
 //   "identity buckets keys|pairs m = M":  f(u) = u, keys in [0, M). Baselines: the full 32-bit CUB sort
 //        (the ratio; Tables 3.7–3.8 compare against it) and CUB over ⌈log2 M⌉ bits.
+//   "warp bucket rank m = M":             the warp building block alone (warp/bucket.cuh): every window of
+//        32 ids ranked by ⌈log2 M⌉ ballots (Ashkiani Alg. 4) against one __match_any_sync (the baseline);
+//        ids uniform in [0, M), 4 bytes read and 4 written per id (rank and window count packed).
 //
 // m = 2, 4, …, 256 (--quick: 2, 32, 256). Bytes (the seed's speed of light, §3.6.2): keys 12 per key (read
 // for the histogram, read again, written), pairs 20 (the value read and written once more). Every row is
@@ -21,9 +24,12 @@
 #include <sluice/host/multisplit.hpp>
 #include <sluice/multisplit.cuh>
 #include <sluice/reference/multisplit.hpp>
+#include <sluice/warp/bucket.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include <algorithm>
+#include <array>
 #include <span>
 #include <string>
 #include <vector>
@@ -221,8 +227,62 @@ void identity_case(bench::case_context& session, bool pairs) {
   }
 }
 
+/// Rank and window count of each id among the equal ids of its window of 32, by ballots or by one match.
+template <bool Match>
+__global__ void warp_rank_kernel(const std::uint32_t* ids, std::size_t n, int bits, std::uint32_t* ranks) {
+  const std::size_t warps = std::size_t{gridDim.x} * blockDim.x / 32;
+  const std::size_t lane = static_cast<std::size_t>(warp::lane_id());
+  for (std::size_t base = (blockIdx.x * std::size_t{blockDim.x} + threadIdx.x) / 32 * 32; base < n;
+       base += warps * 32) {
+    const std::size_t i = base + lane;
+    const bool valid = i < n;
+    const std::uint32_t id = valid ? ids[i] : 0u;
+    const unsigned peers =
+        Match ? warp::match_peers(warp::full_mask, valid, id) : warp::ballot_peers(warp::full_mask, valid, id, bits);
+    if (valid) ranks[i] = static_cast<std::uint32_t>(warp::rank_among(peers)) | (static_cast<std::uint32_t>(__popc(peers)) << 8);
+  }
+}
+
+/// The packed (rank, window count) of every id (ids below 256), computed window by window on the host.
+std::vector<std::uint32_t> expected_ranks(const std::vector<std::uint32_t>& ids) {
+  std::vector<std::uint32_t> ranks(ids.size());
+  std::array<std::uint32_t, 256> count{}, seen{};
+  for (std::size_t base = 0; base < ids.size(); base += 32) {
+    const std::size_t end = std::min(ids.size(), base + 32);
+    for (std::size_t i = base; i < end; ++i) ++count[ids[i]];
+    for (std::size_t i = base; i < end; ++i) ranks[i] = seen[ids[i]]++ | (count[ids[i]] << 8);
+    for (std::size_t i = base; i < end; ++i) count[ids[i]] = seen[ids[i]] = 0;
+  }
+  return ranks;
+}
+
+void warp_rank_case(bench::case_context& session) {
+  auto& ctx = session.gpu();
+  for (std::uint32_t m : bucket_counts(session)) {
+    const data::distribution_spec spec{data::distribution::uniform, m, 0.0, m + 300};
+    device_buffer<std::uint32_t> ids(ctx, items), ranks(ctx, items);
+    data::generate(ctx, ids.span(), spec);
+    const auto expected = expected_ranks(data::generate_host<std::uint32_t>(items, spec));
+    const bench::work_description work{"multisplit", "warp bucket rank m = " + std::to_string(m), items,
+                                       8.0 * static_cast<double>(items)};
+    auto run = [&]<bool Match>(const std::string& name, bench::role kind) {
+      constexpr int threads = 256;
+      auto kernel = warp_rank_kernel<Match>;
+      const auto grid = static_cast<unsigned>(detail::one_wave_grid(ctx, kernel, threads, detail::ceil_div(items, threads)));
+      ranks.fill_bytes(0xA5);
+      bench::measure(session, work, name, kind, true, [&] {
+        kernel<<<grid, threads, 0, ctx.stream()>>>(ids.data(), items, bits_of(m), ranks.data());
+        SLUICE_CHECK_LAUNCH();
+      }, [&] { return ranks.to_host() == expected; });
+    };
+    run.template operator()<false>("sluice::warp::ballot_peers (log2(m) ballots)", bench::role::subject);
+    run.template operator()<true>("sluice::warp::match_peers (__match_any_sync)", bench::role::baseline);
+  }
+}
+
 }  // namespace
 
+SLUICE_BENCH_CASE("multisplit", "warp bucket rank u32", gpu) { warp_rank_case(session); }
 SLUICE_BENCH_CASE("multisplit", "delta buckets keys u32", gpu) { delta_case(session, false); }
 SLUICE_BENCH_CASE("multisplit", "delta buckets pairs u32", gpu) { delta_case(session, true); }
 SLUICE_BENCH_CASE("multisplit", "bit-field buckets keys u32", gpu) { bit_field_case(session, false); }
