@@ -1,7 +1,8 @@
 // Benchmarks: radix_sort and radix_sort_pairs (Ashkiani §3.7.1, Table 3.8) against cub::DeviceRadixSort
 // on the same uniform keys: full sorts of 2^28 u32 keys, u32 pairs (values = input positions, so the
-// check is also one of stability) and u64 keys. Rows: the automatic default, the multisplit strategy at
-// each pass width of the seed's sweep (r = 4 … 8; full runs only), the 1-bit split sort, and CUB.
+// check is also one of stability) and u64 keys. Rows: the automatic default, each strategy by name
+// (onesweep; multisplit at its automatic width; the split sort), the multisplit strategy at each pass
+// width of the seed's sweep (r = 4 … 8; full runs only), and CUB in the same run.
 // Bytes: keys (and values) read once and written once, the floor of any sort; the rows' % of copy
 // shows how many passes each strategy pays for that.
 //
@@ -31,9 +32,12 @@ struct strategy {
   radix_sort_options options;
 };
 
-/// The sluice rows of a case: automatic, the seed's r sweep (full runs), the split sort.
+/// The sluice rows of a case: automatic, onesweep, multisplit, the seed's r sweep (full runs), the split
+/// sort.
 std::vector<strategy> strategies(const bench::case_context& session) {
-  std::vector<strategy> rows{{"sluice::radix_sort", {}}};
+  std::vector<strategy> rows{{"sluice::radix_sort", {}},
+                             {"sluice [onesweep]", {.algorithm = radix_sort_algorithm::onesweep}},
+                             {"sluice [multisplit]", {.algorithm = radix_sort_algorithm::multisplit}}};
   if (!session.quick())
     for (int r = 4; r <= 8; ++r)
       rows.push_back({"sluice [multisplit r=" + std::to_string(r) + "]",

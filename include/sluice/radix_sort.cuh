@@ -1,5 +1,6 @@
-// sluice/radix_sort.cuh: LSD radix sort of keys or (key, value) pairs by a bit range (Ashkiani §3.7.1,
-// "Building a radix sort" on multisplit; the DTU course §5.7 and Palik §5 1-bit split sort for study).
+// sluice/radix_sort.cuh: LSD radix sort of keys or (key, value) pairs by a bit range: onesweep (Adinets
+// & Merrill 2022, CUB's design; not from the seeds) by default, and the seeds' strategies for study
+// (Ashkiani §3.7.1, "Building a radix sort" on multisplit; the DTU course §5.7 and Palik §5 1-bit split).
 //
 //   radix_sort(ctx, keys, out_keys, options)
 //   radix_sort_pairs(ctx, keys, values, out_keys, out_values, options)
@@ -20,19 +21,26 @@
 //   sluice::radix_sort_pairs(ctx, keys.span(), values.span(), sorted_keys.span(), sorted_values.span());
 //
 // Strategies (radix_sort_options::algorithm):
-//   multisplit (automatic)  ⌈bits / r⌉ passes, each a stable multisplit into 2^r buckets by the pass's
-//                           digit (Ashkiani's bit-field buckets f_k(u) = (u >> kr) & (2^r − 1)); r from
-//                           bits_per_pass, else detail/radix_sort/pass_plan.hpp (thresholds to be
-//                           measured). Traffic per pass with BMS: keys read twice and written once,
-//                           values read and written once (the seed's 12 bytes per u32 key, 20 per pair).
-//   split                   one stable 2-way split per bit by a scan (detail/radix_sort/split.cuh):
-//                           `bits` passes of 28 bytes per u32 key. For study, not for speed.
+//   automatic    onesweep; multisplit for values over 16 bytes, or when the options ask for what only
+//                multisplit does (bits_per_pass other than 0 and 8, a pass_algorithm other than automatic).
+//   onesweep     ⌈bits / 8⌉ passes, each one kernel: tiles rank their keys by digit and find their
+//                digit runs' places by a decoupled look-back per digit, after one upfront read that
+//                counts every pass's digits (detail/radix_sort/onesweep.cuh). Traffic per pass: keys
+//                (and values) read once and written once; plus one read of the keys per sort. Values of
+//                at most 16 bytes.
+//   multisplit   ⌈bits / r⌉ passes, each a stable multisplit into 2^r buckets by the pass's digit
+//                (Ashkiani's bit-field buckets f_k(u) = (u >> kr) & (2^r − 1)); r from bits_per_pass,
+//                else detail/radix_sort/pass_plan.hpp. Traffic per pass with BMS: keys read twice and
+//                written once, values read and written once (the seed's 12 bytes per u32 key, 20 per pair).
+//   split        one stable 2-way split per bit by a scan (detail/radix_sort/split.cuh): `bits` passes
+//                of 28 bytes per u32 key. For study, not for speed.
 // Passes ping-pong between out and one temporary of n keys (+ n values) from the context's pool, so
 // that the last pass writes out; one pass needs no temporary, and begin_bit = end_bit copies the input.
 // Asynchronous on the context's stream. See docs/radix_sort.md.
 //
 // Errors (sluice::invalid_argument): begin_bit < 0, end_bit outside [0, 8·sizeof(K)] (−1 means every
-// bit), begin_bit > end_bit, bits_per_pass outside [0, 8] (split: 0 or 1); out_keys, values or
+// bit), begin_bit > end_bit; bits_per_pass outside [0, 8] (split: 0 or 1; onesweep: 0 or 8); with
+// onesweep, a pass_algorithm other than automatic or values over 16 bytes; out_keys, values or
 // out_values not of the keys' size; host memory; an output overlapping an input or the other output
 // (sort out of place: in place is not supported).
 #pragma once
@@ -42,6 +50,7 @@
 #include <sluice/core/memory.hpp>
 #include <sluice/core/span.hpp>
 #include <sluice/detail/radix_sort/key_bits.hpp>
+#include <sluice/detail/radix_sort/onesweep.cuh>
 #include <sluice/detail/radix_sort/pass_plan.hpp>
 #include <sluice/detail/radix_sort/split.cuh>
 #include <sluice/multisplit.cuh>
@@ -54,15 +63,28 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace sluice {
 
 enum class radix_sort_algorithm {
-  automatic,   ///< multisplit
+  automatic,   ///< onesweep; multisplit for what onesweep does not do (see the header comment)
+  onesweep,    ///< 8-bit passes of one kernel each, decoupled look-back per digit (Adinets & Merrill; CUB)
   multisplit,  ///< r-bit passes, each a stable multisplit (Ashkiani §3.7.1)
   split,       ///< 1-bit passes, each a stable split by one scan (DTU §5.7, Palik §5.3)
 };
+
+/// The enumerator's name ("onesweep"), for reports and test names.
+[[nodiscard]] constexpr std::string_view to_string(radix_sort_algorithm algorithm) {
+  switch (algorithm) {
+    case radix_sort_algorithm::automatic: return "automatic";
+    case radix_sort_algorithm::onesweep: return "onesweep";
+    case radix_sort_algorithm::multisplit: return "multisplit";
+    case radix_sort_algorithm::split: return "split";
+  }
+  return "?";
+}
 
 struct radix_sort_options {
   radix_sort_algorithm algorithm = radix_sort_algorithm::automatic;
@@ -70,17 +92,44 @@ struct radix_sort_options {
   int end_bit = -1;    ///< one past the most significant bit sorted on; −1: every bit of the key
   bool descending = false;
   /// multisplit: the widest pass in bits, 1 to 8 (passes are balanced: ⌈bits / r⌉ of them, widths
-  /// differing by at most one); 0: automatic. Rerun the seed's Table 3.8 sweep with 4 to 8.
+  /// differing by at most one); 0: automatic. Rerun the seed's Table 3.8 sweep with 4 to 8. onesweep
+  /// takes 0 or 8 (its passes are 8 bits); automatic runs multisplit for any other width.
   int bits_per_pass = 0;
-  /// multisplit: the strategy of each pass (Ashkiani used BMS).
+  /// multisplit: the strategy of each pass (Ashkiani used BMS). onesweep requires automatic; automatic
+  /// runs multisplit for any other.
   multisplit_algorithm pass_algorithm = multisplit_algorithm::automatic;
 };
 
 namespace detail::radix_sort {
 
-/// Every bit of the key range, validated; the plan of the strategy's passes.
+/// The strategy a call runs: options.algorithm, or automatic's choice, which is onesweep unless the
+/// values are wider than onesweep stages or the options ask for what only multisplit does (a pass width
+/// other than onesweep's 8 bits, a pass strategy). Measured on the H200 before onesweep: multisplit
+/// 0.19× CUB (docs/radix_sort.md); onesweep is CUB's own design, awaiting its first GPU run.
+inline radix_sort_algorithm resolve(const radix_sort_options& options, std::size_t value_bytes) {
+  if (options.algorithm != radix_sort_algorithm::automatic) return options.algorithm;
+  const bool multisplit_only = (options.bits_per_pass != 0 && options.bits_per_pass != max_pass_bits) ||
+                               options.pass_algorithm != multisplit_algorithm::automatic;
+  return multisplit_only || value_bytes > onesweep_max_value_bytes ? radix_sort_algorithm::multisplit
+                                                                   : radix_sort_algorithm::onesweep;
+}
+
+/// What onesweep takes of the options: 8-bit passes, no pass strategy, values of at most 16 bytes.
+inline void check_onesweep_options(const char* function, const radix_sort_options& options, std::size_t value_bytes) {
+  if (options.bits_per_pass != 0 && options.bits_per_pass != max_pass_bits)
+    throw invalid_argument(function, "options.bits_per_pass",
+                           "is " + std::to_string(options.bits_per_pass) + ": onesweep sorts 8 bits per pass (0 or 8)");
+  if (options.pass_algorithm != multisplit_algorithm::automatic)
+    throw invalid_argument(function, "options.pass_algorithm", "applies to the multisplit strategy, not to onesweep");
+  if (value_bytes > onesweep_max_value_bytes)
+    throw invalid_argument(function, "options.algorithm",
+                           "onesweep moves values of at most 16 bytes (automatic sorts wider ones by multisplit)");
+}
+
+/// Every bit of the key range, validated; the plan of the passes of `algorithm` (resolved: not automatic).
 template <radix_key K>
-pass_plan checked_plan(const char* function, const radix_sort_options& options, std::size_t value_bytes) {
+pass_plan checked_plan(const char* function, radix_sort_algorithm algorithm, const radix_sort_options& options,
+                       std::size_t value_bytes) {
   const int end_bit = options.end_bit == -1 ? key_bits<K> : options.end_bit;
   if (end_bit < 0 || end_bit > key_bits<K>)
     throw invalid_argument(function, "options.end_bit",
@@ -88,7 +137,11 @@ pass_plan checked_plan(const char* function, const radix_sort_options& options, 
                                std::to_string(key_bits<K>) + "]");
   if (options.begin_bit < 0) throw invalid_argument(function, "options.begin_bit", "must not be negative");
   if (options.begin_bit > end_bit) throw invalid_argument(function, "options.begin_bit", "must not exceed end_bit");
-  const bool split = options.algorithm == radix_sort_algorithm::split;
+  if (algorithm == radix_sort_algorithm::onesweep) {
+    check_onesweep_options(function, options, value_bytes);
+    return plan_passes(options.begin_bit, end_bit, max_pass_bits);
+  }
+  const bool split = algorithm == radix_sort_algorithm::split;
   const int widest = split ? 1 : max_pass_bits;
   if (options.bits_per_pass < 0 || options.bits_per_pass > widest)
     throw invalid_argument(function, "options.bits_per_pass",
@@ -173,6 +226,17 @@ void sort_by_multisplit(context& ctx, const K* keys, const V* values, K* out_key
              });
 }
 
+/// The onesweep passes with output offsets of type Offset (32 bits while n fits: fewer registers).
+template <class Offset, class K, class V>
+void sort_by_onesweep(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n,
+                      const pass_plan& plan, bool descending) {
+  onesweep_sort<K, V, Offset> onesweep(ctx, keys, n, plan, descending);
+  run_passes(ctx, keys, values, out_keys, out_values, n, plan, descending,
+             [&](const K* from, const V* from_values, K* to, V* to_values, radix_digit<K> digit) {
+               onesweep.pass(from, from_values, to, to_values, digit);
+             });
+}
+
 /// The split passes with scan indices of type I (32 bits while n fits).
 template <class I, class K, class V>
 void sort_by_split(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n,
@@ -188,14 +252,25 @@ template <class K, class V>
 void sort(context& ctx, const char* function, cuda::std::span<const K> keys, cuda::std::span<const V> values,
           cuda::std::span<K> out_keys, cuda::std::span<V> out_values, const radix_sort_options& options) {
   static_assert(std::is_trivially_copyable_v<V>, "radix_sort_pairs moves trivially copyable values");
-  const pass_plan plan = checked_plan<K>(function, options, has_values<V> ? sizeof(V) : 0);
+  const std::size_t value_bytes = has_values<V> ? sizeof(V) : 0;
+  const radix_sort_algorithm algorithm = resolve(options, value_bytes);
+  const pass_plan plan = checked_plan<K>(function, algorithm, options, value_bytes);
   check_arguments<K, V>(ctx, function, keys, out_keys, values, out_values);
   const std::size_t n = keys.size();
   if (n == 0) return;
   auto device = ctx.activate();
   if (plan.passes == 0) return copy_unsorted(ctx, keys.data(), values.data(), out_keys.data(), out_values.data(), n);
-  switch (options.algorithm) {
-    case radix_sort_algorithm::automatic:
+  switch (algorithm) {
+    case radix_sort_algorithm::onesweep:
+      if constexpr (sizeof(V) <= onesweep_max_value_bytes) {  // wider values were rejected by checked_plan
+        if (n <= std::numeric_limits<std::uint32_t>::max())
+          return sort_by_onesweep<std::uint32_t>(ctx, keys.data(), values.data(), out_keys.data(), out_values.data(),
+                                                 n, plan, options.descending);
+        return sort_by_onesweep<unsigned long long>(ctx, keys.data(), values.data(), out_keys.data(),
+                                                    out_values.data(), n, plan, options.descending);
+      }
+      break;
+    case radix_sort_algorithm::automatic: break;  // resolved above
     case radix_sort_algorithm::multisplit:
       return sort_by_multisplit(ctx, keys.data(), values.data(), out_keys.data(), out_values.data(), n, plan, options);
     case radix_sort_algorithm::split:

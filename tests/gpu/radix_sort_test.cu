@@ -1,10 +1,12 @@
 // GPU tests of radix_sort and radix_sort_pairs against sluice::reference::radix_sort_keys / _pairs, bit
-// for bit: every strategy (multisplit at the automatic width and at 1 to 8 bits per pass, each pass
-// strategy; the 1-bit split), keys u8 to u64, i32, i64, float, double; uniform / all-equal / sorted /
-// reverse keys with 0 and the maximum planted; pairs whose values are their input index (stability);
-// bit ranges (partial, one bit, empty, ending at the top); descending; NaN, ±inf and ±0 placement;
-// sizes around windows, multisplit and scan tiles; poisoned outputs; bad arguments.
+// for bit: every strategy (onesweep; multisplit at the automatic width and at 1 to 8 bits per pass, each
+// pass strategy; the 1-bit split), keys u8 to u64, i32, i64, float, double; uniform / all-equal /
+// sorted / reverse keys with 0 and the maximum planted; pairs whose values are their input index
+// (stability), values of 1 to 24 bytes; bit ranges (partial, one bit, empty, ending at the top);
+// descending; NaN, ±inf and ±0 placement; sizes around windows, multisplit, scan and onesweep tiles;
+// more than one onesweep portion (2^31 + 5 keys, *Large*); poisoned outputs; bad arguments.
 #include <sluice/data/generate.cuh>
+#include <sluice/host/radix_sort.hpp>
 #include <sluice/radix_sort.cuh>
 #include <sluice/reference/radix_sort.hpp>
 
@@ -33,31 +35,55 @@ using sluice::radix_sort_options;
 
 class RadixSort : public gpu_test {};
 
+namespace rs = sluice::detail::radix_sort;
+
+/// The onesweep tiles of u32 keys, u32 pairs and u64 keys (32-bit offsets: every size below 2^32).
+template <class K, class V>
+constexpr std::size_t onesweep_tile = rs::onesweep_shape<K, V, std::uint32_t>::tile;
+/// Several onesweep tiles of every key type and a partial one: the per-digit look-back.
+constexpr std::size_t onesweep_tiles = 3 * onesweep_tile<std::uint32_t, rs::no_values> + 5;
+
+/// tile − 1, tile, tile + 1 of the onesweep tiles, and several tiles.
+std::vector<std::size_t> onesweep_tile_sizes() {
+  std::vector<std::size_t> sizes;
+  for (std::size_t tile : {onesweep_tile<std::uint32_t, rs::no_values>, onesweep_tile<std::uint32_t, std::uint32_t>,
+                           onesweep_tile<std::uint64_t, rs::no_values>})
+    for (std::size_t n : {tile - 1, tile, tile + 1}) sizes.push_back(n);
+  sizes.push_back(onesweep_tiles);
+  return sizes;
+}
+
 constexpr std::size_t large_size = (std::size_t{1} << 22) + 5;
 /// Windows (32), BMS tiles (1024), the split strategy's scan tiles, and a large input.
 const std::vector<std::size_t> all_sizes = sluice::testing::with_single_pass_tile_sizes(
     std::vector<std::size_t>{0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 4097, 100003, large_size});
 /// Under a sanitizer every pass is several instrumented launches, so the sweeps keep one size per path:
-/// empty, one window, a partial tile, several tiles; the split sort (four or more launches per bit, up
-/// to 64 bits) keeps one size of several windows and scan tiles.
+/// empty, one window, a partial tile, several tiles (and several onesweep tiles for onesweep); the split
+/// sort (four or more launches per bit, up to 64 bits) keeps one size of several windows and scan tiles.
 const std::vector<std::size_t> sanitizer_sizes{0, 1, 33, 1025, 4097};
 
-/// automatic runs the multisplit strategy, so the explicit multisplit skips the large input; the split
-/// sort (one pass per bit) stops at 2^17 keys.
+/// automatic runs onesweep, so the explicit onesweep skips the large input (the multisplit strategy
+/// keeps it) and both take the sizes around onesweep tiles; the split sort (one pass per bit) stops at
+/// 2^17 keys.
 std::vector<std::size_t> sizes(radix_sort_algorithm algorithm) {
-  if (sluice::testing::under_sanitizer())
-    return algorithm == radix_sort_algorithm::split ? std::vector<std::size_t>{1025} : sanitizer_sizes;
+  if (sluice::testing::under_sanitizer()) {
+    if (algorithm == radix_sort_algorithm::split) return {1025};
+    std::vector<std::size_t> kept = sanitizer_sizes;
+    if (algorithm == radix_sort_algorithm::onesweep) kept.push_back(onesweep_tiles);
+    return kept;
+  }
   std::vector<std::size_t> kept;
   for (std::size_t n : all_sizes)
     if (n < large_size ? algorithm != radix_sort_algorithm::split || n <= (std::size_t{1} << 17)
-                       : algorithm == radix_sort_algorithm::automatic)
+                       : algorithm == radix_sort_algorithm::automatic || algorithm == radix_sort_algorithm::multisplit)
       kept.push_back(n);
+  if (algorithm == radix_sort_algorithm::automatic || algorithm == radix_sort_algorithm::onesweep)
+    for (std::size_t n : onesweep_tile_sizes()) kept.push_back(n);
   return kept;
 }
 
 std::string describe(const radix_sort_options& o) {
-  const char* names[] = {"automatic", "multisplit", "split"};
-  return std::string(names[static_cast<int>(o.algorithm)]) + " r=" + std::to_string(o.bits_per_pass) + " bits [" +
+  return std::string(sluice::to_string(o.algorithm)) + " r=" + std::to_string(o.bits_per_pass) + " bits [" +
          std::to_string(o.begin_bit) + ", " + std::to_string(o.end_bit) + ")" + (o.descending ? " descending" : "");
 }
 
@@ -100,19 +126,38 @@ void check_keys(sluice::context& ctx, const std::vector<K>& host, const radix_so
   ASSERT_TRUE(all_equal(bit_patterns(keys.to_host()), bit_patterns(host))) << what << ": the input changed";
 }
 
-/// Values are input positions: any instability shows as a value out of place.
-template <class K>
+/// A value of Bytes bytes (a multiple of 4): the input position, repeated.
+template <int Bytes, int Alignment = 4>
+struct alignas(Alignment) payload {
+  std::uint32_t words[Bytes / 4];
+  bool operator==(const payload&) const = default;
+};
+
+template <class V>
+V value_at(std::size_t position) {
+  if constexpr (std::is_integral_v<V>) {
+    return static_cast<V>(position);
+  } else {
+    V value;
+    for (std::uint32_t& word : value.words) word = static_cast<std::uint32_t>(position);
+    return value;
+  }
+}
+
+/// Values are input positions (for values of 4 bytes and more): any instability shows as a value out of
+/// place.
+template <class K, class V = std::uint32_t>
 void check_pairs(sluice::context& ctx, const std::vector<K>& host, const radix_sort_options& options,
                  const std::string& what) {
   const int end_bit = options.end_bit == -1 ? ref::radix_key_bits<K> : options.end_bit;
-  std::vector<std::uint32_t> positions(host.size());
-  for (std::size_t i = 0; i < host.size(); ++i) positions[i] = static_cast<std::uint32_t>(i);
-  const auto expected = ref::radix_sort_pairs(std::span<const K>(host), std::span<const std::uint32_t>(positions),
+  std::vector<V> positions(host.size());
+  for (std::size_t i = 0; i < host.size(); ++i) positions[i] = value_at<V>(i);
+  const auto expected = ref::radix_sort_pairs(std::span<const K>(host), std::span<const V>(positions),
                                               options.begin_bit, end_bit, options.descending);
   const sluice::device_buffer<K> keys(ctx, std::span<const K>(host));
-  const sluice::device_buffer<std::uint32_t> values(ctx, std::span<const std::uint32_t>(positions));
+  const sluice::device_buffer<V> values(ctx, std::span<const V>(positions));
   sluice::device_buffer<K> out_keys(ctx, host.size());
-  sluice::device_buffer<std::uint32_t> out_values(ctx, host.size());
+  sluice::device_buffer<V> out_values(ctx, host.size());
   for (unsigned char poison : sluice::testing::poison_patterns) {
     out_keys.fill_bytes(poison);
     out_values.fill_bytes(poison);
@@ -124,8 +169,8 @@ void check_pairs(sluice::context& ctx, const std::vector<K>& host, const radix_s
   }
 }
 
-const radix_sort_algorithm all_algorithms[] = {radix_sort_algorithm::automatic, radix_sort_algorithm::multisplit,
-                                               radix_sort_algorithm::split};
+const radix_sort_algorithm all_algorithms[] = {radix_sort_algorithm::automatic, radix_sort_algorithm::onesweep,
+                                               radix_sort_algorithm::multisplit, radix_sort_algorithm::split};
 const dist::distribution shapes[] = {dist::distribution::uniform, dist::distribution::all_equal,
                                      dist::distribution::sorted, dist::distribution::reverse};
 
@@ -156,8 +201,9 @@ TEST_F(RadixSort, NarrowKeys) {
   }
 }
 
-/// Every pass width and every pass strategy that can take it; 64-bit keys give the most passes (64 at
-/// r = 1). Under a sanitizer: one size, and the narrowest and widest passes that split 64 bits unevenly.
+/// Every pass width and every pass strategy of the multisplit strategy that can take it; 64-bit keys give
+/// the most passes (64 at r = 1). Under a sanitizer: one size, and the narrowest and widest passes that
+/// split 64 bits unevenly.
 TEST_F(RadixSort, EveryPassWidthAndPassStrategy) {
   using sluice::multisplit_algorithm;
   const bool instrumented = sluice::testing::under_sanitizer();
@@ -165,7 +211,8 @@ TEST_F(RadixSort, EveryPassWidthAndPassStrategy) {
     for (int r : instrumented ? std::vector<int>{3, 7} : std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8})
       for (auto pass : {multisplit_algorithm::automatic, multisplit_algorithm::dms, multisplit_algorithm::wms,
                         multisplit_algorithm::bms, multisplit_algorithm::rb_sort}) {
-        const radix_sort_options options{.bits_per_pass = r, .pass_algorithm = pass};
+        const radix_sort_options options{
+            .algorithm = radix_sort_algorithm::multisplit, .bits_per_pass = r, .pass_algorithm = pass};
         const std::string what = "pass strategy " + std::to_string(static_cast<int>(pass));
         check_keys(ctx(), keys_of<std::uint64_t>(dist::distribution::uniform, n, n + r), options, what + " u64");
         check_pairs(ctx(), keys_of<float>(dist::distribution::uniform, n, n + r), options, what + " f32 pairs");
@@ -173,7 +220,10 @@ TEST_F(RadixSort, EveryPassWidthAndPassStrategy) {
   // m = 2 passes may also run as the scan split.
   for (std::size_t n : instrumented ? std::vector<std::size_t>{1025} : std::vector<std::size_t>{1025, 100003})
     check_pairs(ctx(), keys_of<std::int32_t>(dist::distribution::uniform, n, n),
-                {.bits_per_pass = 1, .pass_algorithm = sluice::multisplit_algorithm::scan_split}, "scan_split i32 pairs");
+                {.algorithm = radix_sort_algorithm::multisplit,
+                 .bits_per_pass = 1,
+                 .pass_algorithm = sluice::multisplit_algorithm::scan_split},
+                "scan_split i32 pairs");
 }
 
 /// Few distinct keys, so that most keys have equals whose order the values expose.
@@ -188,6 +238,30 @@ TEST_F(RadixSort, PairsAreStable) {
       check_pairs(ctx(), keys_of<std::int64_t>(dist::distribution::uniform, n, n + 5), {.algorithm = algorithm},
                   "i64");
     }
+}
+
+/// Values of every width onesweep stages (1 to 16 bytes, its tile shapes differ by them), through onesweep
+/// and automatic; wider values, which automatic sorts by multisplit.
+TEST_F(RadixSort, ValuesOfEveryWidth) {
+  for (std::size_t n : sluice::testing::under_sanitizer() ? std::vector<std::size_t>{1025}
+                                                          : std::vector<std::size_t>{1025, onesweep_tiles, 100003}) {
+    const auto keys = keys_of<std::uint32_t>(dist::distribution::uniform, n, n + 9);
+    for (auto algorithm : {radix_sort_algorithm::automatic, radix_sort_algorithm::onesweep}) {
+      const radix_sort_options options{.algorithm = algorithm};
+      check_pairs<std::uint32_t, std::uint8_t>(ctx(), keys, options, "u32, 1-byte values");
+      check_pairs<std::uint32_t, std::uint16_t>(ctx(), keys, options, "u32, 2-byte values");
+      check_pairs<std::uint32_t, std::uint64_t>(ctx(), keys, options, "u32, 8-byte values");
+      check_pairs<std::uint32_t, payload<12>>(ctx(), keys, options, "u32, 12-byte values");
+      check_pairs<std::uint32_t, payload<16, 16>>(ctx(), keys, options, "u32, 16-byte values");
+      check_pairs<std::uint8_t, payload<16>>(ctx(), keys_of<std::uint8_t>(dist::distribution::uniform, n, n), options,
+                                             "u8, 16-byte values");
+      check_pairs<std::int16_t, std::uint64_t>(ctx(), keys_of<std::int16_t>(dist::distribution::uniform, n, n),
+                                               options, "i16, 8-byte values");
+      check_pairs<double, payload<16, 8>>(ctx(), keys_of<double>(dist::distribution::uniform, n, n), options,
+                                          "f64, 16-byte values");
+    }
+    check_pairs<std::uint32_t, payload<24>>(ctx(), keys, {}, "u32, 24-byte values (automatic: multisplit)");
+  }
 }
 
 /// Partial ranges leave equal fields in input order, so they test stability as well.
@@ -267,6 +341,20 @@ TEST_F(RadixSort, BadArgumentsAreRejected) {
   expect_invalid_argument([&] { sort({.bits_per_pass = -1}); }, "options.bits_per_pass");
   expect_invalid_argument([&] { sort({.algorithm = radix_sort_algorithm::split, .bits_per_pass = 2}); },
                           "options.bits_per_pass");
+  expect_invalid_argument([&] { sort({.algorithm = radix_sort_algorithm::onesweep, .bits_per_pass = 7}); },
+                          "options.bits_per_pass");
+  expect_invalid_argument(
+      [&] {
+        sort({.algorithm = radix_sort_algorithm::onesweep, .pass_algorithm = sluice::multisplit_algorithm::bms});
+      },
+      "options.pass_algorithm");
+  sluice::device_buffer<payload<24>> wide_values(ctx(), 100), wide_out_values(ctx(), 100);
+  expect_invalid_argument(
+      [&] {
+        sluice::radix_sort_pairs(ctx(), keys.span(), wide_values.span(), out.span(), wide_out_values.span(),
+                                 {.algorithm = radix_sort_algorithm::onesweep});
+      },
+      "options.algorithm");
   expect_invalid_argument([&] { sluice::radix_sort(ctx(), host_span, out.span()); }, "keys");
   expect_invalid_argument([&] { sluice::radix_sort(ctx(), keys.span(), host_span); }, "out_keys");
   expect_invalid_argument([&] { sluice::radix_sort(ctx(), keys.span(), shorter.span()); }, "out_keys");
@@ -281,6 +369,45 @@ TEST_F(RadixSort, BadArgumentsAreRejected) {
       "out_values");
   expect_invalid_argument(
       [&] { sluice::radix_sort_pairs(ctx(), keys.span(), values.span(), out.span(), values.span()); }, "out_values");
+}
+
+/// 2^31 + 5 keys: nine onesweep portions of at most 2^28 keys, each with fresh status words, the digit
+/// starts carried from one to the next; the last portion holds a few tiles and a partial one.
+TEST_F(RadixSort, LargeOnesweepAcrossPortions) {
+  const std::size_t n = (std::size_t{1} << 31) + 5;
+  if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "too large under a sanitizer";
+  const std::size_t needed = 3 * n * sizeof(std::uint32_t);  // keys, out and the passes' temporary
+  if (ctx().properties().global_memory_bytes < needed) GTEST_SKIP() << "needs " << needed << " bytes of device memory";
+  const sluice::data::distribution_spec spec{dist::distribution::uniform, 0, 0.0, 31};
+  sluice::device_buffer<std::uint32_t> keys(ctx(), n), out(ctx(), n);
+  sluice::data::generate(ctx(), keys.span(), spec);
+  out.fill_bytes(0xA5);
+  sluice::radix_sort(ctx(), keys.span(), out.span(), {.algorithm = radix_sort_algorithm::onesweep});
+  std::vector<std::uint32_t> expected(n);
+  {
+    const auto host = sluice::data::generate_host<std::uint32_t>(n, spec);
+    sluice::host::radix_sort_keys<std::uint32_t>(host, expected);
+  }
+  EXPECT_TRUE(all_equal(out.to_host(), expected));
+}
+
+/// 2^32 + 5 one-byte keys (one pass): the onesweep kernels with 64-bit output offsets, over 17 portions.
+TEST_F(RadixSort, LargeOnesweepBeyond32BitOffsets) {
+  const std::size_t n = (std::size_t{1} << 32) + 5;
+  if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "too large under a sanitizer";
+  if (ctx().properties().global_memory_bytes < 3 * n) GTEST_SKIP() << "needs " << 3 * n << " bytes of device memory";
+  const sluice::data::distribution_spec spec{dist::distribution::uniform, 0, 0.0, 32};
+  sluice::device_buffer<std::uint8_t> keys(ctx(), n), out(ctx(), n);
+  sluice::data::generate(ctx(), keys.span(), spec);
+  out.fill_bytes(0xA5);
+  sluice::radix_sort(ctx(), keys.span(), out.span(), {.algorithm = radix_sort_algorithm::onesweep});
+  std::vector<std::size_t> count(256, 0);
+  for (std::uint8_t k : sluice::data::generate_host<std::uint8_t>(n, spec)) ++count[k];
+  const auto got = out.to_host();
+  std::size_t i = 0;
+  for (std::size_t k = 0; k < 256; ++k)
+    for (const std::size_t end = i + count[k]; i < end; ++i)
+      if (got[i] != k) FAIL() << "out[" << i << "] = " << int{got[i]} << ", expected " << k;
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Host tests of the radix sort's host-and-device helpers: radix_word (detail/radix_sort/key_bits.hpp)
 // against the oracle's reference::radix_bits on every edge value of every key type, the NaN and ±0
-// placement it gives, radix_digit (bit fields, descending), and the pass plans (pass_plan.hpp): balanced
-// widths that cover exactly [begin_bit, end_bit), and the automatic pass widths.
+// placement it gives, its inverse radix_key_of (and onesweep's padding keys), radix_digit (bit fields,
+// descending), and the pass plans (pass_plan.hpp): balanced widths that cover exactly [begin_bit,
+// end_bit), and the automatic pass widths.
 #include <sluice/detail/radix_sort/key_bits.hpp>
 #include <sluice/detail/radix_sort/pass_plan.hpp>
 #include <sluice/reference/radix_sort.hpp>
@@ -89,6 +90,38 @@ TEST(RadixSortKeyBits, DigitIsTheBitFieldOfTheWord) {
   const rs::radix_digit<float> sign{31, 1, false};
   EXPECT_EQ(sign(-0.0f), 0u);
   EXPECT_EQ(sign(0.0f), 1u);
+}
+
+/// radix_key_of inverts radix_word bit for bit (NaN payloads and −0.0 included), and the keys of the
+/// all-ones and all-zeros words (onesweep's padding) take the largest ascending and descending digit.
+template <class T>
+void expect_key_of_word_inverts_word() {
+  using U = rs::word_t<T>;
+  for (T x : edge_values<T>()) {
+    EXPECT_EQ(std::bit_cast<U>(rs::radix_key_of<T>(rs::radix_word(x))), std::bit_cast<U>(x)) << +x;
+    EXPECT_EQ(rs::radix_word(rs::radix_key_of<T>(std::bit_cast<U>(x))), std::bit_cast<U>(x)) << +x;
+  }
+  const T ascending_pad = rs::radix_key_of<T>(static_cast<U>(~U{0}));
+  const T descending_pad = rs::radix_key_of<T>(U{0});
+  for (int shift = 0; shift < rs::key_bits<T>; ++shift)
+    for (int bits = 1; bits <= rs::max_pass_bits && shift + bits <= rs::key_bits<T>; ++bits) {
+      const std::uint32_t largest = (1u << bits) - 1;
+      EXPECT_EQ((rs::radix_digit<T>{shift, bits, false}(ascending_pad)), largest) << shift << " " << bits;
+      EXPECT_EQ((rs::radix_digit<T>{shift, bits, true}(descending_pad)), largest) << shift << " " << bits;
+    }
+}
+
+TEST(RadixSortKeyBits, KeyOfWordInvertsWordForEveryKeyType) {
+  expect_key_of_word_inverts_word<std::uint8_t>();
+  expect_key_of_word_inverts_word<std::int8_t>();
+  expect_key_of_word_inverts_word<std::uint16_t>();
+  expect_key_of_word_inverts_word<std::int16_t>();
+  expect_key_of_word_inverts_word<std::uint32_t>();
+  expect_key_of_word_inverts_word<std::int32_t>();
+  expect_key_of_word_inverts_word<std::uint64_t>();
+  expect_key_of_word_inverts_word<std::int64_t>();
+  expect_key_of_word_inverts_word<float>();
+  expect_key_of_word_inverts_word<double>();
 }
 
 TEST(RadixSortPassPlan, BalancedPassesCoverTheBitRangeExactly) {

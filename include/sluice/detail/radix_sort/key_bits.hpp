@@ -49,6 +49,18 @@ SLUICE_HOST_DEVICE constexpr word_t<K> radix_word(K key) {
   else return word;
 }
 
+/// The key whose radix_word is `word`: radix_word's inverse. The onesweep kernel pads a partial tile with
+/// the key of the all-ones word (all-zeros when descending), whose digit is the largest of every pass.
+template <radix_key K>
+SLUICE_HOST_DEVICE constexpr K radix_key_of(word_t<K> word) {
+  using U = word_t<K>;
+  constexpr U sign = static_cast<U>(U{1} << (key_bits<K> - 1));
+  if constexpr (cuda::std::is_floating_point_v<K>)  // a set sign bit marks a non-negative key
+    return cuda::std::bit_cast<K>((word & sign) != 0 ? static_cast<U>(word ^ sign) : static_cast<U>(~word));
+  else if constexpr (cuda::std::is_signed_v<K>) return cuda::std::bit_cast<K>(static_cast<U>(word ^ sign));
+  else return cuda::std::bit_cast<K>(word);
+}
+
 /// The digit of one pass: bits [shift, shift + bits) of radix_word(key), 1 ≤ bits ≤ 8; descending
 /// reverses the digit order (2^bits − 1 − digit), so ascending stable passes over reversed digits give
 /// the stable descending sort. A multisplit bucket identifier with m = 2^bits buckets.

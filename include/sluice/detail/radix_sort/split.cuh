@@ -18,8 +18,8 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/detail/multisplit/common.cuh>
 #include <sluice/detail/radix_sort/key_bits.hpp>
+#include <sluice/detail/radix_sort/values.cuh>
 #include <sluice/scan.cuh>
 
 #include <cuda/std/cstddef>
@@ -27,10 +27,6 @@
 #include <cuda/std/type_traits>
 
 namespace sluice::detail::radix_sort {
-
-/// The value type of a keys-only sort, shared with multisplit: its pointers are null, never dereferenced.
-using multisplit::has_values;
-using multisplit::no_values;
 
 inline constexpr int split_threads = 256;
 

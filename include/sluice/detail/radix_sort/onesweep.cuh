@@ -1,0 +1,533 @@
+// sluice/detail/radix_sort/onesweep.cuh: the onesweep LSD radix sort (Adinets & Merrill, "Onesweep: A
+// Faster Least Significant Digit Radix Sort for GPUs", 2022), the design of CUB's DeviceRadixSort. It is
+// not from sluice's seeds: the seeds' radix sort runs each pass as a whole multisplit (prescan, device
+// scan, postscan), which reads the keys twice per pass and cannot reach CUB's speed.
+//
+//   histograms  once per sort: one read of the keys counts the 8-bit digit of every pass at once, in
+//               per-block shared-memory counters (privatised copies against contention), added into
+//               passes × 256 global counters; a small kernel turns each pass's counts into digit starts.
+//   one pass    one kernel. A block takes the next tile from a counter (so tiles start in order and a
+//               look-back never waits for a tile that is not running), loads its keys warp-striped, and
+//               ranks them stably by digit within the tile (cub::BlockRadixRankMatchEarlyCounts: per-warp
+//               match_any histograms give the tile's digit counts before the ranks). The counts are
+//               published at once, one status word per (tile, digit); thread d then looks back over the
+//               earlier tiles' words of digit d until it meets an inclusive count, which gives where the
+//               tile's run of digit d goes. Keys (then values) are staged in shared memory in digit order
+//               and written so that consecutive threads write consecutive positions of a digit's run.
+//
+// Portions: a status word has 30 bits of count, so the input is sorted in portions of at most 2^28 keys
+// (a whole number of tiles, as CUB does), each with zeroed status words; the last tile of a portion
+// writes the next portion's digit starts (its own run's start plus its count). Any n works.
+//
+// Work O(n) per pass. Traffic per pass: keys (and values) read once and written once; status words,
+// 1 KiB per tile (7680 u32 keys), zeroed, written twice and read by the next tile (mostly in L2). Once
+// per sort: one more read of the keys for the histograms. A u32 sort of 32 bits: 4 passes of 8 bytes per
+// key + 4 = 36 bytes per key (the multisplit strategy: 60).
+//
+// What is CUB's: the design, the tile shapes (onesweep_shape) and the block-level rank. What is ours:
+// the kernels around the rank, the digits (radix_digit: any key type, bit range and direction) and the
+// padding of partial tiles by radix_key_of.
+#pragma once
+
+#include <sluice/block/load.cuh>
+#include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/detail/radix_sort/key_bits.hpp>
+#include <sluice/detail/radix_sort/pass_plan.hpp>
+#include <sluice/detail/radix_sort/values.cuh>
+#include <sluice/detail/scan/look_back.cuh>
+#include <sluice/scan.cuh>
+#include <sluice/warp/shuffle.cuh>
+
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_radix_rank.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/util_type.cuh>
+
+#include <cuda/atomic>
+#include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace sluice::detail::radix_sort {
+
+/// Digits of a onesweep pass: every pass is at most max_pass_bits = 8 bits wide.
+inline constexpr int onesweep_digits = 1 << max_pass_bits;
+/// The widest value onesweep stages in shared memory; automatic sorts wider ones by multisplit.
+inline constexpr std::size_t onesweep_max_value_bytes = 16;
+/// Keys per portion at most: a status word counts in 30 bits (CUB's portions are 2^28 as well).
+inline constexpr std::size_t onesweep_portion_limit = std::size_t{1} << 28;
+/// Static shared memory of a block without opting in.
+inline constexpr int onesweep_shared_bytes = 48 * 1024;
+
+// ---- the tile shape (tuning) -----------------------------------------------------------------------------
+
+struct onesweep_nominal {
+  int threads;
+  int items;  ///< for elements of 4 bytes; scaled down for wider ones
+};
+
+/// CUB's SM90 onesweep tuning (cub/device/dispatch/tuning/tuning_radix_sort.cuh: Policy900's
+/// OnesweepSmallKeyTunedPolicy and sm90_small_key_tuning): threads and items per thread at 4 bytes per
+/// element, by key, value (0: keys only) and offset size (4: n < 2^32, else 8).
+constexpr onesweep_nominal sm90_onesweep_nominal(int key_bytes, int value_bytes, int offset_bytes, bool float_keys) {
+  const bool wide = offset_bytes == 8;
+  if (key_bytes == 4) {
+    if (value_bytes == 0) return {384, 20 - (wide ? 1 : 0) - (float_keys ? 1 : 0)};
+    return {384, value_bytes < 8 ? (wide ? 17 : 23) : (wide ? 29 : 30)};
+  }
+  if (key_bytes == 8) return {384, value_bytes < 8 ? 30 : 24};
+  struct entry {
+    int key_bytes, value_bytes;
+    onesweep_nominal narrow, wide;  // 32-bit, 64-bit offsets
+  };
+  constexpr entry small_keys[] = {
+      {1, 0, {512, 19}, {512, 19}}, {1, 1, {512, 15}, {448, 16}}, {1, 2, {512, 17}, {512, 14}},
+      {1, 4, {512, 17}, {512, 14}}, {1, 8, {384, 23}, {384, 18}}, {1, 16, {512, 22}, {512, 22}},
+      {2, 0, {512, 19}, {512, 19}}, {2, 1, {384, 14}, {384, 16}}, {2, 2, {384, 15}, {448, 16}},
+      {2, 4, {512, 17}, {512, 12}}, {2, 8, {384, 23}, {512, 23}}, {2, 16, {512, 21}, {576, 22}},
+  };
+  for (const entry& e : small_keys)
+    if (e.key_bytes == key_bytes && e.value_bytes == value_bytes) return wide ? e.wide : e.narrow;
+  return {384, 23};  // CUB's default for the sizes its table leaves out
+}
+
+/// The onesweep kernel's tile for keys K, values V (no_values: keys only) and output offsets of type
+/// Offset (std::uint32_t while n < 2^32: fewer registers, as CUB's 32-bit offsets). As CUB's
+/// RegBoundScaling: the nominal items scaled by 4 / (the wider of key and value), threads capped so
+/// that the staged tile and the digit offsets fit 48 KiB of shared memory.
+template <class K, class V, class Offset>
+struct onesweep_shape {
+  using offset = Offset;
+  static constexpr int key_bytes = static_cast<int>(sizeof(K));
+  static constexpr int value_bytes = has_values<V> ? static_cast<int>(sizeof(V)) : 0;
+  static constexpr int element_bytes = key_bytes > value_bytes ? key_bytes : value_bytes;
+  static constexpr onesweep_nominal nominal = sm90_onesweep_nominal(
+      key_bytes, value_bytes, static_cast<int>(sizeof(Offset)), cuda::std::is_same_v<K, float>);
+  static constexpr int scaled_items = nominal.items * 4 / (element_bytes > 4 ? element_bytes : 4);
+  static constexpr int items = scaled_items < 1 ? 1 : scaled_items;
+  static constexpr int staging_bytes = onesweep_shared_bytes - onesweep_digits * static_cast<int>(sizeof(Offset)) - 16;
+  static constexpr int threads_fitting = staging_bytes / (element_bytes * items) / 32 * 32;
+  static constexpr int threads = nominal.threads < threads_fitting ? nominal.threads : threads_fitting;
+  static constexpr int tile = threads * items;
+  /// Keys per portion: the most whole tiles within onesweep_portion_limit.
+  static constexpr std::size_t portion = onesweep_portion_limit / tile * tile;
+  /// Two blocks per SM at least, so that one block's look-back and barriers overlap another's loads:
+  /// the occupancy CUB's SM90 onesweep kernels compile to (64 registers at 512 threads, 74-80 at 384).
+  /// Without the bound, ptxas gave the 1- and 2-byte keys 94 registers at 512 threads (one block).
+  static constexpr int min_blocks_per_sm = 2;
+
+  static_assert(threads >= onesweep_digits, "thread d of a block looks back for digit d");
+};
+
+/// The histogram kernel's shape: CUB's SM90 one (128 threads × 16 keys), with our privatised copies of
+/// the counters, as many as keep them within 16 KiB (8 at most; CUB on SM90 keeps one).
+template <class K>
+struct onesweep_histogram_shape {
+  static constexpr int threads = 128;
+  static constexpr int items = 16;
+  static constexpr int copies = 16 / sizeof(K) > 8 ? 8 : static_cast<int>(16 / sizeof(K));
+  static constexpr std::size_t tile = std::size_t{threads} * items;
+};
+
+// ---- the histograms of every pass -----------------------------------------------------------------------
+
+/// The digit functors of every pass of one sort (8-bit passes: at most one per key byte).
+template <class K>
+struct pass_digits {
+  radix_digit<K> digit[sizeof(K)];
+  int passes;
+};
+
+template <class K>
+pass_digits<K> digits_of(const pass_plan& plan, bool descending) {
+  pass_digits<K> digits{};
+  digits.passes = plan.passes;
+  for (int p = 0; p < plan.passes; ++p) digits.digit[p] = {plan.shift(p), plan.width(p), descending};
+  return digits;
+}
+
+/// Keys a histogram block counts between flushes of its 32-bit shared counters into the 64-bit global
+/// ones, so that no shared counter can overflow whatever n is.
+inline constexpr std::size_t histogram_flush_keys = std::size_t{1} << 30;
+
+template <class K, int Copies>
+__device__ __forceinline__ void count_key(std::uint32_t (&bins)[sizeof(K)][onesweep_digits][Copies],
+                                          const pass_digits<K>& digits, K key, int copy) {
+#pragma unroll
+  for (int p = 0; p < static_cast<int>(sizeof(K)); ++p)
+    if (p < digits.passes) atomicAdd(&bins[p][digits.digit[p](key)][copy], 1u);
+}
+
+/// counts[p · 256 + d] += the number of keys whose pass-p digit is d (counts zeroed beforehand). Blocks
+/// stride over tiles of the keys (order does not matter, so the loads are striped 16-byte vectors);
+/// lane l counts into copy l % Copies, so that lanes of one warp with equal digits mostly hit different
+/// counters.
+template <class K>
+__global__ void __launch_bounds__(onesweep_histogram_shape<K>::threads)
+    onesweep_histogram_kernel(const K* __restrict__ keys, std::size_t n, pass_digits<K> digits,
+                              unsigned long long* __restrict__ counts) {
+  using shape = onesweep_histogram_shape<K>;
+  constexpr int threads = shape::threads;
+  constexpr int items = shape::items;
+  constexpr int copies = shape::copies;
+  constexpr std::size_t tile = shape::tile;
+  static_assert(histogram_flush_keys % tile == 0, "a tile never straddles a flush");
+  __shared__ std::uint32_t bins[sizeof(K)][onesweep_digits][copies];
+  const int copy = warp::lane_id() % copies;
+  for (std::size_t chunk = 0; chunk < n; chunk += histogram_flush_keys) {
+    for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(sizeof(bins) / 4); i += threads)
+      (&bins[0][0][0])[i] = 0;
+    __syncthreads();
+    const std::size_t end = cuda::std::min(n, chunk + histogram_flush_keys);
+    for (std::size_t first = chunk + blockIdx.x * tile; first < end; first += std::size_t{gridDim.x} * tile) {
+      if (end - first >= tile) {
+        K tile_keys[items];
+        block::load_striped_vectorized<items>(keys + first, static_cast<int>(threadIdx.x), threads, tile_keys);
+#pragma unroll
+        for (int i = 0; i < items; ++i) count_key(bins, digits, tile_keys[i], copy);
+      } else {
+        for (std::size_t i = first + threadIdx.x; i < end; i += threads) count_key(bins, digits, keys[i], copy);
+      }
+    }
+    __syncthreads();
+    for (int d = static_cast<int>(threadIdx.x); d < onesweep_digits; d += threads)
+      for (int p = 0; p < digits.passes; ++p) {
+        std::uint32_t total = 0;
+#pragma unroll
+        for (int c = 0; c < copies; ++c) total += bins[p][d][c];
+        if (total != 0) atomicAdd(&counts[p * onesweep_digits + d], static_cast<unsigned long long>(total));
+      }
+    __syncthreads();  // the next chunk zeroes the counters only after they are added up
+  }
+}
+
+/// One block per pass: counts[p · 256 + d] becomes the exclusive start of digit d in the sorted output.
+__global__ inline void __launch_bounds__(onesweep_digits) digit_starts_kernel(unsigned long long* counts) {
+  using block_scan = cub::BlockScan<unsigned long long, onesweep_digits>;
+  __shared__ typename block_scan::TempStorage temp;
+  unsigned long long* pass = counts + std::size_t{blockIdx.x} * onesweep_digits;
+  unsigned long long start = 0;
+  block_scan(temp).ExclusiveSum(pass[threadIdx.x], start);
+  pass[threadIdx.x] = start;
+}
+
+/// starts[p · 256 + d] = where the keys of pass-p digit d begin in the sorted output, for every pass;
+/// starts must be zeroed.
+template <class K>
+void count_digit_starts(context& ctx, const K* keys, std::size_t n, const pass_digits<K>& digits,
+                        unsigned long long* starts) {
+  using shape = onesweep_histogram_shape<K>;
+  auto histogram = onesweep_histogram_kernel<K>;
+  const auto grid =
+      static_cast<unsigned>(one_wave_grid(ctx, histogram, shape::threads, ceil_div(n, shape::tile)));
+  histogram<<<grid, shape::threads, 0, ctx.stream()>>>(keys, n, digits, starts);
+  SLUICE_CHECK_LAUNCH();
+  digit_starts_kernel<<<static_cast<unsigned>(digits.passes), onesweep_digits, 0, ctx.stream()>>>(starts);
+  SLUICE_CHECK_LAUNCH();
+}
+
+// ---- the per-digit look-back --------------------------------------------------------------------------
+
+/// The status of one portion's tiles: one 32-bit word per (tile, digit), the state (scan::tile_state:
+/// invalid; aggregate = the tile's own count of the digit; inclusive = its count over this and every
+/// earlier tile of the portion) in the top two bits and the count in the low 30, as CUB packs them.
+/// State and count travel in one word, so relaxed device-scope atomics suffice: a reader that sees the
+/// state sees its count, and nothing else is published through the status (the keys a tile writes are
+/// read only by the next pass, after the kernel boundary).
+struct digit_status {
+  cuda::std::uint32_t* words;  ///< [tile][digit], zeroed (invalid) before the portion's kernel
+
+  static constexpr int count_bits = 30;
+  static constexpr cuda::std::uint32_t count_mask = (1u << count_bits) - 1;
+  static_assert(onesweep_portion_limit <= count_mask, "a portion's counts fit the status word");
+
+  __device__ cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device> word(cuda::std::uint32_t tile,
+                                                                                   cuda::std::uint32_t digit) const {
+    return cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device>(
+        words[static_cast<cuda::std::size_t>(tile) * onesweep_digits + digit]);
+  }
+  __device__ void publish(cuda::std::uint32_t tile, cuda::std::uint32_t digit, scan::tile_state state,
+                          cuda::std::uint32_t count) const {
+    word(tile, digit).store((static_cast<cuda::std::uint32_t>(state) << count_bits) | count,
+                            cuda::memory_order_relaxed);
+  }
+  __device__ scan::tile_state read(cuda::std::uint32_t tile, cuda::std::uint32_t digit,
+                                   cuda::std::uint32_t& count) const {
+    const cuda::std::uint32_t bits = word(tile, digit).load(cuda::memory_order_relaxed);
+    count = bits & count_mask;
+    return static_cast<scan::tile_state>(bits >> count_bits);
+  }
+};
+
+/// The count of `digit` in the portion's tiles before `tile` (> 0): one thread walks back one tile at a
+/// time, adding aggregates until it meets an inclusive count (CUB's onesweep look-back; the scan's
+/// warp-wide window, look_back.cuh, would need a warp per digit). Tiles are taken in order, so every
+/// tile waited on is running, and each publishes its aggregate before it waits for anyone: no cycle.
+__device__ __forceinline__ cuda::std::uint32_t count_in_earlier_tiles(const digit_status& status,
+                                                                      cuda::std::uint32_t tile,
+                                                                      cuda::std::uint32_t digit) {
+  cuda::std::uint32_t before = 0;
+  for (cuda::std::uint32_t earlier = tile; earlier-- > 0;) {
+    cuda::std::uint32_t count = 0;
+    scan::tile_state state;
+    do state = status.read(earlier, digit, count);
+    while (state == scan::tile_invalid);
+    before += count;
+    if (state == scan::tile_inclusive) break;
+  }
+  return before;
+}
+
+// ---- one pass over one portion ------------------------------------------------------------------------
+
+/// A onesweep kernel's work: one portion of one pass. V = no_values: keys only (value pointers null).
+template <class K, class V>
+struct onesweep_portion {
+  const K* keys_in;  ///< the portion's first key
+  const V* values_in;
+  K* keys_out;  ///< the whole output: positions are global
+  V* values_out;
+  cuda::std::uint32_t n;  ///< keys in the portion, at most onesweep_shape::portion
+  radix_digit<K> digit;
+  const unsigned long long* starts;  ///< where each digit's keys of this portion begin
+  unsigned long long* next_starts;   ///< the next portion's starts (written by the last tile); null for the last
+  cuda::std::uint32_t* status;       ///< the portion's tiles × 256 status words, zeroed
+  cuda::std::uint32_t* next_tile;    ///< the tile counter, zeroed
+};
+
+template <class Shape>
+using onesweep_rank = cub::BlockRadixRankMatchEarlyCounts<Shape::threads, max_pass_bits, false,
+                                                          cub::BLOCK_SCAN_RAKING_MEMOIZE, cub::WARP_MATCH_ANY, 1>;
+
+/// radix_digit in the form cub's rank calls (the digits are already reversed for a descending sort).
+template <class K>
+struct rank_digit {
+  radix_digit<K> digit;
+  __device__ __forceinline__ cuda::std::uint32_t Digit(K key) const { return digit(key); }
+};
+
+template <class Shape, class K, class V>
+struct onesweep_storage {
+  union {
+    typename onesweep_rank<Shape>::TempStorage rank;
+    cub::Uninitialized<K[Shape::tile]> keys;  ///< the tile's keys in digit order
+    cub::Uninitialized<V[has_values<V> ? Shape::tile : 1]> values;
+  };
+  /// Staged position i of digit d goes to offsets[d] + i (modulo 2^bits of the offset: relative to the
+  /// digit's first staged position).
+  typename Shape::offset offsets[onesweep_digits];
+  cuda::std::uint32_t tile;
+};
+
+/// The portion's next tile, for the whole block.
+__device__ __forceinline__ cuda::std::uint32_t take_tile(cuda::std::uint32_t* next_tile, cuda::std::uint32_t& shared) {
+  if (threadIdx.x == 0) shared = atomicAdd(next_tile, 1u);
+  __syncthreads();
+  return shared;
+}
+
+/// The tile position of a thread's item j in warp-striped arrangement: warp w holds positions
+/// [w · 32 · Items, (w + 1) · 32 · Items), lane l position w · 32 · Items + 32 j + l.
+template <class Shape>
+__device__ __forceinline__ int warp_striped_position(int item) {
+  const int thread = static_cast<int>(threadIdx.x);
+  return thread / 32 * 32 * Shape::items + item * 32 + thread % 32;
+}
+
+/// Loads the tile warp-striped: each load instruction of a warp reads 32 consecutive keys, and the rank,
+/// which takes a warp's keys item by item, meets every warp's keys in input order, which is what makes
+/// it stable. Positions past `valid` get a key whose digit is the largest of the pass (radix_key_of), so
+/// they rank behind every real key; they are never staged or written.
+template <class Shape, class K>
+__device__ __forceinline__ void load_tile_keys(const K* from, int valid, bool descending, K (&keys)[Shape::items]) {
+  using U = word_t<K>;
+  if (valid == Shape::tile) cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys);
+  else
+    cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys, valid,
+                               radix_key_of<K>(descending ? U{0} : static_cast<U>(~U{0})));
+}
+
+/// Writes each loaded element at its rank (its place in the tile sorted by digit), padding left out.
+template <class Shape, class T>
+__device__ __forceinline__ void stage(const T (&items)[Shape::items], const int (&ranks)[Shape::items], int valid,
+                                      T* staged) {
+#pragma unroll
+  for (int j = 0; j < Shape::items; ++j)
+    if (valid == Shape::tile || warp_striped_position<Shape>(j) < valid) staged[ranks[j]] = items[j];
+}
+
+/// The digits of the staged keys at the positions this thread writes out: threadIdx.x + j · threads.
+template <class Shape, class K>
+__device__ __forceinline__ void staged_digits(const K* staged, radix_digit<K> digit, int valid,
+                                              cuda::std::uint32_t (&digits)[Shape::items]) {
+#pragma unroll
+  for (int j = 0; j < Shape::items; ++j) {
+    const int position = static_cast<int>(threadIdx.x) + j * Shape::threads;
+    digits[j] = position < valid ? digit(staged[position]) : 0;
+  }
+}
+
+/// Thread `digit`'s part of the look-back: the tile's run of the digit starts at the digit's start in
+/// this portion plus its count in the earlier tiles. Publishes the inclusive count for the tiles after
+/// this one, and the portion's last tile hands the next portion its start.
+template <class Shape, class K, class V>
+__device__ __forceinline__ void locate_digit_run(const onesweep_portion<K, V>& portion, cuda::std::uint32_t tile,
+                                                 cuda::std::uint32_t digit, cuda::std::uint32_t count,
+                                                 cuda::std::uint32_t first_staged, typename Shape::offset* offsets) {
+  const digit_status status{portion.status};
+  cuda::std::uint32_t before = 0;
+  if (tile > 0) {
+    before = count_in_earlier_tiles(status, tile, digit);
+    status.publish(tile, digit, scan::tile_inclusive, before + count);
+  }
+  using offset = typename Shape::offset;
+  const offset start = static_cast<offset>(portion.starts[digit]) + before;  // < n: fits the offset
+  offsets[digit] = start - first_staged;
+  if (portion.next_starts != nullptr && tile == (portion.n - 1) / Shape::tile)
+    portion.next_starts[digit] = start + count;
+}
+
+/// Writes staged position p to offsets[digit_of(j, p)] + p. Thread t writes positions t, t + threads,
+/// …, so a warp writes 32 consecutive positions, runs of one digit each (a tile holds ~20-30 keys of a
+/// digit on uniform keys). __syncwarp keeps the warp's stores of one round together, as CUB does.
+template <class Shape, class T, class DigitOf>
+__device__ __forceinline__ void scatter_staged(const T* staged, DigitOf digit_of,
+                                               const typename Shape::offset* offsets, int valid, T* out) {
+#pragma unroll
+  for (int j = 0; j < Shape::items; ++j) {
+    const int position = static_cast<int>(threadIdx.x) + j * Shape::threads;
+    if (position < valid) {
+      const T item = staged[position];
+      out[offsets[digit_of(j, item)] + static_cast<typename Shape::offset>(position)] = item;
+    }
+    __syncwarp(warp::full_mask);
+  }
+}
+
+/// The values follow their keys: loaded after the keys are out (fewer registers live across the
+/// look-back), staged at the keys' ranks, written to the keys' positions.
+template <class Shape, class K, class V>
+__device__ __forceinline__ void move_values(const onesweep_portion<K, V>& portion, cuda::std::uint32_t first, int valid,
+                                            const int (&ranks)[Shape::items], onesweep_storage<Shape, K, V>& s) {
+  cuda::std::uint32_t digits[Shape::items];
+  staged_digits<Shape>(s.keys.Alias(), portion.digit, valid, digits);
+  V values[Shape::items];
+  const V* from = portion.values_in + first;
+  if (valid == Shape::tile) cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, values);
+  else cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, values, valid);
+  __syncthreads();  // every thread has its digits from the staged keys before the values take their place
+  stage<Shape>(values, ranks, valid, s.values.Alias());
+  __syncthreads();
+  scatter_staged<Shape>(s.values.Alias(), [&](int j, const V&) { return digits[j]; }, s.offsets, valid,
+                        portion.values_out);
+}
+
+/// One tile per block: load, rank (publishing the tile's digit counts early), stage the keys in digit
+/// order, look back per digit, write the keys, then the values.
+template <class Shape, class K, class V>
+__global__ void __launch_bounds__(Shape::threads, Shape::min_blocks_per_sm)
+    onesweep_kernel(onesweep_portion<K, V> portion) {
+  using rank_t = onesweep_rank<Shape>;
+  static_assert(rank_t::BINS_TRACKED_PER_THREAD == 1, "thread d < 256 holds the count of digit d");
+  __shared__ onesweep_storage<Shape, K, V> s;
+  static_assert(sizeof(s) <= onesweep_shared_bytes, "the tile fits static shared memory");
+
+  const cuda::std::uint32_t tile = take_tile(portion.next_tile, s.tile);
+  const cuda::std::uint32_t first = tile * static_cast<cuda::std::uint32_t>(Shape::tile);
+  const int valid = static_cast<int>(cuda::std::min<cuda::std::uint32_t>(Shape::tile, portion.n - first));
+  const digit_status status{portion.status};
+
+  K keys[Shape::items];
+  load_tile_keys<Shape>(portion.keys_in + first, valid, portion.digit.descending, keys);
+  int ranks[Shape::items];
+  int first_staged[1];  // thread d < 256: the tile's first staged position of digit d
+  cuda::std::uint32_t count = 0;
+  // Called by the rank as soon as the tile's digit counts are known (thread d gets digit d's): publishing
+  // them before the ranks shortens the wait of the tiles behind. Tile 0's counts are already inclusive.
+  auto publish_counts = [&](int (&bins)[1]) {
+    if (threadIdx.x >= onesweep_digits) return;
+    count = static_cast<cuda::std::uint32_t>(bins[0]);
+    status.publish(tile, threadIdx.x, tile == 0 ? scan::tile_inclusive : scan::tile_aggregate, count);
+  };
+  rank_t(s.rank).RankKeys(keys, ranks, rank_digit<K>{portion.digit}, first_staged, publish_counts);
+  __syncthreads();  // the rank's storage becomes the staged keys
+
+  stage<Shape>(keys, ranks, valid, s.keys.Alias());
+  if (threadIdx.x < onesweep_digits)
+    locate_digit_run<Shape>(portion, tile, threadIdx.x, count, static_cast<cuda::std::uint32_t>(first_staged[0]),
+                            s.offsets);
+  __syncthreads();
+
+  scatter_staged<Shape>(s.keys.Alias(), [&](int, K key) { return portion.digit(key); }, s.offsets, valid,
+                        portion.keys_out);
+  if constexpr (has_values<V>) move_values<Shape>(portion, first, valid, ranks, s);
+}
+
+// ---- the sort --------------------------------------------------------------------------------------------
+
+/// The passes of one onesweep sort of n ≥ 1 keys (and values; V = no_values: none) by `plan`, with
+/// output offsets of type Offset (wide enough for n): the constructor counts every pass's digits (one
+/// read of the keys), then pass() runs the plan's passes in order, each one kernel per portion.
+/// radix_sort.cuh's run_passes chooses where each pass reads and writes.
+template <class K, class V, class Offset>
+class onesweep_sort {
+ public:
+  using shape = onesweep_shape<K, V, Offset>;
+
+  onesweep_sort(context& ctx, const K* keys, std::size_t n, const pass_plan& plan, bool descending)
+      : ctx_(ctx),
+        n_(n),
+        portions_(ceil_div(n, shape::portion)),
+        passes_(static_cast<std::size_t>(plan.passes)),
+        starts_(ctx, portions_ * passes_ * onesweep_digits),
+        tile_counters_(ctx, portions_ * passes_),
+        status_(ctx, ceil_div(std::min(n, shape::portion), shape::tile) * onesweep_digits) {
+    SLUICE_CUDA_CHECK(
+        cudaMemsetAsync(starts_.get(), 0, passes_ * onesweep_digits * sizeof(unsigned long long), ctx.stream()));
+    SLUICE_CUDA_CHECK(
+        cudaMemsetAsync(tile_counters_.get(), 0, portions_ * passes_ * sizeof(std::uint32_t), ctx.stream()));
+    count_digit_starts(ctx, keys, n, digits_of<K>(plan, descending), starts_.get());
+  }
+
+  /// The next pass of the plan, by `digit`, from (from, from_values) to (to, to_values).
+  void pass(const K* from, const V* from_values, K* to, V* to_values, radix_digit<K> digit) {
+    for (std::size_t q = 0; q < portions_; ++q) {
+      const std::size_t begin = q * shape::portion;
+      const auto count = static_cast<std::uint32_t>(std::min(shape::portion, n_ - begin));
+      const std::size_t tiles = ceil_div(count, shape::tile);
+      SLUICE_CUDA_CHECK(
+          cudaMemsetAsync(status_.get(), 0, tiles * onesweep_digits * sizeof(std::uint32_t), ctx_.stream()));
+      onesweep_portion<K, V> work{from + begin, nullptr, to, to_values, count, digit, starts(q, next_pass_),
+                                  q + 1 < portions_ ? starts(q + 1, next_pass_) : nullptr, status_.get(),
+                                  tile_counters_.get() + q * passes_ + next_pass_};
+      if constexpr (has_values<V>) work.values_in = from_values + begin;
+      onesweep_kernel<shape, K, V><<<static_cast<unsigned>(tiles), shape::threads, 0, ctx_.stream()>>>(work);
+      SLUICE_CHECK_LAUNCH();
+    }
+    ++next_pass_;
+  }
+
+ private:
+  /// Portion q's digit starts in pass p: portion 0's from the histograms, each later portion's from the
+  /// last tile of the portion before it in the same pass.
+  unsigned long long* starts(std::size_t q, std::size_t p) const {
+    return starts_.get() + (q * passes_ + p) * onesweep_digits;
+  }
+
+  context& ctx_;
+  std::size_t n_;
+  std::size_t portions_;
+  std::size_t passes_;
+  scan::scratch<unsigned long long> starts_;     ///< [portion][pass][digit]
+  scan::scratch<std::uint32_t> tile_counters_;  ///< [portion][pass], zeroed
+  scan::scratch<std::uint32_t> status_;         ///< one portion's [tile][digit], zeroed before each kernel
+  std::size_t next_pass_ = 0;
+};
+
+}  // namespace sluice::detail::radix_sort
