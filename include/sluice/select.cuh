@@ -15,10 +15,10 @@
 // Counts are written to device memory (asynchronously, like the results). For select_if,
 // select_flagged and unique, `out` may be shorter than the input: elements that do not fit are counted
 // but not written. pred, classify and eq may be called more than once per element (the partitions'
-// counting pass calls them again, and the last tile's padding repeats its first element). Stable. In place is
-// not supported (out must not overlap in). Strategy: one counting pass (partitions only), then one
-// single-pass scan of class counts whose tiles load once, classify in registers and scatter each class
-// as a contiguous run (detail/select/classify_scatter.cuh).
+// counting pass calls them again, and the last tile's padding repeats its first element). Stable. In
+// place is not supported (out must not overlap in). Strategy: one counting pass (partitions only), then
+// one single-pass scan of class counts whose tiles load once, rank each element within its class by
+// warp ballots in registers and store it from there (detail/select/classify_scatter.cuh).
 //
 //   sluice::select_if(ctx, in.span(), out.span(), count.data(), [] __device__ (unsigned x) { return x & 1; });
 #pragma once
@@ -37,6 +37,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <string>
 #include <type_traits>
 
 namespace sluice {
@@ -65,20 +67,10 @@ struct group3_class_of {
   }
 };
 
-/// The tile of the classify-scatter scan, shaped for the larger of the counts and the elements
-/// (registers hold both across the scan): 256 threads with about 64 bytes each, since a larger tile
-/// means fewer look-backs and the staging area keeps occupancy bounded anyway (CUB's select tiles are
-/// larger still).
-constexpr int select_items(int element_bytes) {
-  const int items = 64 / element_bytes;
-  return items < 1 ? 1 : (items > 16 ? 16 : items);
-}
-template <class E>
-using select_shape = scan::tile_shape<256, select_items(static_cast<int>(sizeof(E)))>;
-
-/// Counts per class (partitions: Classes = Kept + 1), then the scan that scatters. `count_out` receives
-/// the number kept (select) or, for partitions, the Kept class sizes.
-template <int Kept, int Classes, class T, class Classifier>
+/// Counts per class (partitions: Classes = Kept + 1), then the pass that scatters. `count_out`
+/// receives the number kept (select) or, for partitions, the Kept class sizes. Count = the type of the
+/// counts the tiles exchange: by default 32 bits below 2^32 elements and 64 above (tests name it).
+template <int Kept, int Classes, class Tuning, class Count = void, class T, class Classifier>
 void classify_scatter(context& ctx, const T* in, T* out, std::size_t out_size, std::size_t n, Classifier classifier,
                       std::size_t* count_out) {
   static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
@@ -94,16 +86,33 @@ void classify_scatter(context& ctx, const T* in, T* out, std::size_t out_size, s
       SLUICE_CUDA_CHECK(cudaMemcpyAsync(count_out, totals.get(), Kept * sizeof(std::size_t), cudaMemcpyDeviceToDevice,
                                         ctx.stream()));
   }
+  const std::size_t tiles = ceil_div(n, Tuning::tile);
+  if (tiles > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw invalid_argument("select", "n", "is " + std::to_string(n) + ": more tiles than one grid can hold");
+  const scatter_io<T, Classifier> io{in, out, out_size, n, classifier, totals.get(),
+                                     Classes > Kept ? nullptr : count_out};
   auto run = [&](auto count_type) {
-    using C = decltype(count_type);
-    using counts = class_counts<C, Kept>;
-    using shape = select_shape<cuda::std::conditional_t<(sizeof(T) > sizeof(counts)), T, counts>>;
-    const classify_scatter_program<shape, T, C, Kept, Classes, Classifier> program{
-        in, out, out_size, classifier, totals.get(), Classes > Kept ? nullptr : count_out, n};
-    scan::run_decoupled_look_back<scan::scan_kind::inclusive, false>(ctx, program, n, counts{}, add_counts{});
+    using element = class_counts<decltype(count_type), Kept>;
+    // Zeroed look-back state: every tile invalid, the tile counter at 0.
+    const std::size_t status_bytes = ceil_div(tiles * scan::tile_status<element>::bytes_per_tile, 16) * 16;
+    scan::scratch<unsigned char> storage(ctx, status_bytes + sizeof(unsigned long long));
+    SLUICE_CUDA_CHECK(cudaMemsetAsync(storage.get(), 0, status_bytes + sizeof(unsigned long long), ctx.stream()));
+    classify_scatter_kernel<Tuning, Kept, Classes, decltype(count_type)>
+        <<<static_cast<unsigned>(tiles), Tuning::threads, 0, ctx.stream()>>>(
+            io, scan::make_tile_status<element>(storage.get(), tiles),
+            reinterpret_cast<unsigned long long*>(storage.get() + status_bytes));
+    SLUICE_CHECK_LAUNCH();
   };
-  if (n < (std::size_t{1} << 32)) run(std::uint32_t{});
+  if constexpr (!std::is_void_v<Count>) run(Count{});
+  else if (n < (std::size_t{1} << 32)) run(std::uint32_t{});
   else run(std::uint64_t{});
+}
+
+template <int Kept, int Classes, class T, class Classifier>
+void classify_scatter(context& ctx, const T* in, T* out, std::size_t out_size, std::size_t n, Classifier classifier,
+                      std::size_t* count_out) {
+  classify_scatter<Kept, Classes, default_scatter_tuning<T, Classes>>(ctx, in, out, out_size, n, classifier,
+                                                                      count_out);
 }
 
 template <class T>

@@ -1,14 +1,16 @@
 // GPU tests of select_if, select_flagged, unique and the stable partitions against the reference:
 // selectivities from none to all, element sizes 1 to 16 bytes, stability (values carry their index),
-// Palik's split and 3-way split examples, truncated outputs, bad arguments, 2^31 + 5 elements.
+// Palik's split and 3-way split examples, truncated outputs, bad arguments, 2^31 + 5 elements; sizes
+// around the warp segments and tiles of the classify-scatter pass, the tile tunings the bench times,
+// and the 64-bit counts of inputs past 2^32 elements (forced on small inputs).
 #include <sluice/data/generate.cuh>
 #include <sluice/reference/select.hpp>
 #include <sluice/select.cuh>
 
 #include "support/compare.hpp"
 #include "support/gpu_test.hpp"
-#include "support/tile_sizes.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -19,9 +21,34 @@ using sluice::testing::gpu_test;
 
 class Select : public gpu_test {};
 
-const std::vector<std::size_t> sizes = sluice::testing::with_single_pass_tile_sizes(
-    // Select tiles: 4096 elements of 4 bytes, 2048 of 8, 1024 of 16 (select_shape).
-    std::vector<std::size_t>{0, 1, 2, 31, 33, 1023, 1025, 2047, 2049, 4095, 4097, 100003, (std::size_t{1} << 20) + 7});
+namespace sel = sluice::detail::select;
+
+/// Sizes around a classify-scatter tiling: a warp's segment ± 1, the tile ± 1, and several tiles whose
+/// last one ends one warp and five elements in (a partial warp, then warps without elements).
+template <class Tuning>
+void add_tile_sizes(std::vector<std::size_t>& sizes) {
+  const std::size_t segment = Tuning::warp_items, tile = Tuning::tile;
+  for (const std::size_t n : {segment - 1, segment + 1, tile - 1, tile, tile + 1, 3 * tile + segment + 5})
+    sizes.push_back(n);
+}
+
+std::vector<std::size_t> select_sizes() {
+  std::vector<std::size_t> sizes{0, 1, 2, 31, 32, 33, 100003, (std::size_t{1} << 20) + 7};
+  struct sixteen_bytes {
+    std::uint64_t a, b;
+  };
+  add_tile_sizes<sel::default_scatter_tuning<std::uint8_t>>(sizes);
+  add_tile_sizes<sel::default_scatter_tuning<std::uint32_t>>(sizes);
+  add_tile_sizes<sel::default_scatter_tuning<std::uint64_t>>(sizes);
+  add_tile_sizes<sel::default_scatter_tuning<sixteen_bytes>>(sizes);
+  add_tile_sizes<sel::default_scatter_tuning<std::uint32_t, 2>>(sizes);  // partitions: fewer items
+  add_tile_sizes<sel::default_scatter_tuning<std::uint64_t, 2>>(sizes);
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
+const std::vector<std::size_t> sizes = select_sizes();
 
 template <class T>
 std::vector<T> uniform(std::size_t n, std::uint64_t seed, std::uint64_t range = 0) {
@@ -171,14 +198,131 @@ TEST_F(Select, StablePartitionsKeepInputOrder) {
 }
 
 TEST_F(Select, TruncatedOutputIsCountedNotOverrun) {
-  const auto host = uniform<std::uint32_t>(10000, 3);
+  // Outputs ending in the first warp, inside a later tile, and in the last tile; nothing past the
+  // end of `out` may be written (the poisoned words behind it).
+  const auto host = uniform<std::uint32_t>(20000, 3);
   const auto expected = sluice::reference::select_if(std::span<const std::uint32_t>(host), below_percent{50});
   const sluice::device_buffer<std::uint32_t> in(ctx(), std::span<const std::uint32_t>(host));
-  sluice::device_buffer<std::uint32_t> out(ctx(), 100);
   sluice::device_buffer<std::size_t> count(ctx(), 1);
-  sluice::select_if(ctx(), in.span(), out.span(), count.data(), below_percent{50});
-  EXPECT_EQ(count.to_host()[0], expected.size());
-  EXPECT_TRUE(all_equal(out.to_host(), first(expected, 100)));
+  constexpr std::size_t behind = 64;
+  for (const std::size_t room : {std::size_t{0}, std::size_t{100}, std::size_t{7000}, expected.size() - 7}) {
+    sluice::device_buffer<std::uint32_t> out(ctx(), room + behind);
+    out.fill_bytes(0xA5);
+    sluice::select_if(ctx(), in.span(), out.span().first(room), count.data(), below_percent{50});
+    EXPECT_EQ(count.to_host()[0], expected.size()) << "room " << room;
+    const auto got = out.to_host();
+    EXPECT_TRUE(all_equal(first(got, room), first(expected, room))) << "room " << room;
+    EXPECT_TRUE(all_equal(std::vector<std::uint32_t>(got.begin() + static_cast<std::ptrdiff_t>(room), got.end()),
+                          std::vector<std::uint32_t>(behind, 0xA5A5A5A5u)))
+        << "written past the end, room " << room;
+  }
+}
+
+/// select_if (50%) through one tuning of the classify-scatter pass, at sizes around its tile and past
+/// one look-back window of tiles.
+template <class Tuning>
+void check_select_tuning(sluice::context& ctx, const char* name) {
+  std::vector<std::size_t> sizes{1, 33};
+  add_tile_sizes<Tuning>(sizes);
+  sizes.push_back(40 * std::size_t{Tuning::tile} + Tuning::warp_items + 3);
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes)) {
+    const auto host = uniform<std::uint32_t>(n, n + 11);
+    const auto expected = sluice::reference::select_if(std::span<const std::uint32_t>(host), below_percent{50});
+    const sluice::device_buffer<std::uint32_t> in(ctx, std::span<const std::uint32_t>(host));
+    sluice::device_buffer<std::uint32_t> out(ctx, n);
+    sluice::device_buffer<std::size_t> count(ctx, 1);
+    out.fill_bytes(0xA5);
+    sel::classify_scatter<1, 1, Tuning>(
+        ctx, in.data(), out.data(), n, n,
+        sel::value_classes<std::uint32_t, sel::predicate_class_of<below_percent, false>>{{below_percent{50}}},
+        count.data());
+    ASSERT_EQ(count.to_host()[0], expected.size()) << name << ", n = " << n;
+    ASSERT_TRUE(all_equal(first(out.to_host(), expected.size()), expected)) << name << ", n = " << n;
+  }
+}
+
+/// stable_partition (even first) of u32 through one tuning, at the same sizes.
+template <class Tuning>
+void check_partition_tuning(sluice::context& ctx, const char* name) {
+  std::vector<std::size_t> sizes{1, 33};
+  add_tile_sizes<Tuning>(sizes);
+  sizes.push_back(40 * std::size_t{Tuning::tile} + Tuning::warp_items + 3);
+  for (std::size_t n : sluice::testing::sweep_sizes(sizes)) {
+    const auto host = uniform<std::uint32_t>(n, n + 13);
+    const auto expected = sluice::reference::stable_partition(std::span<const std::uint32_t>(host), is_even{});
+    const sluice::device_buffer<std::uint32_t> in(ctx, std::span<const std::uint32_t>(host));
+    sluice::device_buffer<std::uint32_t> out(ctx, n);
+    sluice::device_buffer<std::size_t> count(ctx, 1);
+    out.fill_bytes(0xA5);
+    sel::classify_scatter<1, 2, Tuning>(ctx, in.data(), out.data(), n, n,
+                                        sel::value_classes<std::uint32_t, sel::predicate_class_of<is_even, true>>{{}},
+                                        count.data());
+    ASSERT_EQ(count.to_host()[0], expected.selected) << name << ", n = " << n;
+    ASSERT_TRUE(all_equal(out.to_host(), expected.out)) << name << ", n = " << n;
+  }
+}
+
+// The tunings that bench/cases/select.cu times ("... tile tuning"), and the tile counter.
+TEST_F(Select, TileTuningsOfTheBench) {
+  using sluice::detail::scan::look_back_tuning;
+  using sluice::detail::scan::tile_order;
+  check_select_tuning<sel::scatter_tuning<256, 16>>(ctx(), "256 x 16");
+  check_select_tuning<sel::scatter_tuning<256, 20>>(ctx(), "256 x 20");
+  check_select_tuning<sel::scatter_tuning<128, 16>>(ctx(), "128 x 16");
+  check_select_tuning<sel::scatter_tuning<384, 16, look_back_tuning<tile_order::block_index, 1000, 650>>>(
+      ctx(), "384 x 16, first poll 1000 ns");
+  check_select_tuning<sel::scatter_tuning<384, 16, look_back_tuning<tile_order::atomic_counter, 2000, 650>>>(
+      ctx(), "384 x 16, tile counter");
+  check_partition_tuning<sel::scatter_tuning<384, 12>>(ctx(), "partition 384 x 12");
+  check_partition_tuning<sel::scatter_tuning<384, 16>>(ctx(), "partition 384 x 16");
+  check_partition_tuning<sel::scatter_tuning<128, 16>>(ctx(), "partition 128 x 16");
+}
+
+// Inputs of 2^32 elements or more exchange 64-bit counts between tiles; the same pass with 64-bit
+// counts, forced on small inputs, for select and both partitions.
+TEST_F(Select, SixtyFourBitCounts) {
+  using tuning_u32 = sel::default_scatter_tuning<std::uint32_t>;
+  using tuning_tagged = sel::default_scatter_tuning<tagged, 2>;
+  for (std::size_t n : sluice::testing::sweep_sizes(
+           std::vector<std::size_t>{1, 33, tuning_u32::tile + 1, 3 * std::size_t{tuning_tagged::tile} + 5, 100003})) {
+    {
+      const auto host = uniform<std::uint32_t>(n, n + 5);
+      const auto expected = sluice::reference::select_if(std::span<const std::uint32_t>(host), below_percent{50});
+      const sluice::device_buffer<std::uint32_t> in(ctx(), std::span<const std::uint32_t>(host));
+      sluice::device_buffer<std::uint32_t> out(ctx(), n);
+      sluice::device_buffer<std::size_t> count(ctx(), 1);
+      out.fill_bytes(0xA5);
+      sel::classify_scatter<1, 1, tuning_u32, std::uint64_t>(
+          ctx(), in.data(), out.data(), n, n,
+          sel::value_classes<std::uint32_t, sel::predicate_class_of<below_percent, false>>{{below_percent{50}}},
+          count.data());
+      ASSERT_EQ(count.to_host()[0], expected.size()) << "select, n = " << n;
+      ASSERT_TRUE(all_equal(first(out.to_host(), expected.size()), expected)) << "select, n = " << n;
+    }
+    const auto host = tagged_values(n, n + 9, 3);
+    const std::span<const tagged> view(host);
+    const sluice::device_buffer<tagged> in(ctx(), view);
+    sluice::device_buffer<tagged> out(ctx(), n);
+    sluice::device_buffer<std::size_t> counts(ctx(), 2);
+
+    const auto two = sluice::reference::stable_partition(view, key_is_even{});
+    out.fill_bytes(0xA5);
+    sel::classify_scatter<1, 2, tuning_tagged, std::uint64_t>(
+        ctx(), in.data(), out.data(), n, n, sel::value_classes<tagged, sel::predicate_class_of<key_is_even, true>>{{}},
+        counts.data());
+    ASSERT_TRUE(all_equal(out.to_host(), two.out)) << "2-way, n = " << n;
+    ASSERT_EQ(counts.to_host()[0], two.selected);
+
+    const auto three = sluice::reference::stable_partition_3way(view, group_of_pivot{1});
+    out.fill_bytes(0x5A);
+    sel::classify_scatter<2, 3, sel::default_scatter_tuning<tagged, 3>, std::uint64_t>(
+        ctx(), in.data(), out.data(), n, n, sel::value_classes<tagged, sel::group3_class_of<compare_with_pivot>>{{{1}}},
+        counts.data());
+    ASSERT_TRUE(all_equal(out.to_host(), three.out)) << "3-way, n = " << n;
+    const auto c = counts.to_host();
+    ASSERT_EQ(c[0], three.first);
+    ASSERT_EQ(c[1], three.second);
+  }
 }
 
 TEST_F(Select, BadArgumentsAreRejected) {

@@ -1,21 +1,35 @@
 // sluice/detail/select/classify_scatter.cuh: stream compaction and stable partitions as one
-// single-pass scan of class counts plus a scatter (DTU §4.5 compact; Palik §5.3 split, §6.2 3-way split).
+// single-pass scan of class counts that scatters from registers (DTU §4.5 compact; Palik §5.3 split,
+// §6.2 3-way split).
 //
-// Each element gets a class (0..Classes−1, or `dropped` for select's rejects). The single-pass scan
-// counts, for every element, how many elements of each kept class precede it (inclusive); with the
-// class totals known (a counting pass before, for partitions) the destination of element i of class c is
-//   base_c + (number of class-c elements before i),   base_c = total of the classes before c.
+// Each element gets a class (0..Classes−1, or `dropped` for select's rejects). The destination of
+// element i of class c is
+//   base_c + (number of class-c elements before i),   base_c = total of the classes before c
+// (partitions know the totals from a counting pass before; select has one class and base 0).
 //
-// The tile program loads the tile's elements once (coalesced) and classifies them in registers; after
-// the scan it stages the elements, still in registers, in shared memory grouped by class, so every
-// class's run leaves the block as one contiguous, coalesced write. Nothing is read twice.
+// A tile is Threads × Items elements in warp-striped order: warp w owns the tile's w-th segment of
+// 32·Items consecutive elements, and item j of lane l is the segment's element 32j + l, so every load
+// instruction reads one coalesced run of 32 elements. Per tile:
+//   rank:      a warp ranks its segment with one ballot per item and kept class: the rank of an
+//              element among the segment's elements of its class is a population count of the ballots
+//              before it (32-bit, segment-local);
+//   reduce:    the warps' counts meet in shared memory (one barrier), giving each warp its offset in
+//              the tile and the tile's counts;
+//   look back: warp 0 publishes the tile's counts and looks back for the counts before the tile
+//              (decoupled look-back, scan/look_back.cuh; a second barrier hands them to the block);
+//   scatter:   every thread stores its kept elements straight from registers. Within a row of a warp
+//              the elements of one class have consecutive destinations, so each store instruction
+//              writes contiguous runs; nothing is staged in shared memory.
+// Why this shape and not the scan-program tile (blocked arrangement, a scan of one-hot counts, staging
+// by class): the profile of that version spent 61% of its instructions after the look-back
+// (docs/perf-notes.md, "Issue 3: select against CUB's agent").
 //
-// Traffic: select reads the input once and writes the kept elements; partitions add one counting pass
-// over the input. Work O(n). Stable by construction.
+// Traffic: select reads the input once and writes the kept elements; partitions add one counting
+// pass over the input. Work O(n). Stable by construction.
 #pragma once
 
-#include <sluice/block/neighbours.cuh>
-#include <sluice/detail/scan/tile_scan.cuh>
+#include <sluice/detail/scan/look_back.cuh>
+#include <sluice/warp/shuffle.cuh>
 
 #include <cub/block/block_reduce.cuh>
 
@@ -26,7 +40,7 @@ namespace sluice::detail::select {
 
 inline constexpr int dropped = -1;
 
-/// Inclusive counts of the kept classes 0..Kept−1 (the last class of a partition is implied: i + 1 − Σ).
+/// Counts of the kept classes 0..Kept−1 (a partition's last class is implied: elements − Σ).
 template <class Count, int Kept>
 struct class_counts {
   Count c[Kept];
@@ -42,17 +56,44 @@ struct add_counts {
   }
 };
 
-template <class Count, int Kept>
-__device__ __forceinline__ class_counts<Count, Kept> one_hot(int c) {
-  class_counts<Count, Kept> r;
-#pragma unroll
-  for (int k = 0; k < Kept; ++k) r.c[k] = c == k ? 1 : 0;
-  return r;
+// ---- tuning -------------------------------------------------------------------------------------------
+
+/// The tile and the look-back of the classify-scatter pass: Threads threads (whole warps) holding
+/// Items elements each, in warp-striped order.
+template <int Threads, int Items, class LookBack = scan::default_look_back_tuning>
+struct scatter_tuning {
+  static_assert(Threads % warp::size == 0 && Items >= 1, "whole warps, at least one item each");
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+  static constexpr int warps = Threads / warp::size;
+  static constexpr int warp_items = warp::size * Items;  ///< a warp's segment
+  static constexpr int tile = Threads * Items;
+  using look_back = LookBack;
+};
+
+/// Items per thread for elements of `element_bytes`: `nominal` for 4-byte elements, as many bytes per
+/// thread for larger ones (registers hold every item across the look-back).
+constexpr int scatter_items(int nominal, int element_bytes) {
+  const int items = nominal * 4 / element_bytes;
+  return items < 1 ? 1 : (items > nominal ? nominal : items);
 }
 
-// ---- classifiers: the classes of a tile's elements, in registers ----------------------------------------
+/// The default tile: 384 threads × 16 items of 4 bytes for select (6144 elements; CUB's SM90 select
+/// tile is 384 × 17), × 12 for partitions. ptxas gives the u32 kernels 56 registers that way, so three
+/// blocks (36 warps) fit on an SM; a partition with 16 items needs 67 (two blocks), a select on 256 × 16
+/// tiles 59 (four blocks, 32 warps, 4096-element tiles). Not yet measured: the tuning rows of
+/// `sluice bench select` ("... tile tuning") time the candidates against CUB in one run
+/// (docs/perf-notes.md, "Issue 3: select against CUB's agent").
+template <class T, int Classes = 1>
+using default_scatter_tuning =
+    scatter_tuning<384, scatter_items(Classes == 1 ? 16 : 12, static_cast<int>(sizeof(T)))>;
 
-struct no_storage {};
+// ---- classifiers: the classes of a warp's items, in registers -----------------------------------------
+//
+//   classify_warp<Items>(segment, warp_valid, values, classes)
+// item j of the calling lane is element segment + 32j + lane; items at 32j + lane ≥ warp_valid are
+// padding (copies of a valid element), whose classes the caller replaces by `dropped`. All 32 lanes
+// call it.
 
 /// Classifies each element on its own (its value alone decides): select_if, the partitions. The
 /// element-wise call also serves the partitions' counting pass.
@@ -60,55 +101,56 @@ template <class T, class ClassOf>
 struct value_classes {
   ClassOf class_of;
 
-  template <class Shape>
-  using temp_storage = no_storage;
-
   __device__ int operator()(const T& value) const { return class_of(value); }
 
-  template <class Shape>
-  __device__ void classify_tile(cuda::std::size_t, int, const T (&values)[Shape::items], int (&classes)[Shape::items],
-                                no_storage&) const {
+  template <int Items>
+  __device__ __forceinline__ void classify_warp(cuda::std::size_t, int, const T (&values)[Items],
+                                                int (&classes)[Items]) const {
 #pragma unroll
-    for (int j = 0; j < Shape::items; ++j) classes[j] = class_of(values[j]);
+    for (int j = 0; j < Items; ++j) classes[j] = class_of(values[j]);
   }
 };
 
-/// select_flagged: class 0 where the flag is nonzero, dropped elsewhere (flags loaded as a block).
+/// select_flagged: class 0 where the flag is nonzero, dropped elsewhere.
 template <class T>
 struct flag_classes {
   const cuda::std::uint8_t* flags;
 
-  template <class Shape>
-  using temp_storage = typename scan::block_load_t<Shape, cuda::std::uint8_t>::TempStorage;
-
-  template <class Shape>
-  __device__ void classify_tile(cuda::std::size_t offset, int valid, const T (&)[Shape::items],
-                                int (&classes)[Shape::items], temp_storage<Shape>& temp) const {
-    cuda::std::uint8_t marks[Shape::items];
-    scan::load_tile<Shape>(flags + offset, valid, marks, temp);
+  template <int Items>
+  __device__ __forceinline__ void classify_warp(cuda::std::size_t segment, int warp_valid, const T (&)[Items],
+                                                int (&classes)[Items]) const {
+    const int lane = warp::lane_id();
+    const cuda::std::uint8_t* mine = flags + segment + lane;
 #pragma unroll
-    for (int j = 0; j < Shape::items; ++j) classes[j] = marks[j] ? 0 : dropped;
+    for (int j = 0; j < Items; ++j)
+      classes[j] = warp::size * j + lane < warp_valid && mine[warp::size * j] != 0 ? 0 : dropped;
   }
 };
 
-/// unique: class 0 for the first element of each run of equal elements, dropped for the rest.
+/// unique: class 0 for the first element of each run of equal elements, dropped for the rest. An
+/// item's predecessor is the previous lane's item of the same row, or for lane 0 the last lane's item
+/// of the row before (one rotating shuffle per row serves both), or before the segment's first element
+/// the element in front of the segment, read from memory.
 template <class T, class Eq>
 struct run_head_classes {
   const T* in;
   Eq eq;
 
-  template <class Shape>
-  using temp_storage = block::neighbour_storage<Shape::threads, T>;
-
-  template <class Shape>
-  __device__ void classify_tile(cuda::std::size_t offset, int, const T (&values)[Shape::items],
-                                int (&classes)[Shape::items], temp_storage<Shape>& temp) const {
-    const T before = offset > 0 ? in[offset - 1] : values[0];  // element 0 is always a head: unused
-    const T previous = block::from_previous_thread(values[Shape::items - 1], before, temp);
-    const cuda::std::size_t first = offset + threadIdx.x * cuda::std::size_t{Shape::items};
-    classes[0] = first == 0 || !eq(previous, values[0]) ? 0 : dropped;
+  template <int Items>
+  __device__ __forceinline__ void classify_warp(cuda::std::size_t segment, int warp_valid, const T (&values)[Items],
+                                                int (&classes)[Items]) const {
+    const int lane = warp::lane_id();
+    T row_predecessor = values[0];  // in lane 0: the element before the current row
+    if (lane == 0 && segment > 0 && warp_valid > 0) row_predecessor = in[segment - 1];
 #pragma unroll
-    for (int j = 1; j < Shape::items; ++j) classes[j] = eq(values[j - 1], values[j]) ? dropped : 0;
+    for (int j = 0; j < Items; ++j) {
+      // Lane l > 0 gets lane l − 1's item j; lane 0 gets lane 31's, the predecessor of its item j + 1.
+      const T rotated = warp::broadcast(values[j], (lane + warp::size - 1) % warp::size);
+      const T& previous = lane == 0 ? row_predecessor : rotated;
+      const bool first = segment == 0 && j == 0 && lane == 0;
+      classes[j] = first || !eq(previous, values[j]) ? 0 : dropped;
+      row_predecessor = rotated;
+    }
   }
 };
 
@@ -133,158 +175,215 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
-/// The classes of a thread's items, two bits each (3 = dropped): the store phase needs them after the
-/// scan, and 24 ints would cost 24 registers across it.
-template <int Items>
-class packed_classes {
-  static_assert(Items <= 32, "two bits per item in one 64-bit word");
+// ---- the classify-scatter pass ------------------------------------------------------------------------
 
- public:
-  __device__ void set(int j, int c) { bits_ |= static_cast<unsigned long long>(c == dropped ? 3 : c) << (2 * j); }
-  __device__ int operator[](int j) const {
-    const int c = static_cast<int>((bits_ >> (2 * j)) & 3);
-    return c == 3 ? dropped : c;
-  }
-
- private:
-  unsigned long long bits_ = 0;
-};
-
-/// Shared memory of the store phase: the tile grouped by class, and where each class's share starts.
-template <class Shape, class T, int Classes>
-struct staging {
-  alignas(T) unsigned char bytes[Shape::tile * sizeof(T)];  // raw: T need not be default-constructible
-  cuda::std::size_t class_first[Classes];                   // rank (within its class) of the tile's first
-  cuda::std::size_t destination[Classes];                   // where the tile's share of class c goes
-  int region[Classes + 1];                                  // class c occupies [region[c], region[c+1])
-  __device__ T* elements() { return reinterpret_cast<T*>(bytes); }
-};
-
-/// The tile program. `totals` (device, Kept entries) are the class sizes, needed when Classes > Kept (a
-/// partition: the last class goes after all the others); select passes Classes == Kept == 1 and drops
-/// the rest, writing the number kept to count_out.
-template <class Shape, class T, class Count, int Kept, int Classes, class Classifier>
-struct classify_scatter_program {
-  using shape = Shape;
-  using element = class_counts<Count, Kept>;
-  struct loaded {
-    T values[Shape::items];
-    packed_classes<Shape::items> classes;
-  };
-  union temp_storage {
-    typename scan::block_load_t<Shape, T>::TempStorage load;
-    typename Classifier::template temp_storage<Shape> classify;
-    staging<Shape, T, Classes> staged;
-  };
-
+/// What one pass reads and writes. `totals` (device, Kept entries) are the class sizes, needed when
+/// Classes > Kept (a partition: the last class goes after all the others; out has n elements); select
+/// passes Classes == Kept == 1, drops the rest, writes at most out_size elements and the number kept to
+/// count_out (if not null).
+template <class T, class Classifier>
+struct scatter_io {
   const T* in;
   T* out;
   cuda::std::size_t out_size;
+  cuda::std::size_t n;
   Classifier classifier;
   const unsigned long long* totals;
   cuda::std::size_t* count_out;
-  cuda::std::size_t n;
+};
 
-  __device__ void load(cuda::std::size_t offset, int valid, loaded& tile, element (&counts)[Shape::items],
-                       temp_storage& temp) const {
-    scan::load_tile<Shape>(in + offset, valid, tile.values, temp.load);
-    __syncthreads();
-    int classes[Shape::items];
-    classifier.template classify_tile<Shape>(offset, valid, tile.values, classes, temp.classify);
-    const int first_item = static_cast<int>(threadIdx.x) * Shape::items;
-    tile.classes = {};
+template <class Tuning, class Count, int Kept>
+struct scatter_shared {
+  int warp_counts[Kept][Tuning::warps];
+  class_counts<Count, Kept> prefix;  // the counts before the tile
+  cuda::std::size_t tile;            // the tile taken from the counter (tile_order::atomic_counter)
+};
+
+/// Loads a warp's segment (at `from`) in warp-striped order; a partial segment is padded with `fill`.
+template <bool Full, int Items, class T>
+__device__ __forceinline__ void load_warp_striped(const T* from, int warp_valid, const T* fill, T (&values)[Items]) {
+  const int lane = warp::lane_id();
+  const T* mine = from + lane;
 #pragma unroll
-    for (int j = 0; j < Shape::items; ++j) {
-      const int c = first_item + j < valid ? classes[j] : dropped;
-      tile.classes.set(j, c);
-      counts[j] = one_hot<Count, Kept>(c);
-    }
+  for (int j = 0; j < Items; ++j) {
+    if constexpr (Full) values[j] = mine[warp::size * j];
+    else values[j] = warp::size * j + lane < warp_valid ? mine[warp::size * j] : *fill;
   }
+}
 
-  __device__ void store(cuda::std::size_t offset, int valid, const loaded& tile, const element (&counts)[Shape::items],
-                        temp_storage& temp) const {
-    auto& staged = temp.staged;
-    const int first_item = static_cast<int>(threadIdx.x) * Shape::items;
-    // Thread 0 knows the counts before the tile (its first item's inclusive counts minus that item);
-    // the thread holding the tile's last element knows the counts at its end.
-    if (threadIdx.x == 0) {
-      cuda::std::size_t before_sum = 0;
+/// Ranks a warp's items within their classes over the warp's segment. ranks[j] = how many of the
+/// segment's elements before item j are of its class, or −1 for a dropped item; for a partition
+/// (Classes > Kept) the class rides along in the low two bits (rank · 4 + class). counts[k] = the
+/// segment's elements of kept class k. Dropped items must follow all others (padding does).
+template <int Kept, int Classes, int Items>
+__device__ __forceinline__ void rank_in_warp(const int (&classes)[Items], int (&ranks)[Items], int (&counts)[Kept]) {
+  const int lane = warp::lane_id();
+  const unsigned lanes_below = (1u << lane) - 1u;
 #pragma unroll
-      for (int k = 0; k < Kept; ++k) {
-        staged.class_first[k] = static_cast<cuda::std::size_t>(counts[0].c[k]) - (tile.classes[0] == k);
-        before_sum += staged.class_first[k];
-      }
-      if constexpr (Classes > Kept) staged.class_first[Kept] = offset - before_sum;
-    }
-    __syncthreads();
+  for (int k = 0; k < Kept; ++k) counts[k] = 0;
 #pragma unroll
-    for (int j = 0; j < Shape::items; ++j)
-      if (first_item + j == valid - 1) mark_regions(offset, valid, counts[j], staged);
-    __syncthreads();
-    stage_by_class(offset, tile, counts, staged);
-    __syncthreads();
-    write_runs(staged);
-  }
-
- private:
-  /// Where each class's share of the tile starts in the staging area; run by the thread holding the
-  /// tile's last element, whose inclusive counts end the tile. The input's last element also gives the
-  /// number kept.
-  __device__ void mark_regions(cuda::std::size_t offset, int valid, const element& at_end,
-                               staging<Shape, T, Classes>& staged) const {
-    int start = 0;
+  for (int j = 0; j < Items; ++j) {
+    const int c = classes[j];
+    int rank = -1;
+    int last_class_before = warp::size * j + lane;  // the elements before, less those of kept classes
 #pragma unroll
     for (int k = 0; k < Kept; ++k) {
-      staged.region[k] = start;
-      start += static_cast<int>(static_cast<cuda::std::size_t>(at_end.c[k]) - staged.class_first[k]);
+      const unsigned votes = __ballot_sync(warp::full_mask, c == k);
+      const int before = counts[k] + __popc(votes & lanes_below);
+      if (c == k) rank = before;
+      last_class_before -= before;
+      counts[k] += __popc(votes);
     }
-    staged.region[Kept] = start;
-    if constexpr (Classes > Kept) staged.region[Classes] = valid;
-    cuda::std::size_t base = 0;  // the classes before c fill the front of the output
+    if constexpr (Classes > Kept) {
+      if (c == Kept) rank = last_class_before;
+      ranks[j] = rank < 0 ? -1 : rank * 4 + c;
+    } else {
+      ranks[j] = rank;
+    }
+  }
+}
+
+/// One tile: load, classify and rank in registers, add up the warps, look back, scatter. `valid` =
+/// the tile's elements (Tuning::tile unless it is the last).
+template <class Tuning, int Kept, int Classes, bool Full, class Count, class T, class Classifier, class Status>
+__device__ __forceinline__ void scatter_tile(const scatter_io<T, Classifier>& io, const Status& status,
+                                             cuda::std::size_t tile, int valid,
+                                             scatter_shared<Tuning, Count, Kept>& shared) {
+  using element = class_counts<Count, Kept>;
+  constexpr int items = Tuning::items;
+  const int lane = warp::lane_id();
+  const int warp_index = static_cast<int>(threadIdx.x) / warp::size;
+  const cuda::std::size_t offset = tile * Tuning::tile;
+  constexpr int warp_items = Tuning::warp_items;
+  const int warp_first = warp_index * warp_items;
+  const int warp_valid = Full ? warp_items : cuda::std::min(cuda::std::max(valid - warp_first, 0), warp_items);
+  const cuda::std::size_t segment = offset + static_cast<cuda::std::size_t>(warp_first);
+
+  // Load, classify, rank.
+  T values[items];
+  load_warp_striped<Full>(io.in + segment, warp_valid, io.in + offset, values);
+  int classes[items];
+  io.classifier.template classify_warp<items>(segment, warp_valid, values, classes);
+  if constexpr (!Full) {
 #pragma unroll
-    for (int c = 0; c < Classes; ++c) {
-      staged.destination[c] = base + staged.class_first[c];
-      if (c < Kept && Classes > Kept) base += totals[c];
+    for (int j = 0; j < items; ++j)
+      if (warp::size * j + lane >= warp_valid) classes[j] = dropped;
+  }
+  int ranks[items];
+  int warp_counts[Kept];
+  rank_in_warp<Kept, Classes>(classes, ranks, warp_counts);
+
+  // The warps' offsets in the tile and the tile's counts.
+  if (lane == 0) {
+#pragma unroll
+    for (int k = 0; k < Kept; ++k) shared.warp_counts[k][warp_index] = warp_counts[k];
+  }
+  __syncthreads();
+  element aggregate;
+  int warp_offset[Kept];
+#pragma unroll
+  for (int k = 0; k < Kept; ++k) {
+    int sum = 0;
+    warp_offset[k] = 0;
+#pragma unroll
+    for (int w = 0; w < Tuning::warps; ++w) {
+      if (w == warp_index) warp_offset[k] = sum;
+      sum += shared.warp_counts[k][w];
     }
-    if (count_out && offset + valid == n) {
+    aggregate.c[k] = static_cast<Count>(sum);
+  }
+
+  // The counts before the tile.
+  element prefix{};
+  if (tile == 0) {
+    if (threadIdx.x == 0) status.publish(0, scan::tile_inclusive, aggregate);
+  } else {
+    if (warp_index == 0) {
+      if (lane == 0) status.publish(tile, scan::tile_aggregate, aggregate);
+      const element exclusive = scan::look_back<element, typename Tuning::look_back>(status, tile, add_counts{});
+      if (lane == 0) {
+        status.publish(tile, scan::tile_inclusive, add_counts{}(exclusive, aggregate));
+        shared.prefix = exclusive;
+      }
+    }
+    __syncthreads();
+    prefix = shared.prefix;
+  }
+  if constexpr (Classes == Kept) {
+    if (io.count_out && threadIdx.x == 0 && offset + static_cast<cuda::std::size_t>(valid) == io.n) {
       cuda::std::size_t kept = 0;
 #pragma unroll
-      for (int k = 0; k < Kept; ++k) kept += static_cast<cuda::std::size_t>(at_end.c[k]);
-      *count_out = kept;
+      for (int k = 0; k < Kept; ++k)
+        kept += static_cast<cuda::std::size_t>(prefix.c[k]) + static_cast<cuda::std::size_t>(aggregate.c[k]);
+      *io.count_out = kept;
     }
   }
 
-  __device__ void stage_by_class(cuda::std::size_t offset, const loaded& tile, const element (&counts)[Shape::items],
-                                 staging<Shape, T, Classes>& staged) const {
-    const cuda::std::size_t first = offset + threadIdx.x * cuda::std::size_t{Shape::items};
+  // first[c]: where this warp's first element of class c goes, in the count type (32 bits below 2^32
+  // elements, so that a destination is one 32-bit add and one wide multiply-add).
+  Count first[Classes];
 #pragma unroll
-    for (int j = 0; j < Shape::items; ++j) {
-      const int c = tile.classes[j];
-      if (c == dropped) continue;
-      // Rank within the class over the whole input: a kept class's inclusive count − 1; the last class
-      // of a partition has every element up to here that is in no kept class. (Indexing the counts by
-      // the unrolled k, not by c, keeps them in registers.)
-      cuda::std::size_t rank = first + j;
+  for (int k = 0; k < Kept; ++k) first[k] = static_cast<Count>(prefix.c[k] + static_cast<Count>(warp_offset[k]));
+  if constexpr (Classes > Kept) {
+    // The last class: the elements before the segment that are in no kept class; each class after
+    // the totals of the classes before it.
+    Count kept_before = 0;
 #pragma unroll
-      for (int k = 0; k < Kept; ++k) {
-        const auto count = static_cast<cuda::std::size_t>(counts[j].c[k]);
-        if (c == k) rank = count - 1;
-        else if (c == Kept) rank -= count;
-      }
-      staged.elements()[staged.region[c] + static_cast<int>(rank - staged.class_first[c])] = tile.values[j];
+    for (int k = 0; k < Kept; ++k) kept_before += first[k];
+    first[Kept] = static_cast<Count>(static_cast<Count>(segment) - kept_before);
+    Count base = 0;
+#pragma unroll
+    for (int k = 0; k < Kept; ++k) {
+      first[k] += base;
+      base += static_cast<Count>(io.totals[k]);
     }
+    first[Kept] += base;
   }
 
-  /// Each class's share leaves as one contiguous run.
-  __device__ void write_runs(staging<Shape, T, Classes>& staged) const {
-    const int end = staged.region[Classes > Kept ? Classes : Kept];
-    for (int s = static_cast<int>(threadIdx.x); s < end; s += Shape::threads) {
-      int c = 0;
-      while (s >= staged.region[c + 1]) ++c;
-      const cuda::std::size_t destination = staged.destination[c] + static_cast<cuda::std::size_t>(s - staged.region[c]);
-      if (destination < out_size) out[destination] = staged.elements()[s];
+  // Scatter from registers.
+  if constexpr (Classes == 1) {
+    // A short `out` takes the ranks below `room` (unsigned: dropped items, rank −1, never fit).
+    const cuda::std::size_t start = first[0];
+    const cuda::std::size_t left = start < io.out_size ? io.out_size - start : 0;
+    const int room = static_cast<int>(cuda::std::min(left, static_cast<cuda::std::size_t>(warp_items)));
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const auto rank = static_cast<unsigned>(ranks[j]);
+      if (rank < static_cast<unsigned>(room)) io.out[first[0] + static_cast<Count>(rank)] = values[j];
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const int code = ranks[j];
+      if (code < 0) continue;
+      const int c = code & 3;
+      Count at = first[0];
+#pragma unroll
+      for (int k = 1; k < Classes; ++k)
+        if (c == k) at = first[k];
+      io.out[at + static_cast<Count>(code >> 2)] = values[j];
     }
   }
-};
+}
+
+/// One block per tile; tile = blockIdx.x, or the next from the counter (Tuning::look_back::order).
+template <class Tuning, int Kept, int Classes, class Count, class T, class Classifier, class Status>
+__global__ void __launch_bounds__(Tuning::threads)
+    classify_scatter_kernel(scatter_io<T, Classifier> io, Status status, unsigned long long* next_tile) {
+  static_assert(Kept >= 1 && Kept <= 2 && (Classes == Kept ? Kept == 1 : Classes == Kept + 1),
+                "select (one kept class) or a partition (2 or 3 classes, the last implied)");
+  __shared__ scatter_shared<Tuning, Count, Kept> shared;
+  cuda::std::size_t tile = blockIdx.x;
+  if constexpr (Tuning::look_back::order == scan::tile_order::atomic_counter) {
+    if (threadIdx.x == 0) shared.tile = atomicAdd(next_tile, 1ull);
+    __syncthreads();
+    tile = shared.tile;
+  }
+  const cuda::std::size_t offset = tile * Tuning::tile;
+  if (io.n - offset >= static_cast<cuda::std::size_t>(Tuning::tile))
+    scatter_tile<Tuning, Kept, Classes, true, Count>(io, status, tile, Tuning::tile, shared);
+  else
+    scatter_tile<Tuning, Kept, Classes, false, Count>(io, status, tile, static_cast<int>(io.n - offset), shared);
+}
 
 }  // namespace sluice::detail::select
