@@ -72,7 +72,11 @@ TEST(MultisplitPlan, DigitPassesSortStablyByTheWholeId) {
 }
 
 TEST(MultisplitPlan, AutomaticChoice) {
-  EXPECT_EQ(ms::choose(2, 4, 0), multisplit_algorithm::bms);
+  EXPECT_EQ(ms::choose(2, 4, 0), multisplit_algorithm::dms);  // keys alone, m = 2: DMS measured faster
+  EXPECT_EQ(ms::choose(1, 4, 0), multisplit_algorithm::dms);
+  EXPECT_EQ(ms::choose(2, 4, 4), multisplit_algorithm::bms);
+  EXPECT_EQ(ms::choose(2, 8, 0), multisplit_algorithm::bms);
+  EXPECT_EQ(ms::choose(3, 4, 0), multisplit_algorithm::bms);
   EXPECT_EQ(ms::choose(256, 4, 4), multisplit_algorithm::bms);
   EXPECT_EQ(ms::choose(65280, 4, 4), multisplit_algorithm::bms);
   EXPECT_EQ(ms::choose(65281, 4, 4), multisplit_algorithm::rb_sort);

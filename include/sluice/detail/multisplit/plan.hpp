@@ -60,10 +60,16 @@ inline constexpr std::size_t max_direct_element_bytes = 32;
 /// Digits of the passes before the last one; their 256th bucket holds the keys with an invalid id.
 inline constexpr std::uint32_t digit_radix = max_direct_buckets - 1;
 
-// ---- thresholds of the automatic choice (to be measured on the device; the seed's GTX 1080 run put BMS
-// first for every m ≤ 256, Table 3.5) -------------------------------------------------------------------
+// ---- thresholds of the automatic choice (the seed's GTX 1080 run put BMS first for every m ≤ 256,
+// Table 3.5; the H100 run of 80d29aa, docs/multisplit.md, at m = 2, 32, 256 with u32 elements: BMS first
+// everywhere but for keys alone at m = 2, where DMS is 1.23–1.31× faster: its reordering buys nothing
+// when each window holds two runs) ------------------------------------------------------------------------
 /// Past this many digit passes, automatic sorts the bucket ids instead (RB-sort).
 inline constexpr int automatic_max_digit_passes = 2;
+/// Keys alone, of at most this many bytes, into at most this many buckets: DMS (measured at m = 2 only;
+/// where between 2 and 32 BMS takes over is not measured).
+inline constexpr std::uint32_t automatic_dms_max_buckets = 2;
+inline constexpr std::size_t automatic_dms_max_key_bytes = 4;
 
 /// ⌈log2 m⌉ (0 for m ≤ 1): the ballots of a window, the bits RB-sort sorts.
 [[nodiscard]] SLUICE_HOST_DEVICE constexpr int id_bits(std::uint64_t m) {
@@ -98,6 +104,8 @@ struct digit_pass {
 [[nodiscard]] inline multisplit_algorithm choose(std::uint32_t m, std::size_t key_bytes, std::size_t value_bytes) {
   if (key_bytes + value_bytes > max_direct_element_bytes) return multisplit_algorithm::rb_sort;
   if (static_cast<int>(digit_passes(m).size()) > automatic_max_digit_passes) return multisplit_algorithm::rb_sort;
+  if (value_bytes == 0 && key_bytes <= automatic_dms_max_key_bytes && m <= automatic_dms_max_buckets)
+    return multisplit_algorithm::dms;
   return multisplit_algorithm::bms;
 }
 
