@@ -2,7 +2,8 @@
 // single output is negligible); strategies that move more (dtu_global_tree's copy and global tree,
 // the multi-pass partials) show it as a lower % of copy.
 //
-//   "sum u32":               the automatic choice against cub::DeviceReduce::Sum over a sweep of n.
+//   "sum u32":               the automatic choice against cub::DeviceReduce::Sum over a sweep of n
+//                            (2^20, 2^24, 2^28 with --quick; 2^10 … 2^30 otherwise, issue 3).
 //   "sum u32 by strategy":   every strategy (implementation "sluice::reduce [strategy]") against the same
 //                            CUB baseline; n = 2^28 with --quick, 2^16 … 2^28 otherwise.
 //   "affine composition u32x2": a non-commutative operator on 8-byte elements, the order-preserving
@@ -86,7 +87,7 @@ __global__ void affine_maps_kernel(const std::uint32_t* words, affine_u32* maps,
 SLUICE_BENCH_CASE("reduce", "sum u32", gpu) {
   const auto sizes = session.quick()
                          ? std::vector<std::size_t>{std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28}
-                         : bench::powers_of_two(10, 28, 2);
+                         : bench::powers_of_two(10, 30, 2);
   for (std::size_t n : sizes) {
     sum_u32_input problem(session.gpu(), n);
     const bench::work_description work{"reduce", "sum u32", n, 4.0 * static_cast<double>(n)};

@@ -1,6 +1,7 @@
 // Benchmarks: sluice's scans against cub::DeviceScan on the same data. Bytes: n·sizeof(T) read +
 // n·sizeof(T) written (the single-pass floor; reduce-then-scan reads twice, the textbook strategies far
-// more, which their rows show as a lower % of copy).
+// more, which their rows show as a lower % of copy). Sweeps of n: 2^20, 2^24, 2^28 with --quick;
+// 2^10 … 2^30 otherwise (issue 3).
 #include "harness/measure.hpp"
 
 #include <sluice/data/generate.cuh>
@@ -17,7 +18,7 @@ using namespace sluice;
 
 std::vector<std::size_t> scan_sizes(const bench::case_context& session) {
   return session.quick() ? std::vector<std::size_t>{std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28}
-                         : bench::powers_of_two(10, 28, 2);
+                         : bench::powers_of_two(10, 30, 2);
 }
 
 /// `automatic` rows carry the entry point's name; strategy rows carry the strategy's.
