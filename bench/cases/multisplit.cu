@@ -106,8 +106,10 @@ void measure_strategies(bench::case_context& session, const bench::work_descript
   auto& ctx = session.gpu();
   for (multisplit_algorithm algorithm : {multisplit_algorithm::automatic, multisplit_algorithm::dms,
                                          multisplit_algorithm::wms, multisplit_algorithm::bms,
-                                         multisplit_algorithm::rb_sort, multisplit_algorithm::scan_split}) {
+                                         multisplit_algorithm::rb_sort, multisplit_algorithm::scan_split,
+                                         multisplit_algorithm::onesweep}) {
     if (algorithm == multisplit_algorithm::scan_split && m > 2) continue;
+    if (algorithm == multisplit_algorithm::onesweep && m > 255) continue;
     const multisplit_options options{algorithm};
     const std::string name = std::string(pairs ? "sluice::multisplit_pairs [" : "sluice::multisplit [") +
                              std::string(to_string(algorithm)) + "]";

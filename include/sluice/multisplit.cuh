@@ -13,16 +13,17 @@
 //
 // Errors (sluice::invalid_argument): m = 0 ("m"); out_keys, values or out_values of another size than
 // keys; bucket_offsets neither empty nor m + 1 long; outputs overlapping inputs; host memory; an
-// explicit strategy that cannot run this input ("options": scan_split with m > 2, dms/wms/bms with
-// key + value over 32 bytes). m = 1 is a stable compaction (a copy when nothing is dropped); n = 0 writes
+// explicit strategy that cannot run this input ("options": scan_split with m > 2, onesweep with m > 255
+// or keys or values over 16 bytes, dms/wms/bms with key + value over 32 bytes). m = 1 is a stable compaction (a copy when nothing is dropped); n = 0 writes
 // zero offsets and dropped = 0.
 //
 // Strategies (multisplit_algorithm; detail/multisplit/, one file each): DMS, WMS and BMS run the seed's
 // prescan → scan → postscan with warp ballots (warp/bucket.cuh) and, for BMS, block-level segmented
 // shuffles (block/bucket_counts.cuh); past 256 buckets they run as passes over base-255 digits of the
 // id (digit_passes.cuh; any functor, no ordering required). RB-sort sorts (id, index) with CUB over
-// ⌈log2(m + 1)⌉ bits and gathers; scan_split (m ≤ 2) is the single-pass stable 3-way partition.
-// automatic: detail/multisplit/plan.hpp, choose().
+// ⌈log2(m + 1)⌉ bits and gathers; scan_split (m ≤ 2) is the single-pass stable 3-way partition;
+// onesweep (m ≤ 255) is a histogram and one pass of the onesweep radix sort's kernel over bucket ids.
+// automatic: detail/multisplit/plan.hpp, choose() (never onesweep yet).
 //
 //   sluice::device_buffer<std::uint32_t> keys(ctx, host_keys), out(ctx, host_keys.size());
 //   sluice::device_buffer<std::size_t> offsets(ctx, 9), dropped(ctx, 1);
@@ -37,6 +38,7 @@
 #include <sluice/detail/multisplit/bms.cuh>
 #include <sluice/detail/multisplit/digit_passes.cuh>
 #include <sluice/detail/multisplit/dms.cuh>
+#include <sluice/detail/multisplit/onesweep.cuh>
 #include <sluice/detail/multisplit/plan.hpp>
 #include <sluice/detail/multisplit/rb_sort.cuh>
 #include <sluice/detail/multisplit/scan_split.cuh>
@@ -133,6 +135,11 @@ multisplit_algorithm resolve(const char* function, std::uint32_t m, const multis
                                              : options.algorithm;
   if (algorithm == multisplit_algorithm::scan_split && m > 2)
     throw invalid_argument(function, "options", "scan_split handles m <= 2 buckets");
+  if (algorithm == multisplit_algorithm::onesweep) {
+    if (m > max_onesweep_buckets) throw invalid_argument(function, "options", "onesweep handles m <= 255 buckets");
+    if (sizeof(K) > max_onesweep_key_bytes || value_bytes > max_onesweep_value_bytes)
+      throw invalid_argument(function, "options", "onesweep stages keys and values of at most 16 bytes each");
+  }
   const bool direct = algorithm == multisplit_algorithm::dms || algorithm == multisplit_algorithm::wms ||
                       algorithm == multisplit_algorithm::bms;
   if (direct && sizeof(K) + value_bytes > max_direct_element_bytes)
@@ -153,6 +160,8 @@ void run(context& ctx, const char* function, const pass_io<K, V>& io, std::uint3
   }
   if (options.strict) require_valid_ids(ctx, function, io.keys_in, io.n, bucket_of, m);
   constexpr bool direct_fits = sizeof(K) + (has_values<V> ? sizeof(V) : 0) <= max_direct_element_bytes;
+  constexpr bool onesweep_fits =
+      sizeof(K) <= max_onesweep_key_bytes && (has_values<V> ? sizeof(V) : 0) <= max_onesweep_value_bytes;
   switch (algorithm) {
     case multisplit_algorithm::scan_split: run_scan_split(ctx, io, bucket_of, m, offsets, dropped); return;
     case multisplit_algorithm::rb_sort: run_rb_sort(ctx, io, bucket_of, m, offsets, dropped); return;
@@ -164,6 +173,9 @@ void run(context& ctx, const char* function, const pass_io<K, V>& io, std::uint3
       return;
     case multisplit_algorithm::bms:
       if constexpr (direct_fits) run_digit_passes<bms>(ctx, io, bucket_of, m, offsets, dropped);
+      return;
+    case multisplit_algorithm::onesweep:
+      if constexpr (onesweep_fits) run_onesweep(ctx, io, bucket_of, m, offsets, dropped);
       return;
     case multisplit_algorithm::automatic: break;  // resolved above
   }

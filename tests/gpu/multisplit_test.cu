@@ -1,7 +1,8 @@
 // GPU tests of multisplit (Ashkiani ch. 3) against the reference, for every strategy: the warp and
 // block building blocks on their own (ballot peers and histograms against __match_any_sync and a host
 // count, partial warps; segmented scans of per-warp counts), then the device-wide multisplit: stability
-// (values carry their index), m = 1…40, 255, 256, 257, 1000, 2^16, sizes around windows and tiles,
+// (values carry their index), m = 1…40, 255, 256, 257, 1000, 2^16, sizes around windows and tiles
+// (onesweep's too; it runs every m ≤ 255 and rejects 256),
 // the seed's distributions, extreme keys, every bucket functor and user functors, dropped ids, strict
 // mode and bad arguments, 2^31 + 5 elements.
 #include <sluice/block/bucket_counts.cuh>
@@ -31,10 +32,11 @@ const multisplit_algorithm direct_and_sort[] = {multisplit_algorithm::dms, multi
                                                 multisplit_algorithm::bms, multisplit_algorithm::rb_sort,
                                                 multisplit_algorithm::automatic};
 
-/// The strategies that run m buckets (scan_split only m ≤ 2).
+/// The strategies that run m buckets (scan_split only m ≤ 2, onesweep m ≤ 255).
 std::vector<multisplit_algorithm> strategies_for(std::uint32_t m) {
   std::vector<multisplit_algorithm> all(std::begin(direct_and_sort), std::end(direct_and_sort));
   if (m <= 2) all.push_back(multisplit_algorithm::scan_split);
+  if (m <= 255) all.push_back(multisplit_algorithm::onesweep);
   return all;
 }
 
@@ -212,13 +214,22 @@ std::vector<std::uint32_t> bucket_counts() {
   return ms;
 }
 
-/// Sizes around windows (32), WMS tiles (128), DMS steps (256) and BMS tiles (1024).
-const std::vector<std::size_t> sizes{0, 1, 31, 32, 33, 127, 129, 1023, 1024, 1025, 4097, 70001};
+/// Sizes around windows (32), WMS tiles (128), DMS steps (256), BMS tiles (1024) and onesweep tiles of
+/// u32 keys (384 × 20 = 7680) and u32 pairs (384 × 23 = 8832).
+const std::vector<std::size_t> sizes{0, 1, 31, 32, 33, 127, 129, 1023, 1024, 1025, 4097, 7681, 8833, 70001};
+/// More around onesweep tiles, left out of sanitizer runs (7681 and 8833 above cover a second tile there).
+const std::vector<std::size_t> onesweep_sizes{7679, 7680, 8831, 8832, 17665};
+
+std::vector<std::size_t> sweep_sizes() {
+  auto all = sluice::testing::sweep_sizes(sizes);
+  if (!sluice::testing::under_sanitizer()) all.insert(all.end(), onesweep_sizes.begin(), onesweep_sizes.end());
+  return all;
+}
 
 TEST_F(Multisplit, EveryStrategyEveryBucketCountPairsAndKeys) {
   for (std::uint32_t m : bucket_counts())
     for (multisplit_algorithm algorithm : strategies_for(m))
-      for (std::size_t n : sluice::testing::sweep_sizes(sizes)) {
+      for (std::size_t n : sweep_sizes()) {
         const auto keys = delta_keys(n, m, n * 131 + m);
         expect_oracle(ctx(), keys, m, sluice::buckets::delta<std::uint32_t>{test_delta},
                       sluice::buckets::delta<std::uint32_t>{test_delta}, algorithm, "delta", m % 8 == 1);
@@ -315,10 +326,12 @@ TEST_F(Multisplit, BucketFunctors) {
 TEST_F(Multisplit, WideKeysAndValues) {
   const std::size_t n = 9001;
   const auto keys = sluice::data::generate_host<std::uint64_t>(n, {sluice::data::distribution::uniform, 600, 0.0, 9});
-  for (multisplit_algorithm algorithm : strategies_for(500)) {
-    expect_oracle(ctx(), keys, 500, sluice::buckets::identity{}, sluice::buckets::identity{}, algorithm, "u64 keys");
-    if (::testing::Test::HasFatalFailure()) return;
-  }
+  for (std::uint32_t m : {200u, 500u})  // onesweep at 200: u64 tiles of 384 × 15 = 5760 pairs
+    for (multisplit_algorithm algorithm : strategies_for(m)) {
+      expect_oracle(ctx(), keys, m, sluice::buckets::identity{}, sluice::buckets::identity{}, algorithm, "u64 keys",
+                    true);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
 }
 
 /// 40 bytes: more than the direct strategies stage, so automatic takes RB-sort and they refuse.
@@ -384,6 +397,9 @@ TEST_F(Multisplit, BadArgumentsAreRejected) {
   expect_invalid_argument([&] { sluice::multisplit(ctx(), a.span(), a.span(), 4, id); }, "out_keys");
   expect_invalid_argument([&] { sluice::multisplit(ctx(), a.span(), b.span(), 3, id, {}, nullptr, {multisplit_algorithm::scan_split}); },
                           "options");
+  for (std::uint32_t m : {256u, 257u})
+    expect_invalid_argument([&] { sluice::multisplit(ctx(), a.span(), b.span(), m, id, {}, nullptr, {multisplit_algorithm::onesweep}); },
+                            "options");
   expect_invalid_argument([&] { sluice::multisplit_pairs(ctx(), a.span(), c.span(), b.span(), c.span(), 4, id); }, "values");
   std::vector<std::uint32_t> host(100);
   expect_invalid_argument(
@@ -410,19 +426,23 @@ TEST_F(Multisplit, LargeBeyond32BitIndexing) {
   sluice::device_buffer<std::uint8_t> keys(ctx(), n), out(ctx(), n);
   sluice::data::generate(ctx(), keys.span(), spec);
   sluice::device_buffer<std::size_t> offsets(ctx(), 5), dropped(ctx(), 1);
-  out.fill_bytes(0xA5);
-  sluice::multisplit(ctx(), keys.span(), out.span(), 4, sluice::buckets::identity{}, offsets.span(), dropped.data());
   const auto host = sluice::data::generate_host<std::uint8_t>(n, spec);
   std::vector<std::size_t> count(5, 0);
   for (std::uint8_t k : host) ++count[k];
   const std::vector<std::size_t> expected{0, count[0], count[0] + count[1], count[0] + count[1] + count[2],
                                           n - count[4]};
-  EXPECT_EQ(offsets.to_host(), expected);
-  EXPECT_EQ(dropped.to_host()[0], count[4]);
-  const auto got = out.to_host();
-  for (std::uint32_t b = 0; b < 4; ++b)
-    for (std::size_t i = expected[b]; i < expected[b + 1]; ++i)
-      if (got[i] != b) FAIL() << "out[" << i << "] = " << int{got[i]} << ", expected bucket " << b;
+  // onesweep: 64-bit offsets and 9 portions of 2^28 keys, each handing the next its bucket starts.
+  for (multisplit_algorithm algorithm : {multisplit_algorithm::automatic, multisplit_algorithm::onesweep}) {
+    out.fill_bytes(0xA5);
+    sluice::multisplit(ctx(), keys.span(), out.span(), 4, sluice::buckets::identity{}, offsets.span(), dropped.data(),
+                       {algorithm});
+    EXPECT_EQ(offsets.to_host(), expected) << sluice::to_string(algorithm);
+    EXPECT_EQ(dropped.to_host()[0], count[4]) << sluice::to_string(algorithm);
+    const auto got = out.to_host();
+    for (std::uint32_t b = 0; b < 4; ++b)
+      for (std::size_t i = expected[b]; i < expected[b + 1]; ++i)
+        if (got[i] != b) FAIL() << sluice::to_string(algorithm) << ": out[" << i << "] = " << int{got[i]} << ", expected bucket " << b;
+  }
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Host tests of multisplit's host-side plan (detail/multisplit/plan.hpp): ⌈log2 m⌉, the base-255 digit
 // passes past 256 buckets (simulated here on ids: applying the passes as stable sorts by digit, least
-// significant first, must sort by the whole id and keep invalid ids for the last pass), and the
-// automatic choice.
+// significant first, must sort by the whole id and keep invalid ids for the last pass), the automatic
+// choice, and the onesweep enumerator (added last; not chosen by automatic yet).
 #include <sluice/detail/multisplit/plan.hpp>
 
 #include <gtest/gtest.h>
@@ -82,6 +82,15 @@ TEST(MultisplitPlan, AutomaticChoice) {
   EXPECT_EQ(ms::choose(65281, 4, 4), multisplit_algorithm::rb_sort);
   EXPECT_EQ(ms::choose(8, 8, 24), multisplit_algorithm::bms);
   EXPECT_EQ(ms::choose(8, 8, 32), multisplit_algorithm::rb_sort);
+}
+
+TEST(MultisplitPlan, OnesweepIsAddedLastAndNotYetChosen) {
+  EXPECT_EQ(static_cast<int>(multisplit_algorithm::scan_split), 5);  // earlier enumerators keep their values
+  EXPECT_EQ(static_cast<int>(multisplit_algorithm::onesweep), 6);
+  EXPECT_EQ(sluice::to_string(multisplit_algorithm::onesweep), "onesweep");
+  for (std::uint32_t m : {1u, 2u, 32u, 255u})
+    for (std::size_t value_bytes : {std::size_t{0}, std::size_t{4}, std::size_t{16}})
+      EXPECT_NE(ms::choose(m, 4, value_bytes), multisplit_algorithm::onesweep) << m;
 }
 
 }  // namespace

@@ -28,7 +28,9 @@ enum class multisplit_algorithm {
   wms,        ///< Warp-level Multisplit: each warp reorders its tiles in shared memory (§3.5.6.1)
   bms,        ///< Block-level Multisplit: the block reorders its tiles, coalesced scatter (§3.5.6.2)
   rb_sort,    ///< reduced-bit sort: sort (bucket id, index) over ⌈log2 m⌉ bits, then gather (§3.3)
-  scan_split  ///< m ≤ 2: the scan-based split (§3.3), one single-pass scan of class counts
+  scan_split,  ///< m ≤ 2: the scan-based split (§3.3), one single-pass scan of class counts
+  onesweep     ///< m ≤ 255: a histogram, then one pass kernel with a per-bucket look-back (not the seed's:
+               ///< the onesweep radix sort's design, Adinets & Merrill; CUB)
 };
 
 /// The enumerator's name ("bms"), for reports and test names.
@@ -40,6 +42,7 @@ enum class multisplit_algorithm {
     case multisplit_algorithm::bms: return "bms";
     case multisplit_algorithm::rb_sort: return "rb_sort";
     case multisplit_algorithm::scan_split: return "scan_split";
+    case multisplit_algorithm::onesweep: return "onesweep";
   }
   return "?";
 }

@@ -26,7 +26,8 @@
 //
 // What is CUB's: the design, the tile shapes (onesweep_shape) and the block-level rank. What is ours:
 // the kernels around the rank, the digits (radix_digit: any key type, bit range and direction) and the
-// padding of partial tiles by radix_key_of.
+// padding of partial tiles by radix_key_of. multisplit's onesweep strategy (detail/multisplit/onesweep.cuh)
+// runs one pass of this kernel over bucket digits, which may drop keys (drops_digits).
 #pragma once
 
 #include <sluice/block/load.cuh>
@@ -140,6 +141,7 @@ struct onesweep_histogram_shape {
 /// The digit functors of every pass of one sort (8-bit passes: at most one per key byte).
 template <class K>
 struct pass_digits {
+  static constexpr int max_passes = static_cast<int>(sizeof(K));
   radix_digit<K> digit[sizeof(K)];
   int passes;
 };
@@ -156,21 +158,23 @@ pass_digits<K> digits_of(const pass_plan& plan, bool descending) {
 /// ones, so that no shared counter can overflow whatever n is.
 inline constexpr std::size_t histogram_flush_keys = std::size_t{1} << 30;
 
-template <class K, int Copies>
-__device__ __forceinline__ void count_key(std::uint32_t (&bins)[sizeof(K)][onesweep_digits][Copies],
-                                          const pass_digits<K>& digits, K key, int copy) {
+template <class Digits, int Copies, class K>
+__device__ __forceinline__ void count_key(std::uint32_t (&bins)[Digits::max_passes][onesweep_digits][Copies],
+                                          const Digits& digits, K key, int copy) {
 #pragma unroll
-  for (int p = 0; p < static_cast<int>(sizeof(K)); ++p)
+  for (int p = 0; p < Digits::max_passes; ++p)
     if (p < digits.passes) atomicAdd(&bins[p][digits.digit[p](key)][copy], 1u);
 }
 
-/// counts[p · 256 + d] += the number of keys whose pass-p digit is d (counts zeroed beforehand). Blocks
+/// counts[p · 256 + d] += the number of keys whose pass-p digit is d (counts zeroed beforehand). Digits:
+/// pass_digits<K> for the radix sort, or any struct with max_passes, passes and digit[p] functors giving
+/// digits < 256 (multisplit's one pass of bucket digits). Blocks
 /// stride over tiles of the keys (order does not matter, so the loads are striped 16-byte vectors);
 /// lane l counts into copy l % Copies, so that lanes of one warp with equal digits mostly hit different
 /// counters.
-template <class K>
+template <class K, class Digits = pass_digits<K>>
 __global__ void __launch_bounds__(onesweep_histogram_shape<K>::threads)
-    onesweep_histogram_kernel(const K* __restrict__ keys, std::size_t n, pass_digits<K> digits,
+    onesweep_histogram_kernel(const K* __restrict__ keys, std::size_t n, Digits digits,
                               unsigned long long* __restrict__ counts) {
   using shape = onesweep_histogram_shape<K>;
   constexpr int threads = shape::threads;
@@ -178,7 +182,7 @@ __global__ void __launch_bounds__(onesweep_histogram_shape<K>::threads)
   constexpr int copies = shape::copies;
   constexpr std::size_t tile = shape::tile;
   static_assert(histogram_flush_keys % tile == 0, "a tile never straddles a flush");
-  __shared__ std::uint32_t bins[sizeof(K)][onesweep_digits][copies];
+  __shared__ std::uint32_t bins[Digits::max_passes][onesweep_digits][copies];
   const int copy = warp::lane_id() % copies;
   for (std::size_t chunk = 0; chunk < n; chunk += histogram_flush_keys) {
     for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(sizeof(bins) / 4); i += threads)
@@ -190,9 +194,9 @@ __global__ void __launch_bounds__(onesweep_histogram_shape<K>::threads)
         K tile_keys[items];
         block::load_striped_vectorized<items>(keys + first, static_cast<int>(threadIdx.x), threads, tile_keys);
 #pragma unroll
-        for (int i = 0; i < items; ++i) count_key(bins, digits, tile_keys[i], copy);
+        for (int i = 0; i < items; ++i) count_key<Digits>(bins, digits, tile_keys[i], copy);
       } else {
-        for (std::size_t i = first + threadIdx.x; i < end; i += threads) count_key(bins, digits, keys[i], copy);
+        for (std::size_t i = first + threadIdx.x; i < end; i += threads) count_key<Digits>(bins, digits, keys[i], copy);
       }
     }
     __syncthreads();
@@ -219,11 +223,11 @@ __global__ inline void __launch_bounds__(onesweep_digits) digit_starts_kernel(un
 
 /// starts[p · 256 + d] = where the keys of pass-p digit d begin in the sorted output, for every pass;
 /// starts must be zeroed.
-template <class K>
-void count_digit_starts(context& ctx, const K* keys, std::size_t n, const pass_digits<K>& digits,
+template <class K, class Digits>
+void count_digit_starts(context& ctx, const K* keys, std::size_t n, const Digits& digits,
                         unsigned long long* starts) {
   using shape = onesweep_histogram_shape<K>;
-  auto histogram = onesweep_histogram_kernel<K>;
+  auto histogram = onesweep_histogram_kernel<K, Digits>;
   const auto grid =
       static_cast<unsigned>(one_wave_grid(ctx, histogram, shape::threads, ceil_div(n, shape::tile)));
   histogram<<<grid, shape::threads, 0, ctx.stream()>>>(keys, n, digits, starts);
@@ -286,15 +290,32 @@ __device__ __forceinline__ cuda::std::uint32_t count_in_earlier_tiles(const digi
 
 // ---- one pass over one portion ------------------------------------------------------------------------
 
+/// What a onesweep kernel splits by. The radix sort's radix_digit<K> keeps every key and pads a partial
+/// tile with a key of the largest digit (radix_key_of). Any other Digit is a functor giving every key a
+/// digit < 256, with a member `kept`: digits ≥ kept are dropped (ranked and counted, never written);
+/// since no padding key can be made for an arbitrary functor, such tiles rank precomputed digits, the
+/// padding given digit 255 (multisplit's bucket digits, detail/multisplit/onesweep.cuh).
+template <class Digit>
+inline constexpr bool drops_digits = true;
+template <class K>
+inline constexpr bool drops_digits<radix_digit<K>> = false;
+
+/// Whether staged keys of digit d are written.
+template <class Digit>
+__device__ __forceinline__ bool written(const Digit& digit, cuda::std::uint32_t d) {
+  if constexpr (drops_digits<Digit>) return d < digit.kept;
+  else return true;
+}
+
 /// A onesweep kernel's work: one portion of one pass. V = no_values: keys only (value pointers null).
-template <class K, class V>
+template <class K, class V, class Digit = radix_digit<K>>
 struct onesweep_portion {
   const K* keys_in;  ///< the portion's first key
   const V* values_in;
   K* keys_out;  ///< the whole output: positions are global
   V* values_out;
   cuda::std::uint32_t n;  ///< keys in the portion, at most onesweep_shape::portion
-  radix_digit<K> digit;
+  Digit digit;
   const unsigned long long* starts;  ///< where each digit's keys of this portion begin
   unsigned long long* next_starts;   ///< the next portion's starts (written by the last tile); null for the last
   cuda::std::uint32_t* status;       ///< the portion's tiles × 256 status words, zeroed
@@ -310,6 +331,11 @@ template <class K>
 struct rank_digit {
   radix_digit<K> digit;
   __device__ __forceinline__ cuda::std::uint32_t Digit(K key) const { return digit(key); }
+};
+
+/// The rank's digit of a precomputed digit: itself.
+struct rank_precomputed {
+  __device__ __forceinline__ cuda::std::uint32_t Digit(cuda::std::uint32_t digit) const { return digit; }
 };
 
 template <class Shape, class K, class V>
@@ -353,6 +379,19 @@ __device__ __forceinline__ void load_tile_keys(const K* from, int valid, bool de
                                radix_key_of<K>(descending ? U{0} : static_cast<U>(~U{0})));
 }
 
+/// Loads the tile warp-striped, as load_tile_keys, for a dropping Digit: positions past `valid` are left
+/// unloaded and get digit 255 (≥ every kept digit, after every real key of digit 255 in rank order), so
+/// they rank last and are never staged; only the last tile of the last portion has them.
+template <class Shape, class K, class Digit>
+__device__ __forceinline__ void load_tile_digits(const K* from, int valid, const Digit& digit, K (&keys)[Shape::items],
+                                                 cuda::std::uint32_t (&digits)[Shape::items]) {
+  if (valid == Shape::tile) cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys);
+  else cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys, valid);
+#pragma unroll
+  for (int j = 0; j < Shape::items; ++j)
+    digits[j] = valid == Shape::tile || warp_striped_position<Shape>(j) < valid ? digit(keys[j]) : onesweep_digits - 1;
+}
+
 /// Writes each loaded element at its rank (its place in the tile sorted by digit), padding left out.
 template <class Shape, class T>
 __device__ __forceinline__ void stage(const T (&items)[Shape::items], const int (&ranks)[Shape::items], int valid,
@@ -363,8 +402,8 @@ __device__ __forceinline__ void stage(const T (&items)[Shape::items], const int 
 }
 
 /// The digits of the staged keys at the positions this thread writes out: threadIdx.x + j · threads.
-template <class Shape, class K>
-__device__ __forceinline__ void staged_digits(const K* staged, radix_digit<K> digit, int valid,
+template <class Shape, class K, class Digit>
+__device__ __forceinline__ void staged_digits(const K* staged, const Digit& digit, int valid,
                                               cuda::std::uint32_t (&digits)[Shape::items]) {
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
@@ -376,8 +415,8 @@ __device__ __forceinline__ void staged_digits(const K* staged, radix_digit<K> di
 /// Thread `digit`'s part of the look-back: the tile's run of the digit starts at the digit's start in
 /// this portion plus its count in the earlier tiles. Publishes the inclusive count for the tiles after
 /// this one, and the portion's last tile hands the next portion its start.
-template <class Shape, class K, class V>
-__device__ __forceinline__ void locate_digit_run(const onesweep_portion<K, V>& portion, cuda::std::uint32_t tile,
+template <class Shape, class K, class V, class Digit>
+__device__ __forceinline__ void locate_digit_run(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
                                                  cuda::std::uint32_t digit, cuda::std::uint32_t count,
                                                  cuda::std::uint32_t first_staged, typename Shape::offset* offsets) {
   const digit_status status{portion.status};
@@ -393,18 +432,20 @@ __device__ __forceinline__ void locate_digit_run(const onesweep_portion<K, V>& p
     portion.next_starts[digit] = start + count;
 }
 
-/// Writes staged position p to offsets[digit_of(j, p)] + p. Thread t writes positions t, t + threads,
-/// …, so a warp writes 32 consecutive positions, runs of one digit each (a tile holds ~20-30 keys of a
-/// digit on uniform keys). __syncwarp keeps the warp's stores of one round together, as CUB does.
-template <class Shape, class T, class DigitOf>
-__device__ __forceinline__ void scatter_staged(const T* staged, DigitOf digit_of,
+/// Writes staged position p to offsets[digit_of(j, p)] + p, if its digit is written. Thread t writes
+/// positions t, t + threads, …, so a warp writes 32 consecutive positions, runs of one digit each (a tile
+/// holds ~20-30 keys of a digit on uniform keys). __syncwarp keeps the warp's stores of one round
+/// together, as CUB does.
+template <class Shape, class T, class DigitOf, class Digit>
+__device__ __forceinline__ void scatter_staged(const T* staged, DigitOf digit_of, const Digit& digit,
                                                const typename Shape::offset* offsets, int valid, T* out) {
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
     const int position = static_cast<int>(threadIdx.x) + j * Shape::threads;
     if (position < valid) {
       const T item = staged[position];
-      out[offsets[digit_of(j, item)] + static_cast<typename Shape::offset>(position)] = item;
+      const cuda::std::uint32_t d = digit_of(j, item);
+      if (written(digit, d)) out[offsets[d] + static_cast<typename Shape::offset>(position)] = item;
     }
     __syncwarp(warp::full_mask);
   }
@@ -412,8 +453,8 @@ __device__ __forceinline__ void scatter_staged(const T* staged, DigitOf digit_of
 
 /// The values follow their keys: loaded after the keys are out (fewer registers live across the
 /// look-back), staged at the keys' ranks, written to the keys' positions.
-template <class Shape, class K, class V>
-__device__ __forceinline__ void move_values(const onesweep_portion<K, V>& portion, cuda::std::uint32_t first, int valid,
+template <class Shape, class K, class V, class Digit>
+__device__ __forceinline__ void move_values(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t first, int valid,
                                             const int (&ranks)[Shape::items], onesweep_storage<Shape, K, V>& s) {
   cuda::std::uint32_t digits[Shape::items];
   staged_digits<Shape>(s.keys.Alias(), portion.digit, valid, digits);
@@ -424,15 +465,15 @@ __device__ __forceinline__ void move_values(const onesweep_portion<K, V>& portio
   __syncthreads();  // every thread has its digits from the staged keys before the values take their place
   stage<Shape>(values, ranks, valid, s.values.Alias());
   __syncthreads();
-  scatter_staged<Shape>(s.values.Alias(), [&](int j, const V&) { return digits[j]; }, s.offsets, valid,
+  scatter_staged<Shape>(s.values.Alias(), [&](int j, const V&) { return digits[j]; }, portion.digit, s.offsets, valid,
                         portion.values_out);
 }
 
 /// One tile per block: load, rank (publishing the tile's digit counts early), stage the keys in digit
 /// order, look back per digit, write the keys, then the values.
-template <class Shape, class K, class V>
+template <class Shape, class K, class V, class Digit = radix_digit<K>>
 __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks_per_sm)
-    onesweep_kernel(onesweep_portion<K, V> portion) {
+    onesweep_kernel(onesweep_portion<K, V, Digit> portion) {
   using rank_t = onesweep_rank<Shape>;
   static_assert(rank_t::BINS_TRACKED_PER_THREAD == 1, "thread d < 256 holds the count of digit d");
   __shared__ onesweep_storage<Shape, K, V> s;
@@ -444,7 +485,6 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks_per_sm)
   const digit_status status{portion.status};
 
   K keys[Shape::items];
-  load_tile_keys<Shape>(portion.keys_in + first, valid, portion.digit.descending, keys);
   int ranks[Shape::items];
   int first_staged[1];  // thread d < 256: the tile's first staged position of digit d
   cuda::std::uint32_t count = 0;
@@ -455,7 +495,14 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks_per_sm)
     count = static_cast<cuda::std::uint32_t>(bins[0]);
     status.publish(tile, threadIdx.x, tile == 0 ? scan::tile_inclusive : scan::tile_aggregate, count);
   };
-  rank_t(s.rank).RankKeys(keys, ranks, rank_digit<K>{portion.digit}, first_staged, publish_counts);
+  if constexpr (drops_digits<Digit>) {
+    cuda::std::uint32_t digits[Shape::items];
+    load_tile_digits<Shape>(portion.keys_in + first, valid, portion.digit, keys, digits);
+    rank_t(s.rank).RankKeys(digits, ranks, rank_precomputed{}, first_staged, publish_counts);
+  } else {
+    load_tile_keys<Shape>(portion.keys_in + first, valid, portion.digit.descending, keys);
+    rank_t(s.rank).RankKeys(keys, ranks, rank_digit<K>{portion.digit}, first_staged, publish_counts);
+  }
   __syncthreads();  // the rank's storage becomes the staged keys
 
   stage<Shape>(keys, ranks, valid, s.keys.Alias());
@@ -464,8 +511,8 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks_per_sm)
                             s.offsets);
   __syncthreads();
 
-  scatter_staged<Shape>(s.keys.Alias(), [&](int, K key) { return portion.digit(key); }, s.offsets, valid,
-                        portion.keys_out);
+  scatter_staged<Shape>(s.keys.Alias(), [&](int, K key) { return portion.digit(key); }, portion.digit,
+                        s.offsets, valid, portion.keys_out);
   if constexpr (has_values<V>) move_values<Shape>(portion, first, valid, ranks, s);
 }
 
@@ -474,17 +521,23 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks_per_sm)
 /// The passes of one onesweep sort of n ≥ 1 keys (and values; V = no_values: none) by `plan`, with
 /// output offsets of type Offset (wide enough for n): the constructor counts every pass's digits (one
 /// read of the keys), then pass() runs the plan's passes in order, each one kernel per portion.
-/// radix_sort.cuh's run_passes chooses where each pass reads and writes.
-template <class K, class V, class Offset>
+/// radix_sort.cuh's run_passes chooses where each pass reads and writes. Digit: see drops_digits
+/// (multisplit's onesweep strategy runs one pass of its bucket digits).
+template <class K, class V, class Offset, class Digit = radix_digit<K>>
 class onesweep_sort {
  public:
   using shape = onesweep_shape<K, V, Offset>;
 
   onesweep_sort(context& ctx, const K* keys, std::size_t n, const pass_plan& plan, bool descending)
+      : onesweep_sort(ctx, keys, n, digits_of<K>(plan, descending)) {}
+
+  /// The passes of `digits` (count_digit_starts's Digits), digits.passes of them.
+  template <class Digits>
+  onesweep_sort(context& ctx, const K* keys, std::size_t n, const Digits& digits)
       : ctx_(ctx),
         n_(n),
         portions_(ceil_div(n, shape::portion)),
-        passes_(static_cast<std::size_t>(plan.passes)),
+        passes_(static_cast<std::size_t>(digits.passes)),
         starts_(ctx, portions_ * passes_ * onesweep_digits),
         tile_counters_(ctx, portions_ * passes_),
         status_(ctx, ceil_div(std::min(n, shape::portion), shape::tile) * onesweep_digits) {
@@ -492,26 +545,29 @@ class onesweep_sort {
         cudaMemsetAsync(starts_.get(), 0, passes_ * onesweep_digits * sizeof(unsigned long long), ctx.stream()));
     SLUICE_CUDA_CHECK(
         cudaMemsetAsync(tile_counters_.get(), 0, portions_ * passes_ * sizeof(std::uint32_t), ctx.stream()));
-    count_digit_starts(ctx, keys, n, digits_of<K>(plan, descending), starts_.get());
+    count_digit_starts(ctx, keys, n, digits, starts_.get());
   }
 
   /// The next pass of the plan, by `digit`, from (from, from_values) to (to, to_values).
-  void pass(const K* from, const V* from_values, K* to, V* to_values, radix_digit<K> digit) {
+  void pass(const K* from, const V* from_values, K* to, V* to_values, Digit digit) {
     for (std::size_t q = 0; q < portions_; ++q) {
       const std::size_t begin = q * shape::portion;
       const auto count = static_cast<std::uint32_t>(std::min(shape::portion, n_ - begin));
       const std::size_t tiles = ceil_div(count, shape::tile);
       SLUICE_CUDA_CHECK(
           cudaMemsetAsync(status_.get(), 0, tiles * onesweep_digits * sizeof(std::uint32_t), ctx_.stream()));
-      onesweep_portion<K, V> work{from + begin, nullptr, to, to_values, count, digit, starts(q, next_pass_),
+      onesweep_portion<K, V, Digit> work{from + begin, nullptr, to, to_values, count, digit, starts(q, next_pass_),
                                   q + 1 < portions_ ? starts(q + 1, next_pass_) : nullptr, status_.get(),
                                   tile_counters_.get() + q * passes_ + next_pass_};
       if constexpr (has_values<V>) work.values_in = from_values + begin;
-      onesweep_kernel<shape, K, V><<<static_cast<unsigned>(tiles), shape::threads, 0, ctx_.stream()>>>(work);
+      onesweep_kernel<shape, K, V, Digit><<<static_cast<unsigned>(tiles), shape::threads, 0, ctx_.stream()>>>(work);
       SLUICE_CHECK_LAUNCH();
     }
     ++next_pass_;
   }
+
+  /// Where each digit begins in pass p's output (256 entries): the histogram's exclusive scan.
+  const unsigned long long* digit_starts(std::size_t p) const { return starts(0, p); }
 
  private:
   /// Portion q's digit starts in pass p: portion 0's from the histograms, each later portion's from the

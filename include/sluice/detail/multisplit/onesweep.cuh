@@ -1,0 +1,87 @@
+// sluice/detail/multisplit/onesweep.cuh: multisplit for m ≤ 255 as one pass of the onesweep radix sort's
+// machinery (detail/radix_sort/onesweep.cuh; Adinets & Merrill 2022, CUB's DeviceRadixSort), the
+// bucket digit taking the place of a radix digit. Not from the seed, whose strategies run prescan →
+// scan → postscan (direct_pass.cuh).
+//
+//   histogram  one read of the keys counts the bucket digits (bucket id, or m for a dropped key) in
+//              per-block shared-memory counters added into 256 global ones; their exclusive scan gives
+//              the start of every bucket, and the start of bin m is the kept count.
+//   one pass   one kernel (radix_sort::onesweep_kernel): a block takes the next tile in order, computes
+//              the digits of its keys (padding: digit 255), ranks them stably within the tile
+//              (cub::BlockRadixRankMatchEarlyCounts), publishes its per-digit counts, looks back per
+//              digit over earlier tiles for its runs' global starts, stages keys (then values) in digit
+//              order and writes them so that consecutive threads write consecutive positions of a
+//              bucket. Keys of digit m (dropped) and padding are staged but never written.
+//
+// Traffic: keys read twice (histogram, pass), written once; values read once, written once: 12 bytes
+// per u32 key, 20 per u32 pair, the seed's speed of light, as BMS, but one pass kernel instead of
+// prescan + scan of the m × L count matrix + postscan. Status words: 1 KiB per tile. bucket_of is
+// called three times per key (histogram, rank, write-out; values: once more).
+#pragma once
+
+#include <sluice/detail/multisplit/common.cuh>
+#include <sluice/detail/radix_sort/onesweep.cuh>
+
+#include <limits>
+
+namespace sluice::detail::multisplit {
+
+/// onesweep takes m < 256 buckets: digit m marks the dropped keys, and a digit is 8 bits.
+inline constexpr std::uint32_t max_onesweep_buckets = radix_sort::onesweep_digits - 1;
+/// Keys and values onesweep stages (its tile shapes are CUB's, for elements of at most 16 bytes).
+inline constexpr std::size_t max_onesweep_key_bytes = 16;
+inline constexpr std::size_t max_onesweep_value_bytes = radix_sort::onesweep_max_value_bytes;
+
+/// The onesweep digit of a key: its bucket id, or `kept` (= m) for a dropped key (radix_sort::drops_digits).
+template <class BucketOf>
+struct bucket_digit {
+  pass_ids<BucketOf> ids;
+  std::uint32_t kept;
+
+  template <class K>
+  __device__ __forceinline__ std::uint32_t operator()(const K& key) const {
+    const std::uint32_t id = ids(key);
+    return id < kept ? id : kept;
+  }
+};
+
+/// The one histogram pass of bucket digits (count_digit_starts's Digits).
+template <class BucketOf>
+struct bucket_digits {
+  static constexpr int max_passes = 1;
+  bucket_digit<BucketOf> digit[1];
+  int passes = 1;
+};
+
+/// offsets[b] = starts[b] for b ≤ m (starts[m]: the kept count); dropped = n − kept. Each may be null.
+__global__ inline void onesweep_counts_kernel(const unsigned long long* starts, std::uint32_t m, std::size_t n,
+                                              std::size_t* offsets, std::size_t* dropped) {
+  if (offsets && threadIdx.x <= m) offsets[threadIdx.x] = starts[threadIdx.x];
+  if (dropped && threadIdx.x == 0) *dropped = n - starts[m];
+}
+
+template <class Offset, class K, class V, class BucketOf>
+void run_onesweep_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m,
+                       std::size_t* offsets, std::size_t* dropped) {
+  const bucket_digit<BucketOf> digit{whole_ids(bucket_of, m), m};
+  radix_sort::onesweep_sort<K, V, Offset, bucket_digit<BucketOf>> onesweep(ctx, io.keys_in, io.n,
+                                                                           bucket_digits<BucketOf>{{digit}});
+  onesweep.pass(io.keys_in, io.values_in, io.keys_out, io.values_out, digit);
+  if (offsets || dropped) {
+    onesweep_counts_kernel<<<1, radix_sort::onesweep_digits, 0, ctx.stream()>>>(onesweep.digit_starts(0), m, io.n,
+                                                                                offsets, dropped);
+    SLUICE_CHECK_LAUNCH();
+  }
+}
+
+/// The onesweep strategy for 1 ≤ m ≤ 255 buckets and n ≥ 1 elements, with 32-bit output offsets while n
+/// fits them (fewer registers, as the radix sort).
+template <class K, class V, class BucketOf>
+void run_onesweep(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m, std::size_t* offsets,
+                  std::size_t* dropped) {
+  if (io.n <= std::numeric_limits<std::uint32_t>::max())
+    run_onesweep_with<std::uint32_t>(ctx, io, bucket_of, m, offsets, dropped);
+  else run_onesweep_with<unsigned long long>(ctx, io, bucket_of, m, offsets, dropped);
+}
+
+}  // namespace sluice::detail::multisplit
