@@ -218,14 +218,19 @@ TEST_F(Select, TruncatedOutputIsCountedNotOverrun) {
   }
 }
 
-/// select_if (50%) through one tuning of the classify-scatter pass, at sizes around its tile and past
-/// one look-back window of tiles.
+/// Sizes around a tuning's tile and past one look-back window of tiles.
 template <class Tuning>
-void check_select_tuning(sluice::context& ctx, const char* name) {
+std::vector<std::size_t> tuning_sizes() {
   std::vector<std::size_t> sizes{1, 33};
   add_tile_sizes<Tuning>(sizes);
   sizes.push_back(40 * std::size_t{Tuning::tile} + Tuning::warp_items + 3);
-  for (std::size_t n : sluice::testing::sweep_sizes(sizes)) {
+  return sluice::testing::sweep_sizes(sizes);
+}
+
+/// select_if (50%) through one tuning of the classify-scatter pass, at tuning_sizes.
+template <class Tuning>
+void check_select_tuning(sluice::context& ctx, const char* name) {
+  for (std::size_t n : tuning_sizes<Tuning>()) {
     const auto host = uniform<std::uint32_t>(n, n + 11);
     const auto expected = sluice::reference::select_if(std::span<const std::uint32_t>(host), below_percent{50});
     const sluice::device_buffer<std::uint32_t> in(ctx, std::span<const std::uint32_t>(host));
@@ -244,10 +249,7 @@ void check_select_tuning(sluice::context& ctx, const char* name) {
 /// stable_partition (even first) of u32 through one tuning, at the same sizes.
 template <class Tuning>
 void check_partition_tuning(sluice::context& ctx, const char* name) {
-  std::vector<std::size_t> sizes{1, 33};
-  add_tile_sizes<Tuning>(sizes);
-  sizes.push_back(40 * std::size_t{Tuning::tile} + Tuning::warp_items + 3);
-  for (std::size_t n : sluice::testing::sweep_sizes(sizes)) {
+  for (std::size_t n : tuning_sizes<Tuning>()) {
     const auto host = uniform<std::uint32_t>(n, n + 13);
     const auto expected = sluice::reference::stable_partition(std::span<const std::uint32_t>(host), is_even{});
     const sluice::device_buffer<std::uint32_t> in(ctx, std::span<const std::uint32_t>(host));
