@@ -1,0 +1,158 @@
+// sluice/multireduce.cuh: multireduce on the device (Eilers ch. 4): one reduction per bucket.
+//
+//   multireduce(labels, values, out, op):  out[k] = e ⊕ values[j_1] ⊕ values[j_2] ⊕ …
+//                                           for the j with labels[j] = k, j ascending; e = identity of op
+//
+// m = out.size() (1 ≤ m < 2^32). An empty bucket holds the identity (the operator must declare one:
+// sluice/core/operators.hpp). With options.accumulate the buckets fold onto out's contents instead:
+// out[k] = out[k] ⊕ values[j_1] ⊕ … . Labels are integers of any width, signed or unsigned; a label
+// that is negative or ≥ m is dropped and counted: *dropped (device memory, may be null) receives the
+// count. With options.strict such a label throws sluice::invalid_argument("labels") naming the first
+// offending index, before out is touched (the check reads the labels once more and synchronises).
+//
+// Operator classes (sluice::is_commutative_v<Op>):
+//   commutative (plus, min, max, bit ops, user operators that declare it): any strategy; atomics combine
+//     partial results in an unspecified order, so float sums may differ from the sequential order's
+//     rounding from run to run. options.deterministic picks only strategies whose result does not depend
+//     on scheduling (the order-preserving ones), for bit-identical float sums across runs.
+//   non-commutative (affine-map composition, matrix products): only the order-preserving strategies;
+//     the result has the sequential oracle's exact bits (reference::multireduce).
+//
+// Strategies (multireduce_algorithm; kernels in detail/multireduce/, one file per strategy):
+//   per_bank_shared            Eilers Alg. 4.10: 32 bucket sets per block in shared memory, set s in bank
+//                              s, shared atomics, two pairs per thread aggregated when their labels agree;
+//                              blocks fold their sets into out with global atomics. Commutative; m up to
+//                              what the device's shared memory per block holds (read from the device).
+//   per_bank_multi_pass        §4.4d: per_bank_shared over windows of buckets, one pass per window.
+//   global_atomic_sets         Alg. 4.9: nSets interleaved bucket sets in global memory with atomics, then
+//                              one reduction over the sets (Table 4.1); optional partial radix sort by
+//                              the label's top bits first (Table 4.2). Commutative; any m.
+//   block_sort_segmented       Alg. 4.13: each tile sorted by label in shared memory (cub::BlockRadixSort,
+//                              stable) after the padded segmented transpose load (Alg. 4.7), segment
+//                              totals per tile, then the tiles' partials reduced in tile order.
+//                              Order-preserving.
+//   global_sort_reduce_by_key  §4.5a: a stable radix sort by label, then reduce_by_key. Order-preserving,
+//                              any m.
+//   vector                     the vector trick for tiny m: every thread keeps m accumulators over a
+//                              contiguous chunk, chunks combined in order. Order-preserving.
+// automatic: detail/multireduce/plan.hpp, from the operator class, m, the value size and the device's
+// shared memory and L2.
+//
+// Values: any trivially copyable T. Atomic strategies need sizeof(T) of 4 or 8 (hardware atomics where
+// the operator has one, a compare-and-swap loop otherwise); other sizes run order-preserving strategies.
+//
+//   sluice::device_buffer<std::uint32_t> labels(ctx, host_labels);
+//   sluice::device_buffer<float> values(ctx, host_values), sums(ctx, m);
+//   sluice::multireduce(ctx, labels.span(), values.span(), sums.span(), sluice::plus{});
+//   sluice::multireduce(ctx, labels.span(), maps.span(), composed.span(), sluice::affine_compose{}, dropped.data(),
+//                       {.algorithm = sluice::multireduce_algorithm::block_sort_segmented});
+//
+// Errors (sluice::invalid_argument): out empty ("out": m = 0) or m ≥ 2^32; values.size() != labels.size()
+// ("values"); out overlapping labels or values ("out"); host memory; an explicit strategy that cannot
+// run the operator or value ("options": an atomic strategy with a non-commutative operator, with
+// options.deterministic, or with a value that is not 4 or 8 bytes; per_bank_shared with more buckets than
+// shared memory holds). Working memory that the device cannot provide is sluice::cuda_error
+// (cudaErrorMemoryAllocation), raised before out is written.
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/memory.hpp>
+#include <sluice/core/operators.hpp>
+#include <sluice/core/span.hpp>
+#include <sluice/detail/multireduce/block_sort_segmented.cuh>
+#include <sluice/detail/multireduce/common.cuh>
+#include <sluice/detail/multireduce/global_atomic_sets.cuh>
+#include <sluice/detail/multireduce/global_sort_reduce_by_key.cuh>
+#include <sluice/detail/multireduce/per_bank.cuh>
+#include <sluice/detail/multireduce/plan.hpp>
+#include <sluice/detail/multireduce/vector.cuh>
+
+#include <cuda/std/span>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace sluice {
+
+enum class multireduce_algorithm {
+  automatic,                  ///< detail/multireduce/plan.hpp
+  per_bank_shared,            ///< Eilers Alg. 4.10 (commutative)
+  per_bank_multi_pass,        ///< Eilers §4.4d, multi-pass (commutative)
+  global_atomic_sets,         ///< Eilers Alg. 4.9 and Table 4.2 (commutative)
+  block_sort_segmented,       ///< Eilers Alg. 4.13 (order-preserving)
+  global_sort_reduce_by_key,  ///< Eilers §4.5a (order-preserving)
+  vector,                     ///< the vector trick for tiny m (order-preserving)
+};
+
+struct multireduce_options {
+  multireduce_algorithm algorithm = multireduce_algorithm::automatic;
+  /// Fold onto out's contents instead of starting every bucket from the identity.
+  bool accumulate = false;
+  /// Throw invalid_argument at the first label outside [0, m) instead of dropping it (synchronises).
+  bool strict = false;
+  /// Only strategies whose result does not depend on scheduling (bit-identical float sums across runs).
+  bool deterministic = false;
+  /// global_atomic_sets: the number of bucket sets (0: chosen from m and the L2 size).
+  unsigned sets = 0;
+  /// global_atomic_sets: sort by this many top bits of the label first (−1: chosen from m and the L2).
+  int partial_sort_bits = -1;
+};
+
+/// A label: an integer of any width, signed or unsigned (not bool).
+template <class L>
+concept multireduce_label = std::integral<L> && !std::same_as<L, bool>;
+
+namespace detail::multireduce {
+
+/// Every strategy has this contract: fold each bucket's values, in index order for the order-preserving
+/// ones, onto out[k] (which holds the identity or, with accumulate, the caller's contents), skip labels
+/// outside [0, m) and add their number to *dropped (device memory; may be null; zeroed by the caller).
+template <class L, class T, class Op>
+void run(context& ctx, multireduce_algorithm algorithm, const multireduce_options& options, const L* labels,
+         const T* values, std::size_t n, T* out, std::uint32_t m, Op op, std::size_t* dropped) {
+  switch (algorithm) {
+    case multireduce_algorithm::per_bank_shared: return run_per_bank_shared(ctx, labels, values, n, out, m, op, dropped);
+    case multireduce_algorithm::per_bank_multi_pass:
+      return run_per_bank_multi_pass(ctx, labels, values, n, out, m, op, dropped);
+    case multireduce_algorithm::global_atomic_sets:
+      return run_global_atomic_sets(ctx, labels, values, n, out, m, op, dropped, options.sets,
+                                    options.partial_sort_bits);
+    case multireduce_algorithm::block_sort_segmented:
+      return run_block_sort_segmented(ctx, labels, values, n, out, m, op, dropped);
+    case multireduce_algorithm::global_sort_reduce_by_key:
+      return run_global_sort_reduce_by_key(ctx, labels, values, n, out, m, op, dropped);
+    case multireduce_algorithm::vector: return run_vector(ctx, labels, values, n, out, m, op, dropped);
+    case multireduce_algorithm::automatic: break;  // resolved by the caller
+  }
+}
+
+}  // namespace detail::multireduce
+
+/// out[k] = (accumulate ? out[k] : e) ⊕ the values labelled k in index order; see the header comment.
+template <class LIn, std::size_t E1, class TIn, std::size_t E2, class T, std::size_t E3, class Op>
+  requires multireduce_label<std::remove_const_t<LIn>> && std::same_as<std::remove_const_t<TIn>, T> &&
+           std::is_trivially_copyable_v<T>
+void multireduce(context& ctx, cuda::std::span<LIn, E1> labels, cuda::std::span<TIn, E2> values,
+                 cuda::std::span<T, E3> out, Op op, std::size_t* dropped = nullptr,
+                 const multireduce_options& options = {}) {
+  namespace mr = detail::multireduce;
+  const char* function = "multireduce";
+  const auto label_span = detail::as_const_span(labels);
+  const auto value_span = detail::as_const_span(values);
+  const cuda::std::span<T> buckets(out);
+  mr::check_arguments(ctx, function, label_span, value_span, buckets, dropped);
+  const auto m = static_cast<std::uint32_t>(buckets.size());
+  const multireduce_algorithm algorithm = mr::resolve<T, Op>(ctx, function, m, label_span.size(), options);
+  auto device = ctx.activate();
+  if (options.strict) mr::require_valid_labels(ctx, function, label_span.data(), label_span.size(), m);
+  if (dropped) SLUICE_CUDA_CHECK(cudaMemsetAsync(dropped, 0, sizeof(std::size_t), ctx.stream()));
+  if (!options.accumulate) mr::fill_identity<Op>(ctx, buckets.data(), m);
+  if (label_span.empty()) return;
+  mr::run(ctx, algorithm, options, label_span.data(), value_span.data(), label_span.size(), buckets.data(), m, op,
+          dropped);
+}
+
+}  // namespace sluice
