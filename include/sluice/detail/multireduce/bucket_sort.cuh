@@ -1,0 +1,60 @@
+// sluice/detail/multireduce/bucket_sort.cuh: the global stable sort by bucket that the no-partitioning
+// sort-based strategies share (Eilers §4.5a for multireduce, §5.5 for multiscan).
+//
+// Every label becomes its bucket id (bucket_of: m for a dropped label, so dropped elements sort last and
+// form one run that no strategy writes), counted into *dropped on the way; then one stable radix sort of
+// (bucket id, payload) over the ⌈log2(m + 1)⌉ bits that the ids use, so the number of onesweep passes
+// follows m as the thesis's SRTS with "minimal bits" did (Fig 4.18: steps at each digit). Stability keeps
+// equal buckets in index order, which is all a non-commutative operator needs.
+// Traffic: labels read once, ids written once, then the sort's passes over (id, payload).
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/detail/multireduce/common.cuh>
+#include <sluice/radix_sort.cuh>
+#include <sluice/scan.cuh>
+
+#include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
+#include <cuda/std/span>
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+namespace sluice::detail::multireduce {
+
+/// buckets[i] = bucket_of(labels[i], m); the number of dropped labels is added to *dropped (may be null).
+template <class L>
+__global__ void bucket_ids_kernel(const L* __restrict__ labels, cuda::std::size_t n, std::uint32_t m,
+                                  std::uint32_t* __restrict__ buckets, std::size_t* dropped) {
+  unsigned long long mine = 0;
+  for (cuda::std::size_t i = blockIdx.x * cuda::std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += cuda::std::size_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t bucket = bucket_of(labels[i], m);
+    mine += bucket == m;
+    buckets[i] = bucket;
+  }
+  add_dropped(mine, dropped);  // every thread of the block reaches it: whole warps
+}
+
+/// The bits a bucket id in [0, m] occupies (the dropped bucket m included).
+inline int bucket_bits(std::uint32_t m) { return std::bit_width(m); }
+
+/// Bucket ids of n labels, stably sorted together with a payload: `sorted_buckets` and `sorted_payload`
+/// (n entries each, from the caller) receive (bucket_of(labels[i]), payload[i]) in bucket order, equal
+/// buckets in index order.
+template <class L, class P>
+void sort_by_bucket(context& ctx, const L* labels, const P* payload, std::size_t n, std::uint32_t m,
+                    std::size_t* dropped, std::uint32_t* sorted_buckets, P* sorted_payload) {
+  scan::scratch<std::uint32_t> buckets(ctx, n);
+  bucket_ids_kernel<<<scan::streaming_grid(ctx, bucket_ids_kernel<L>, n), 256, 0, ctx.stream()>>>(labels, n, m,
+                                                                                                   buckets.get(), dropped);
+  SLUICE_CHECK_LAUNCH();
+  radix_sort_pairs(ctx, cuda::std::span<const std::uint32_t>(buckets.get(), n), cuda::std::span<const P>(payload, n),
+                   cuda::std::span<std::uint32_t>(sorted_buckets, n), cuda::std::span<P>(sorted_payload, n),
+                   {.end_bit = bucket_bits(m)});
+}
+
+}  // namespace sluice::detail::multireduce

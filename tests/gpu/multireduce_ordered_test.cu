@@ -1,0 +1,265 @@
+// GPU tests of the order-preserving multireduce strategies (block_sort_segmented, global_sort_reduce_by_key)
+// through the public sluice::multireduce with options.algorithm set, against reference::multireduce:
+// plus on u32 (exact) and float (tolerance), min, max, and the non-commutative affine composition and
+// 2x2 matrix product mod p (exact: a strategy that loses index order fails them); m from 1 to 2^24 (both
+// of block_sort_segmented's forms: shared accumulators and records), sizes around the sort tiles and
+// with several tiles per block, the seed's label distributions, labels outside [0, m) in every input
+// (dropped and counted), signed 64-bit labels, accumulate mode, bit-identical float sums across runs,
+// strict mode, m = 0, and 2^31 + 5 pairs (*Large*).
+#include <sluice/data/generate.cuh>
+#include <sluice/detail/multireduce/sorted_tile.cuh>
+#include <sluice/multireduce.cuh>
+#include <sluice/reference/multireduce.hpp>
+
+#include "support/compare.hpp"
+#include "support/errors.hpp"
+#include "support/gpu_test.hpp"
+#include "support/random_operands.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using sluice::multireduce_algorithm;
+using sluice::data::distribution;
+using sluice::testing::all_equal;
+using sluice::testing::all_near;
+using sluice::testing::gpu_test;
+
+class MultireduceOrdered : public gpu_test {};
+
+constexpr multireduce_algorithm ordered[] = {multireduce_algorithm::block_sort_segmented,
+                                             multireduce_algorithm::global_sort_reduce_by_key};
+
+using affine = sluice::affine<std::uint32_t>;
+constexpr std::uint32_t matrix_modulus = 1000003;
+
+template <class T>
+std::vector<T> values_of(std::size_t n, std::uint64_t seed) {
+  if constexpr (std::is_same_v<T, sluice::mat2>) return sluice::testing::random_matrices(n, seed, matrix_modulus);
+  else if constexpr (std::is_same_v<T, affine>) {
+    const auto w = sluice::data::generate_host<std::uint32_t>(2 * n, {distribution::uniform, 0, 0.0, seed});
+    std::vector<affine> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = {w[2 * i] | 1u, w[2 * i + 1]};
+    return v;
+  } else return sluice::data::generate_host<T>(n, {distribution::uniform, 0, 0.0, seed});
+}
+
+/// Labels of distribution `d` over [0, m), every 97th replaced by one outside it (m, m + 1, m + 2: dropped).
+template <class L = std::uint32_t>
+std::vector<L> labels_of(std::size_t n, std::uint32_t m, distribution d, std::uint64_t seed) {
+  const double parameter = d == distribution::zipf ? 1.1 : d == distribution::few_used ? 5.0 : 0.0;
+  auto labels = sluice::data::generate_host<std::uint32_t>(n, {d, m, parameter, seed});
+  std::vector<L> out(labels.begin(), labels.end());
+  for (std::size_t i = 13; i < n; i += 97) out[i] = static_cast<L>(std::uint64_t{m} + i % 3);
+  return out;
+}
+
+/// Runs `algorithm` on the inputs (out poisoned first, or holding `start` in accumulate mode) and checks
+/// the buckets and the dropped count against the oracle; tolerance < 0: exact.
+template <class L, class T, class Op>
+void check(sluice::context& ctx, multireduce_algorithm algorithm, const std::vector<L>& labels,
+           const std::vector<T>& values, std::uint32_t m, Op op, double tolerance = -1.0,
+           const std::vector<T>* start = nullptr) {
+  const std::span<const L> l(labels);
+  const std::span<const T> v(values);
+  std::vector<T> expected = start ? *start : std::vector<T>(m, sluice::identity<Op, T>());
+  const std::size_t expected_dropped = sluice::reference::multireduce_into(l, v, op, std::span<T>(expected));
+  const sluice::device_buffer<L> d_labels(ctx, l);
+  const sluice::device_buffer<T> d_values(ctx, v);
+  sluice::device_buffer<T> out(ctx, m);
+  sluice::device_buffer<std::size_t> dropped(ctx, 1);
+  for (unsigned char poison : sluice::testing::poison_patterns) {
+    if (start) out.copy_from_host(std::span<const T>(*start));
+    else out.fill_bytes(poison);
+    dropped.fill_bytes(poison);
+    sluice::multireduce(ctx, d_labels.span(), d_values.span(), out.span(), op, dropped.data(),
+                        {.algorithm = algorithm, .accumulate = start != nullptr});
+    const std::string where = std::string(sluice::to_string(algorithm)) + ", n = " + std::to_string(labels.size()) +
+                              ", m = " + std::to_string(m);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (tolerance >= 0) {
+        ASSERT_TRUE(all_near(out.to_host(), expected, tolerance)) << where;
+      } else {
+        ASSERT_TRUE(all_equal(out.to_host(), expected)) << where;
+      }
+    } else {
+      ASSERT_TRUE(all_equal(out.to_host(), expected)) << where;
+    }
+    ASSERT_EQ(dropped.to_host()[0], expected_dropped) << where;
+  }
+}
+
+constexpr std::uint32_t bucket_counts[] = {1, 2, 31, 32, 33, 256, 257, 4096, 1u << 16, 1u << 20, 1u << 24};
+constexpr distribution distributions[] = {distribution::uniform, distribution::all_equal, distribution::sorted,
+                                          distribution::zipf, distribution::few_used};
+
+/// 0, 1, 33, one sort tile ± 1 and ~10^5 (33 tiles); m ≥ 2^20 only at 10^5 (its output dominates the time).
+template <class T>
+std::vector<std::size_t> sizes_for(std::uint32_t m) {
+  const std::size_t tile = sluice::detail::multireduce::sort_tile_shape<T>::tile;
+  if (m >= (1u << 20)) return {100003};
+  return sluice::testing::sweep_sizes(std::vector<std::size_t>{0, 1, 33, tile - 1, tile + 1, 100003});
+}
+
+/// Every ordered strategy × m × size × distribution for one operator.
+template <class T, class Op>
+void sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
+  for (std::uint32_t m : bucket_counts)
+    for (std::size_t n : sizes_for<T>(m))
+      for (distribution d : distributions) {
+        if (m >= (1u << 20) && d != distribution::uniform && d != distribution::few_used) continue;
+        if (d == distribution::zipf && m > sluice::data::max_table_range) continue;
+        const auto labels = labels_of(n, m, d, n + m);
+        const auto values = values_of<T>(n, n * 3 + m);
+        for (multireduce_algorithm algorithm : ordered) {
+          SCOPED_TRACE(std::string(sluice::data::to_string(d)));
+          check(ctx, algorithm, labels, values, m, op, tolerance);
+        }
+      }
+}
+
+TEST_F(MultireduceOrdered, PlusU32) { sweep<std::uint32_t>(ctx(), sluice::plus{}); }
+TEST_F(MultireduceOrdered, PlusFloat) { sweep<float>(ctx(), sluice::plus{}, 1e-3); }
+TEST_F(MultireduceOrdered, MinU32) { sweep<std::uint32_t>(ctx(), sluice::min{}); }
+TEST_F(MultireduceOrdered, MaxU32) { sweep<std::uint32_t>(ctx(), sluice::max{}); }
+TEST_F(MultireduceOrdered, AffineComposeIsExact) { sweep<affine>(ctx(), sluice::affine_compose{}); }
+TEST_F(MultireduceOrdered, MatrixProductModPIsExact) {
+  sweep<sluice::mat2>(ctx(), sluice::mat2_multiply_mod{matrix_modulus});
+}
+
+/// Enough tiles that each block of the accumulator form folds several in order, and a records-form m.
+TEST_F(MultireduceOrdered, ManyTilesPerBlock) {
+  const std::size_t n = sluice::testing::scaled_size((std::size_t{1} << 22) + 3, 40000);
+  for (std::uint32_t m : {33u, 4096u, 1u << 16})
+    for (distribution d : {distribution::uniform, distribution::all_equal}) {
+      const auto labels = labels_of(n, m, d, m);
+      for (multireduce_algorithm algorithm : ordered) {
+        check(ctx(), algorithm, labels, values_of<affine>(n, 5), m, sluice::affine_compose{});
+        check(ctx(), algorithm, labels, values_of<std::uint32_t>(n, 6), m, sluice::plus{});
+      }
+    }
+}
+
+TEST_F(MultireduceOrdered, SixtyFourMillionPairs) {
+  if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "2^26 pairs: too slow under a sanitizer";
+  const std::size_t n = std::size_t{1} << 26;
+  for (std::uint32_t m : {256u, 1u << 20}) {
+    const auto labels = labels_of(n, m, distribution::uniform, 77);
+    for (multireduce_algorithm algorithm : ordered)
+      check(ctx(), algorithm, labels, values_of<affine>(n, 78), m, sluice::affine_compose{});
+  }
+}
+
+/// Negative and too-large signed 64-bit labels are dropped and counted; labels at m − 1 are kept.
+TEST_F(MultireduceOrdered, SignedLabelsOutsideRangeAreDropped) {
+  const std::size_t n = 50001;
+  const std::uint32_t m = 300;
+  auto labels = labels_of<std::int64_t>(n, m, distribution::uniform, 3);
+  for (std::size_t i = 0; i < n; i += 7) labels[i] = i % 2 ? -static_cast<std::int64_t>(i) : std::int64_t{1} << 40;
+  for (std::size_t i = 3; i < n; i += 11) labels[i] = m - 1;
+  for (multireduce_algorithm algorithm : ordered) {
+    check(ctx(), algorithm, labels, values_of<affine>(n, 4), m, sluice::affine_compose{});
+    check(ctx(), algorithm, labels, values_of<std::uint32_t>(n, 4), m, sluice::plus{});
+  }
+}
+
+TEST_F(MultireduceOrdered, AccumulateFoldsOntoOut) {
+  for (std::uint32_t m : {7u, 5000u, 1u << 16}) {
+    const std::size_t n = 30011;
+    const auto labels = labels_of(n, m, distribution::zipf, m);
+    const auto start = values_of<affine>(m, 9);
+    const auto start_sums = values_of<std::uint32_t>(m, 10);
+    for (multireduce_algorithm algorithm : ordered) {
+      check(ctx(), algorithm, labels, values_of<affine>(n, 11), m, sluice::affine_compose{}, -1.0, &start);
+      check(ctx(), algorithm, labels, values_of<std::uint32_t>(n, 12), m, sluice::plus{}, -1.0, &start_sums);
+    }
+  }
+}
+
+/// The order-preserving strategies fix the combining order, so float sums repeat bit for bit.
+TEST_F(MultireduceOrdered, FloatSumsAreBitIdenticalAcrossRuns) {
+  const std::size_t n = sluice::testing::scaled_size(3000017, 30011);
+  for (std::uint32_t m : {1u, 100u, 20000u}) {
+    const auto labels = labels_of(n, m, distribution::uniform, 21);
+    const auto values = values_of<float>(n, 22);
+    const sluice::device_buffer<std::uint32_t> d_labels(ctx(), std::span<const std::uint32_t>(labels));
+    const sluice::device_buffer<float> d_values(ctx(), std::span<const float>(values));
+    sluice::device_buffer<float> first(ctx(), m), second(ctx(), m);
+    for (multireduce_algorithm algorithm : ordered) {
+      first.fill_bytes(0xA5);
+      second.fill_bytes(0x5A);
+      sluice::multireduce(ctx(), d_labels.span(), d_values.span(), first.span(), sluice::plus{}, nullptr,
+                          {.algorithm = algorithm});
+      sluice::multireduce(ctx(), d_labels.span(), d_values.span(), second.span(), sluice::plus{}, nullptr,
+                          {.algorithm = algorithm});
+      const auto a = first.to_host(), b = second.to_host();
+      ASSERT_EQ(std::memcmp(a.data(), b.data(), m * sizeof(float)), 0) << sluice::to_string(algorithm) << ", m = " << m;
+    }
+  }
+}
+
+TEST_F(MultireduceOrdered, StrictModeNamesTheFirstBadLabel) {
+  std::vector<std::int32_t> labels(10000, 3);
+  labels[4321] = -1;
+  labels[7000] = 64;
+  const sluice::device_buffer<std::int32_t> d_labels(ctx(), std::span<const std::int32_t>(labels));
+  const sluice::device_buffer<std::uint32_t> values(ctx(), labels.size());
+  sluice::device_buffer<std::uint32_t> out(ctx(), 64);
+  for (multireduce_algorithm algorithm : ordered)
+    sluice::testing::expect_invalid_argument(
+        [&] {
+          sluice::multireduce(ctx(), d_labels.span(), values.span(), out.span(), sluice::plus{}, nullptr,
+                              {.algorithm = algorithm, .strict = true});
+        },
+        "labels", 4321);
+}
+
+TEST_F(MultireduceOrdered, ZeroBucketsIsAnError) {
+  const sluice::device_buffer<std::uint32_t> labels(ctx(), 10), values(ctx(), 10);
+  sluice::device_buffer<std::uint32_t> out(ctx(), 1);
+  for (multireduce_algorithm algorithm : ordered)
+    sluice::testing::expect_invalid_argument(
+        [&] {
+          sluice::multireduce(ctx(), labels.span(), values.span(), out.span().first(0), sluice::plus{}, nullptr,
+                              {.algorithm = algorithm});
+        },
+        "out");
+}
+
+/// 2^31 + 5 pairs: 64-bit tile offsets and counts; values all equal, so the oracle is a label count.
+TEST_F(MultireduceOrdered, LargeBeyond32BitIndexing) {
+  const std::size_t n = (std::size_t{1} << 31) + 5;
+  if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "too large under a sanitizer";
+  const sluice::data::distribution_spec label_spec{distribution::uniform, 5, 0.0, 31};  // label 4 is dropped
+  const sluice::data::distribution_spec value_spec{distribution::all_equal, 1000, 0.0, 32};
+  const std::uint32_t value = sluice::data::generate_host<std::uint32_t>(1, value_spec)[0];
+  const auto host = sluice::data::generate_host<std::uint8_t>(n, label_spec);
+  std::vector<std::uint64_t> count(5, 0);
+  for (std::uint8_t k : host) ++count[k];
+  std::vector<std::uint32_t> expected(4);
+  for (int k = 0; k < 4; ++k) expected[k] = static_cast<std::uint32_t>(count[k] * value);  // wraps as plus does
+  // global_sort_reduce_by_key sorts 2n ids and 2n values beside the inputs: about 21 bytes per pair.
+  const std::size_t memory = ctx().properties().global_memory_bytes;
+  for (multireduce_algorithm algorithm : ordered) {
+    const std::size_t needed = algorithm == multireduce_algorithm::global_sort_reduce_by_key ? 22 * n : 6 * n;
+    if (memory < needed) {
+      std::printf("skipping %s: needs %zu bytes of device memory\n", std::string(sluice::to_string(algorithm)).c_str(), needed);
+      continue;
+    }
+    sluice::device_buffer<std::uint8_t> labels(ctx(), n);
+    sluice::device_buffer<std::uint32_t> values(ctx(), n), out(ctx(), 4);
+    sluice::device_buffer<std::size_t> dropped(ctx(), 1);
+    sluice::data::generate(ctx(), labels.span(), label_spec);
+    sluice::data::generate(ctx(), values.span(), value_spec);
+    out.fill_bytes(0xA5);
+    sluice::multireduce(ctx(), labels.span(), values.span(), out.span(), sluice::plus{}, dropped.data(),
+                        {.algorithm = algorithm});
+    EXPECT_EQ(out.to_host(), expected) << sluice::to_string(algorithm);
+    EXPECT_EQ(dropped.to_host()[0], count[4]) << sluice::to_string(algorithm);
+  }
+}
+
+}  // namespace
