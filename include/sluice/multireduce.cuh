@@ -64,6 +64,7 @@
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/global_atomic_sets.cuh>
 #include <sluice/detail/multireduce/global_sort_reduce_by_key.cuh>
+#include <sluice/detail/multireduce/options.hpp>
 #include <sluice/detail/multireduce/per_bank.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
 #include <sluice/detail/multireduce/vector.cuh>
@@ -76,30 +77,6 @@
 #include <type_traits>
 
 namespace sluice {
-
-enum class multireduce_algorithm {
-  automatic,                  ///< detail/multireduce/plan.hpp
-  per_bank_shared,            ///< Eilers Alg. 4.10 (commutative)
-  per_bank_multi_pass,        ///< Eilers §4.4d, multi-pass (commutative)
-  global_atomic_sets,         ///< Eilers Alg. 4.9 and Table 4.2 (commutative)
-  block_sort_segmented,       ///< Eilers Alg. 4.13 (order-preserving)
-  global_sort_reduce_by_key,  ///< Eilers §4.5a (order-preserving)
-  vector,                     ///< the vector trick for tiny m (order-preserving)
-};
-
-struct multireduce_options {
-  multireduce_algorithm algorithm = multireduce_algorithm::automatic;
-  /// Fold onto out's contents instead of starting every bucket from the identity.
-  bool accumulate = false;
-  /// Throw invalid_argument at the first label outside [0, m) instead of dropping it (synchronises).
-  bool strict = false;
-  /// Only strategies whose result does not depend on scheduling (bit-identical float sums across runs).
-  bool deterministic = false;
-  /// global_atomic_sets: the number of bucket sets (0: chosen from m and the L2 size).
-  unsigned sets = 0;
-  /// global_atomic_sets: sort by this many top bits of the label first (−1: chosen from m and the L2).
-  int partial_sort_bits = -1;
-};
 
 /// A label: an integer of any width, signed or unsigned (not bool).
 template <class L>

@@ -75,15 +75,15 @@ void require_valid_labels(context& ctx, const char* function, const L* labels, s
 }
 
 template <class T, class Op>
-__global__ void fill_identity_kernel(T* out, std::uint32_t m) {
+__global__ void fill_identity_kernel(T* out, std::size_t m) {
   for (std::size_t k = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; k < m;
        k += std::size_t{gridDim.x} * blockDim.x)
     out[k] = sluice::identity<Op, T>();
 }
 
-/// out[0, m) = the identity of Op on T.
+/// out[0, m) = the identity of Op on T (m may exceed 2^32: global_atomic_sets fills sets · m slots).
 template <class Op, class T>
-void fill_identity(context& ctx, T* out, std::uint32_t m) {
+void fill_identity(context& ctx, T* out, std::size_t m) {
   constexpr int threads = 256;
   auto kernel = fill_identity_kernel<T, Op>;
   const std::size_t grid = one_wave_grid(ctx, kernel, threads, ceil_div(m, threads));

@@ -1,17 +1,134 @@
-// global_atomic_sets.cuh: PLACEHOLDER while the strategy is being built (session 5); every entry point throws.
+// sluice/detail/multireduce/global_atomic_sets.cuh: global-memory multireduce with nSets interleaved
+// bucket sets and atomics (Eilers §4.4a, Alg. 4.9, Table 4.1), for any m.
+//
+//   sets:   slot (b, s) at b·sets + s, so the lanes of a warp (lane l uses set l mod sets) spread the
+//           atomics of equal labels over `sets` addresses (one set per block was the seed's rejected
+//           layout: 32-way conflicts on degenerate input).
+//   walk:   pair_walk.cuh's, with its runs: a thread's run of equal labels is one atomic. Besides, when
+//           the last runs of all 32 lanes of a warp share a bucket (all-equal labels, long sorted runs),
+//           the warp folds them by shuffles and lane 0 adds the total with a single atomic, in set
+//           (warp mod sets): on all-equal input one atomic per warp per 2·4·32 pairs.
+//   fold:   with sets > 1, out[b] = out[b] ⊕ (the fold of b's sets), one thread per bucket (+ accumulate
+//           semantics: out holds the identity or the caller's contents). One set needs no fold: the
+//           atomics go straight into out.
+// Sets (options.sets, or plan.hpp's choose_global_sets: up to 8 while sets·m values fit half the L2).
+// Temporary memory: sets · m values when sets > 1 (O(m)). Traffic: n labels and n values read once
+// (streaming), the atomics, served by the L2 while sets·m fits it; the fold reads sets·m values and
+// reads and writes m. The partial radix sort of Table 4.2 (options.partial_sort_bits > 0) is not built
+// yet: plan.hpp rejects it.
 #pragma once
 
 #include <sluice/core/context.hpp>
+#include <sluice/core/device_buffer.hpp>
 #include <sluice/core/error.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/operators.hpp>
+#include <sluice/detail/multireduce/atomics.cuh>
+#include <sluice/detail/multireduce/common.cuh>
+#include <sluice/detail/multireduce/pair_walk.cuh>
+#include <sluice/detail/multireduce/plan.hpp>
+#include <sluice/warp/reduce.cuh>
 
-#include <cstddef>
-#include <cstdint>
+#include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
 
 namespace sluice::detail::multireduce {
 
+inline constexpr int global_sets_threads = 256;
+
+/// Sends runs to the global sets; dropped runs (bucket ≥ m) are skipped.
+template <class T, class Op>
+struct global_sink {
+  T* slots;
+  cuda::std::uint32_t m;
+  unsigned sets;
+  unsigned lane_set;
+  unsigned warp_set;
+  Op op;
+
+  [[nodiscard]] __device__ __forceinline__ T* slot(cuda::std::uint32_t bucket, unsigned set) const {
+    return slots + static_cast<cuda::std::uint64_t>(bucket) * sets + set;
+  }
+  __device__ __forceinline__ void add(cuda::std::uint32_t bucket, const T& value) const {
+    if (bucket < m) atomic_combine(slot(bucket, lane_set), value, op);
+  }
+  /// The whole warp calls it: one atomic when every lane's run has the same bucket.
+  __device__ __forceinline__ void add_converged(cuda::std::uint32_t bucket, const T& value) const {
+    const cuda::std::uint32_t lead = __shfl_sync(warp::full_mask, bucket, 0);
+    if (!__all_sync(warp::full_mask, bucket == lead)) return add(bucket, value);
+    if (lead >= m) return;  // the warp's lanes are all fillers or all dropped
+    const T total = warp::reduce(value, op);
+    if (warp::lane_id() == 0) atomic_combine(slot(lead, warp_set), total, op);
+  }
+};
+
+template <class Source, class Op>
+__global__ void __launch_bounds__(global_sets_threads)
+    global_sets_kernel(Source source, typename Source::value_type* slots, cuda::std::uint32_t m, unsigned sets, Op op,
+                       std::size_t* dropped) {
+  using T = typename Source::value_type;
+  __shared__ typename Source::shared staged;
+  const auto reader = source.stage(staged, threadIdx.x, global_sets_threads);
+  __syncthreads();
+  const unsigned warp_index = (blockIdx.x * global_sets_threads + threadIdx.x) / warp::size;
+  const global_sink<T, Op> sink{slots, m, sets, static_cast<unsigned>(warp::lane_id()) & (sets - 1),
+                                warp_index & (sets - 1), op};
+  unsigned long long invalid = 0;
+  walk_pairs(reader, m, op, sink, invalid);
+  add_dropped(invalid, dropped);
+}
+
+/// out[b] = out[b] ⊕ (slots[b·sets] ⊕ … ⊕ slots[b·sets + sets − 1]), skipping an identity fold.
+template <class T, class Op>
+__global__ void fold_sets_kernel(const T* __restrict__ slots, unsigned sets, T* __restrict__ out,
+                                 cuda::std::uint32_t m, Op op) {
+  const T e = identity<Op, T>();
+  for (cuda::std::size_t b = blockIdx.x * cuda::std::size_t{blockDim.x} + threadIdx.x; b < m;
+       b += cuda::std::size_t{gridDim.x} * blockDim.x) {
+    T total = e;
+    for (unsigned s = 0; s < sets; ++s) total = op(total, slots[b * sets + s]);
+    if (!same_bits(total, e)) out[b] = op(out[b], total);
+  }
+}
+
+/// out[b] ⊕= the pairs of bucket b, b < m, through `sets` global bucket sets (a power of two ≤ 32).
+template <class Source, class Op>
+void global_sets(context& ctx, const Source& source, typename Source::value_type* out, std::uint32_t m, Op op,
+                 std::size_t* dropped, unsigned sets) {
+  using T = typename Source::value_type;
+  auto kernel = global_sets_kernel<Source, Op>;
+  const std::size_t steps = ceil_div(source.n, std::size_t{2} * Source::width * global_sets_threads);
+  const std::size_t grid = one_wave_grid(ctx, kernel, global_sets_threads, steps);
+  if (sets == 1) {
+    kernel<<<static_cast<unsigned>(grid), global_sets_threads, 0, ctx.stream()>>>(source, out, m, 1, op, dropped);
+    SLUICE_CHECK_LAUNCH();
+    return;
+  }
+  device_buffer<T> slots(ctx, std::size_t{sets} * m);
+  fill_identity<Op>(ctx, slots.data(), slots.size());
+  kernel<<<static_cast<unsigned>(grid), global_sets_threads, 0, ctx.stream()>>>(source, slots.data(), m, sets, op,
+                                                                                dropped);
+  SLUICE_CHECK_LAUNCH();
+  constexpr int fold_threads = 256;
+  auto fold = fold_sets_kernel<T, Op>;
+  const std::size_t fold_grid = one_wave_grid(ctx, fold, fold_threads, ceil_div(m, fold_threads));
+  fold<<<static_cast<unsigned>(fold_grid), fold_threads, 0, ctx.stream()>>>(slots.data(), sets, out, m, op);
+  SLUICE_CHECK_LAUNCH();
+}
+
+/// The sets to use: the caller's, or plan.hpp's choice from m and the device's L2.
+template <class T>
+[[nodiscard]] unsigned global_sets_for(const context& ctx, std::uint32_t m, unsigned requested) {
+  return requested != 0 ? requested : choose_global_sets(m, sizeof(T), ctx.properties().l2_cache_bytes);
+}
+
 template <class L, class T, class Op>
-void run_global_atomic_sets(context&, const L*, const T*, std::size_t, T*, std::uint32_t, Op, std::size_t*, unsigned /*sets*/, int /*partial_sort_bits*/) {
-  throw invalid_argument("multireduce", "options", "the strategy run_global_atomic_sets is not built yet");
+void run_global_atomic_sets(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m,
+                            Op op, std::size_t* dropped, unsigned sets, int /*partial_sort_bits: > 0 rejected by
+                                                                               plan.hpp, not built yet*/) {
+  const unsigned chosen = global_sets_for<T>(ctx, m, sets);
+  with_labelled_values(labels, values, n, m,
+                       [&](const auto& source) { global_sets(ctx, source, out, m, op, dropped, chosen); });
 }
 
 }  // namespace sluice::detail::multireduce

@@ -1,22 +1,142 @@
-// per_bank.cuh: PLACEHOLDER while the strategy is being built (session 5); every entry point throws.
+// sluice/detail/multireduce/per_bank.cuh: per-bank shared-memory multireduce (Eilers §4.4c, Alg. 4.10,
+// the thesis's fastest commutative strategy) and its multi-pass extension (§4.4d).
+//
+//   per block: the bucket sets of block/per_bank_buckets.cuh in dynamic shared memory (layout from
+//              plan.hpp: up to 32 sets, as many buckets as the device's opt-in shared memory holds), the
+//              pair walk of pair_walk.cuh (vector loads of 4 labels and 4 values, two chunks per step,
+//              runs of equal labels folded into one shared atomic), then the block's sets folded per
+//              bucket and added to out with one global atomic per bucket that is not the identity (no
+//              second kernel: the operator is commutative).
+//   grid:      one wave of resident blocks (core/launch.hpp), never more blocks than steps of work.
+//   multi-pass: windows of buckets, one pass over the whole input per window; a pass skips the pairs
+//              outside its window (Eilers: "the other passes only read and discard"). Dropped labels are
+//              counted on the first pass only.
+// Traffic: n labels and n values read once per pass; per block, sets·window shared slots cleared and
+// folded and at most window global atomics. Shared memory: sets · window · sizeof(T) per block.
+//
+// The kernel is generic over a pair source (pair_walk.cuh), so the histogram's shared strategy is this
+// kernel with (bin of sample, 1) pairs (detail/histogram/binned_samples.cuh).
 #pragma once
 
+#include <sluice/block/per_bank_buckets.cuh>
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/detail/multireduce/common.cuh>
+#include <sluice/detail/multireduce/pair_walk.cuh>
+#include <sluice/detail/multireduce/plan.hpp>
 
-#include <cstddef>
-#include <cstdint>
+#include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
+
+#include <algorithm>
+#include <string>
 
 namespace sluice::detail::multireduce {
 
-template <class L, class T, class Op>
-void run_per_bank_shared(context&, const L*, const T*, std::size_t, T*, std::uint32_t, Op, std::size_t*) {
-  throw invalid_argument("multireduce", "options", "the strategy run_per_bank_shared is not built yet");
+inline constexpr int per_bank_threads = 512;
+
+/// The buckets [begin, begin + size) of one pass.
+struct bucket_window {
+  cuda::std::uint32_t begin;
+  cuda::std::uint32_t size;
+};
+
+/// Sends runs to the block's shared sets; runs outside the window (or dropped) are skipped.
+template <class T, class Op>
+struct shared_sink {
+  const block::per_bank_buckets<T, Op>& buckets;
+  bucket_window window;
+  Op op;
+
+  __device__ __forceinline__ void add(cuda::std::uint32_t bucket, const T& value) const {
+    const cuda::std::uint32_t local = bucket - window.begin;  // wraps above the window for smaller buckets
+    if (local < window.size) buckets.add(local, value, op);
+  }
+  /// Shared sets already keep a warp's lanes apart: nothing to merge across lanes.
+  __device__ __forceinline__ void add_converged(cuda::std::uint32_t bucket, const T& value) const {
+    add(bucket, value);
+  }
+};
+
+template <class Source, class Op>
+__global__ void __launch_bounds__(per_bank_threads)
+    per_bank_kernel(Source source, typename Source::value_type* __restrict__ out, cuda::std::uint32_t m,
+                    bucket_window window, unsigned sets, Op op, std::size_t* dropped) {
+  using T = typename Source::value_type;
+  extern __shared__ __align__(16) unsigned char per_bank_storage[];
+  __shared__ typename Source::shared staged;
+  const auto reader = source.stage(staged, threadIdx.x, per_bank_threads);
+  const block::per_bank_buckets<T, Op> buckets(reinterpret_cast<T*>(per_bank_storage), window.size, sets);
+  buckets.clear(threadIdx.x, per_bank_threads);
+  __syncthreads();  // the sets are clear and the source is staged
+
+  shared_sink<T, Op> sink{buckets, window, op};
+  unsigned long long invalid = 0;
+  walk_pairs(reader, m, op, sink, invalid);
+  add_dropped(invalid, dropped);
+  __syncthreads();
+  buckets.flush(out + window.begin, threadIdx.x, per_bank_threads, op);
+}
+
+/// The shared memory the per-bank kernel of this source may take (net of its static shared memory).
+template <class Source, class Op>
+[[nodiscard]] shared_budget per_bank_budget(const context& ctx) {
+  cudaFuncAttributes attributes{};
+  SLUICE_CUDA_CHECK(cudaFuncGetAttributes(&attributes, per_bank_kernel<Source, Op>));
+  return device_shared_budget(ctx, attributes.sharedSizeBytes);
+}
+
+/// One pass over the source's n pairs for the buckets of `window`, combined into out.
+template <class Source, class Op>
+void per_bank_pass(context& ctx, const Source& source, typename Source::value_type* out, std::uint32_t m,
+                   bucket_window window, const per_bank_layout& layout, Op op, std::size_t* dropped) {
+  auto kernel = per_bank_kernel<Source, Op>;
+  SLUICE_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(layout.shared_bytes)));
+  const std::size_t steps = ceil_div(source.n, std::size_t{2} * Source::width * per_bank_threads);
+  const std::size_t grid = one_wave_grid(ctx, kernel, per_bank_threads, steps, layout.shared_bytes);
+  kernel<<<static_cast<unsigned>(grid), per_bank_threads, layout.shared_bytes, ctx.stream()>>>(
+      source, out, m, window, layout.sets, op, dropped);
+  SLUICE_CHECK_LAUNCH();
+}
+
+/// out[b] ⊕= the pairs of bucket b, b < m, in one pass (m within per_bank_capacity, else
+/// invalid_argument(function, "options")) or, with multi_pass, in windows of multi_pass_window buckets.
+template <class Source, class Op>
+void per_bank(context& ctx, const char* function, const Source& source, typename Source::value_type* out,
+              std::uint32_t m, Op op, std::size_t* dropped, bool multi_pass) {
+  using T = typename Source::value_type;
+  const shared_budget budget = per_bank_budget<Source, Op>(ctx);
+  const per_bank_layout whole = choose_per_bank_layout(m, sizeof(T), budget);
+  if (whole.sets != 0 && !(multi_pass && m > multi_pass_window(sizeof(T), budget)))
+    return per_bank_pass(ctx, source, out, m, {0, m}, whole, op, dropped);
+  if (!multi_pass)
+    throw invalid_argument(function, "options",
+                           "per_bank_shared holds at most " + std::to_string(per_bank_capacity(sizeof(T), budget)) +
+                               " buckets here, not m = " + std::to_string(m));
+  const std::uint32_t window = multi_pass_window(sizeof(T), budget);
+  for (std::uint32_t begin = 0; begin < m; begin += std::min(window, m - begin)) {
+    const std::uint32_t size = std::min(window, m - begin);
+    per_bank_pass(ctx, source, out, m, {begin, size}, choose_per_bank_layout(size, sizeof(T), budget), op,
+                  begin == 0 ? dropped : nullptr);
+  }
 }
 
 template <class L, class T, class Op>
-void run_per_bank_multi_pass(context&, const L*, const T*, std::size_t, T*, std::uint32_t, Op, std::size_t*) {
-  throw invalid_argument("multireduce", "options", "the strategy run_per_bank_multi_pass is not built yet");
+void run_per_bank_shared(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m,
+                         Op op, std::size_t* dropped) {
+  with_labelled_values(labels, values, n, m, [&](const auto& source) {
+    per_bank(ctx, "multireduce", source, out, m, op, dropped, false);
+  });
+}
+
+template <class L, class T, class Op>
+void run_per_bank_multi_pass(context& ctx, const L* labels, const T* values, std::size_t n, T* out,
+                             std::uint32_t m, Op op, std::size_t* dropped) {
+  with_labelled_values(labels, values, n, m, [&](const auto& source) {
+    per_bank(ctx, "multireduce", source, out, m, op, dropped, true);
+  });
 }
 
 }  // namespace sluice::detail::multireduce

@@ -1,23 +1,184 @@
-// plan.hpp: PLACEHOLDER while the automatic choice is being built (session 5).
+// sluice/detail/multireduce/plan.hpp: the host-side decisions of multireduce: which strategy
+// `automatic` runs, whether an explicit strategy can run the operator and value, and the shared-memory
+// layout of the per-bank strategy (Eilers §4.4c on a device with far more shared memory than the
+// seed's 48 KiB). Pure C++ over numbers read from the device, so the host tests cover every rule.
+//
+// The automatic choice (Eilers §4.7's summary; thresholds PROVISIONAL until measured on the H100):
+//   order required (non-commutative operator, or options.deterministic), or a value that is not 4 or 8
+//   bytes (no atomic word):   vector for m ≤ 4, block_sort_segmented for m ≤ 4096,
+//                             global_sort_reduce_by_key beyond (the seed's order-preserving ladder);
+//   commutative, 4/8 bytes:   per_bank_shared while the block holds at least 4 bucket sets of m buckets,
+//                             global_atomic_sets beyond (Table 4.1: in-L2 global sets stay fast).
+//
+// The per-bank layout: `sets` bucket sets of the window's buckets per block, set s of bucket b at
+// b·sets + s, so that with 32 sets and 4-byte values set s lives in bank s (Alg. 4.10). More sets
+// spread a warp's atomics over more addresses (fewer same-address collisions on skewed input); more
+// resident blocks per SM hide more latency. The rule: the most sets (a power of two ≤ 32) with which
+// two blocks fit an SM, if that is at least 8; otherwise the most sets that fit one block (down to a
+// single set: the block-privatised histogram of CUB, which lets one block hold up to
+// shared_per_block / sizeof(T) buckets, 58 112 u32 on an H100).
 #pragma once
 
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
+#include <sluice/core/operators.hpp>
+#include <sluice/detail/multireduce/options.hpp>
 
 #include <cstddef>
 #include <cstdint>
-
-namespace sluice {
-enum class multireduce_algorithm;
-struct multireduce_options;
-}  // namespace sluice
+#include <string>
 
 namespace sluice::detail::multireduce {
 
-template <class T, class Op, class Options>
-auto resolve(const context&, const char* function, std::uint32_t, std::size_t, const Options& options) {
-  if (options.algorithm == decltype(options.algorithm){}) throw invalid_argument(function, "options", "automatic is not built yet");
-  return options.algorithm;
+// ---- thresholds (provisional: not yet measured on a GPU) -------------------------------------------------
+/// vector for m up to this. PLACEHOLDER: vector.cuh (another engineer's, not yet built) will define
+/// vector_max_buckets; use it here once it exists.
+inline constexpr std::uint32_t automatic_vector_max_buckets = 4;
+/// block_sort_segmented up to this m (Eilers Fig. 4.21: under 0.5 ns/pair up to 2^12).
+inline constexpr std::uint32_t automatic_block_sort_max_buckets = 4096;
+/// per_bank_shared while a block holds at least this many bucket sets of m buckets.
+inline constexpr unsigned automatic_per_bank_min_sets = 4;
+
+/// Bucket sets of the per-bank strategy: at most one per shared-memory bank.
+inline constexpr unsigned per_bank_max_sets = 32;
+/// Below this many sets, the per-bank layout gives up the second resident block for more sets.
+inline constexpr unsigned per_bank_two_block_min_sets = 8;
+
+/// The most sets (a power of two ≤ 32) of `buckets` values of `value_bytes` within `budget` bytes; 0 if
+/// not even one set fits.
+[[nodiscard]] constexpr unsigned sets_within(std::uint64_t buckets, std::size_t value_bytes, std::size_t budget) {
+  unsigned sets = per_bank_max_sets;
+  while (sets > 0 && std::uint64_t{sets} * buckets * value_bytes > budget) sets /= 2;
+  return sets;
+}
+
+/// The per-bank shared-memory layout of one block.
+struct per_bank_layout {
+  unsigned sets = 0;           ///< 0: the window does not fit
+  std::size_t shared_bytes = 0;
+  friend constexpr bool operator==(const per_bank_layout&, const per_bank_layout&) = default;
+};
+
+/// Shared memory a kernel may use: per block (after opting in) and per SM (for two resident blocks),
+/// both net of what the kernel's static shared memory and the system's per-block reserve take.
+struct shared_budget {
+  std::size_t per_block = 0;
+  std::size_t two_blocks_each = 0;
+};
+
+/// The layout for a window of `buckets` values (header comment: two blocks per SM with ≥ 8 sets, else
+/// one block with as many sets as fit).
+[[nodiscard]] constexpr per_bank_layout choose_per_bank_layout(std::uint32_t buckets, std::size_t value_bytes,
+                                                               const shared_budget& budget) {
+  unsigned sets = sets_within(buckets, value_bytes, budget.two_blocks_each);
+  if (sets < per_bank_two_block_min_sets) sets = sets_within(buckets, value_bytes, budget.per_block);
+  return {sets, std::size_t{sets} * buckets * value_bytes};
+}
+
+/// The most buckets per_bank_shared holds in one pass (one set).
+[[nodiscard]] constexpr std::uint64_t per_bank_capacity(std::size_t value_bytes, const shared_budget& budget) {
+  return budget.per_block / value_bytes;
+}
+
+/// Buckets per pass of per_bank_multi_pass: as many as one block holds in per_bank_two_block_min_sets
+/// sets (PROVISIONAL: fewer, larger windows mean fewer passes over the input; the seed's windows were
+/// 256 buckets in 48 KiB). At least one.
+[[nodiscard]] constexpr std::uint32_t multi_pass_window(std::size_t value_bytes, const shared_budget& budget) {
+  const std::uint64_t window = budget.per_block / (std::uint64_t{per_bank_two_block_min_sets} * value_bytes);
+  return window == 0 ? 1 : window > 0xffffffffu ? 0xffffffffu : static_cast<std::uint32_t>(window);
+}
+
+/// global_atomic_sets chooses at most this many sets (Eilers Fig. 4.10: 8 sets were best on degenerate
+/// input; Table 4.1: more never helped random input).
+inline constexpr unsigned global_max_chosen_sets = 8;
+
+/// The sets global_atomic_sets chooses (options.sets = 0): the most, up to 8, whose sets · m values
+/// stay within half the L2 (Table 4.1: time is a function of sets · m, with a cliff once it leaves
+/// the L2); one set, straight into out, where even one set does not fit.
+[[nodiscard]] constexpr unsigned choose_global_sets(std::uint32_t m, std::size_t value_bytes, std::size_t l2_bytes) {
+  unsigned sets = global_max_chosen_sets;
+  while (sets > 1 && std::uint64_t{sets} * m * value_bytes > l2_bytes / 2) sets /= 2;
+  return sets;
+}
+
+/// What the choice depends on.
+struct problem {
+  bool commutative = true;
+  bool deterministic = false;
+  std::size_t value_bytes = 4;
+  std::uint32_t m = 1;
+  shared_budget shared;
+};
+
+[[nodiscard]] constexpr bool is_atomic_strategy(multireduce_algorithm a) {
+  return a == multireduce_algorithm::per_bank_shared || a == multireduce_algorithm::per_bank_multi_pass ||
+         a == multireduce_algorithm::global_atomic_sets;
+}
+
+/// The strategy `automatic` runs (header comment).
+[[nodiscard]] constexpr multireduce_algorithm choose(const problem& p) {
+  const bool atomic_word = p.value_bytes == 4 || p.value_bytes == 8;
+  if (!p.commutative || p.deterministic || !atomic_word) {
+    if (p.m <= automatic_vector_max_buckets) return multireduce_algorithm::vector;
+    if (p.m <= automatic_block_sort_max_buckets) return multireduce_algorithm::block_sort_segmented;
+    return multireduce_algorithm::global_sort_reduce_by_key;
+  }
+  if (sets_within(p.m, p.value_bytes, p.shared.per_block) >= automatic_per_bank_min_sets)
+    return multireduce_algorithm::per_bank_shared;
+  return multireduce_algorithm::global_atomic_sets;
+}
+
+/// Why an explicit strategy cannot run this problem; empty when it can.
+[[nodiscard]] inline std::string strategy_problem(multireduce_algorithm a, const problem& p) {
+  const std::string name(to_string(a));
+  if (is_atomic_strategy(a)) {
+    if (!p.commutative)
+      return name + " combines values by atomics in any order: it needs a commutative operator "
+                    "(sluice::is_commutative_v)";
+    if (p.deterministic)
+      return name + " combines values by atomics in a scheduling-dependent order: not options.deterministic";
+    if (p.value_bytes != 4 && p.value_bytes != 8)
+      return name + " combines 4- or 8-byte values by atomics, not " + std::to_string(p.value_bytes) + "-byte ones";
+  }
+  if (a == multireduce_algorithm::per_bank_shared && p.m > per_bank_capacity(p.value_bytes, p.shared))
+    return "per_bank_shared holds at most " + std::to_string(per_bank_capacity(p.value_bytes, p.shared)) +
+           " buckets of " + std::to_string(p.value_bytes) + " bytes in this device's shared memory, not m = " +
+           std::to_string(p.m) + " (per_bank_multi_pass and global_atomic_sets take any m)";
+  return {};
+}
+
+/// Why the global_atomic_sets parameters are invalid (whatever the strategy); empty when they are not.
+[[nodiscard]] inline std::string options_problem(const multireduce_options& options) {
+  if (options.sets != 0 && (options.sets > per_bank_max_sets || (options.sets & (options.sets - 1)) != 0))
+    return "sets = " + std::to_string(options.sets) + ": must be 0 (chosen) or a power of two up to 32";
+  if (options.partial_sort_bits > 0)
+    return "partial_sort_bits = " + std::to_string(options.partial_sort_bits) +
+           ": the partial radix sort of global_atomic_sets (Eilers Table 4.2) is not supported yet (use -1 or 0)";
+  if (options.partial_sort_bits < -1)
+    return "partial_sort_bits = " + std::to_string(options.partial_sort_bits) + ": must be -1 (chosen) or >= 0";
+  return {};
+}
+
+/// The shared memory a kernel with `static_bytes` of its own may take on the context's device.
+[[nodiscard]] inline shared_budget device_shared_budget(const context& ctx, std::size_t static_bytes) {
+  const device_properties& p = ctx.properties();
+  int reserved = 0;
+  SLUICE_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, p.device));
+  const std::size_t per_block_overhead = static_bytes + static_cast<std::size_t>(reserved);
+  auto net = [&](std::size_t bytes) { return bytes > per_block_overhead ? bytes - per_block_overhead : 0; };
+  return {net(p.shared_memory_per_block_optin + static_cast<std::size_t>(reserved)),
+          net(p.shared_memory_per_sm / 2)};
+}
+
+/// The strategy to run: options.algorithm checked against the problem, or automatic's choice.
+template <class T, class Op>
+[[nodiscard]] multireduce_algorithm resolve(const context& ctx, const char* function, std::uint32_t m,
+                                            std::size_t /*n*/, const multireduce_options& options) {
+  const problem p{is_commutative_v<Op>, options.deterministic, sizeof(T), m, device_shared_budget(ctx, 0)};
+  std::string why = options_problem(options);
+  if (why.empty() && options.algorithm != multireduce_algorithm::automatic) why = strategy_problem(options.algorithm, p);
+  if (!why.empty()) throw invalid_argument(function, "options", why);
+  return options.algorithm == multireduce_algorithm::automatic ? choose(p) : options.algorithm;
 }
 
 }  // namespace sluice::detail::multireduce

@@ -1,0 +1,97 @@
+// sluice/detail/multireduce/atomics.cuh: *bucket = *bucket ⊕ value, atomically, for the commutative
+// multireduce strategies (Eilers §4.4: "any thread may take any element in any order"; the atomics
+// decide the order). Usable on shared and global memory (generic addresses).
+//
+//   hardware: plus on 4- and 8-byte integers (wrapping, signed through the unsigned atomic), float and
+//             double; min and max on 4- and 8-byte integers; bit_and, bit_or, bit_xor on integers.
+//   CAS loop: everything else of 4 or 8 bytes (float min/max, user commutative operators, small
+//             structs): read the word, combine, compare-and-swap until no other thread came between.
+//             A combination that leaves the word's bits unchanged returns without a write: the word
+//             only ever grows by ⊕ (w' = w ⊕ x), so if w ⊕ v = w then w' ⊕ v = w' for every later w'
+//             (commutativity and associativity), and skipping is exact. This makes min/max cheap on
+//             inputs whose bucket settles early.
+// Values of other sizes have no atomic form: the atomic strategies reject them (plan.hpp).
+#pragma once
+
+#include <sluice/core/operators.hpp>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/cstring>
+#include <cuda/std/type_traits>
+
+namespace sluice::detail::multireduce {
+
+/// Values the atomic strategies take: 4 or 8 bytes (one atomic word).
+template <class T>
+inline constexpr bool atomic_value = sizeof(T) == 4 || sizeof(T) == 8;
+
+template <class T>
+using atomic_word = cuda::std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+
+template <class T>
+[[nodiscard]] __device__ __forceinline__ atomic_word<T> to_word(const T& value) {
+  atomic_word<T> word;
+  cuda::std::memcpy(&word, &value, sizeof(T));
+  return word;
+}
+
+template <class T>
+[[nodiscard]] __device__ __forceinline__ T from_word(atomic_word<T> word) {
+  T value;
+  cuda::std::memcpy(&value, &word, sizeof(T));
+  return value;
+}
+
+/// Bitwise equality (the identity test of the flushes: exact for every T, NaN payloads included).
+template <class T>
+[[nodiscard]] __device__ __forceinline__ bool same_bits(const T& a, const T& b) {
+  return to_word(a) == to_word(b);
+}
+
+/// The compare-and-swap loop of any commutative ⊕ on a 4- or 8-byte T.
+template <class Op, class T>
+__device__ __forceinline__ void atomic_combine_cas(T* bucket, const T& value, Op op) {
+  using word = atomic_word<T>;
+  word* address = reinterpret_cast<word*>(bucket);
+  word seen = *reinterpret_cast<volatile word*>(address);
+  while (true) {
+    const word combined = to_word(op(from_word<T>(seen), value));
+    if (combined == seen) return;  // ⊕ v changes nothing now, nor later (header comment)
+    const word before = atomicCAS(address, seen, combined);
+    if (before == seen) return;
+    seen = before;
+  }
+}
+
+/// The integer word type of the hardware atomics for an integral T of 4 or 8 bytes: signed ones where
+/// the comparison depends on the sign (min, max), unsigned otherwise (wrapping sums, bits).
+template <class T, bool Signed>
+using integer_atomic_word = cuda::std::conditional_t<
+    Signed, cuda::std::conditional_t<sizeof(T) == 4, int, long long>, atomic_word<T>>;
+
+/// *bucket = *bucket ⊕ value, atomically (T of 4 or 8 bytes; Op commutative).
+template <class Op, class T>
+__device__ __forceinline__ void atomic_combine(T* bucket, const T& value, Op op) {
+  static_assert(atomic_value<T>, "the atomic multireduce strategies combine 4- or 8-byte values");
+  constexpr bool integer = cuda::std::is_integral_v<T>;
+  if constexpr (cuda::std::is_same_v<Op, sluice::plus> && (cuda::std::is_floating_point_v<T>)) {
+    atomicAdd(bucket, value);
+  } else if constexpr (cuda::std::is_same_v<Op, sluice::plus> && integer) {
+    using word = atomic_word<T>;
+    atomicAdd(reinterpret_cast<word*>(bucket), static_cast<word>(value));
+  } else if constexpr ((cuda::std::is_same_v<Op, sluice::min> || cuda::std::is_same_v<Op, sluice::max>) && integer) {
+    using word = integer_atomic_word<T, cuda::std::is_signed_v<T>>;
+    if constexpr (cuda::std::is_same_v<Op, sluice::min>) atomicMin(reinterpret_cast<word*>(bucket), static_cast<word>(value));
+    else atomicMax(reinterpret_cast<word*>(bucket), static_cast<word>(value));
+  } else if constexpr (cuda::std::is_same_v<Op, sluice::bit_and> && integer) {
+    atomicAnd(reinterpret_cast<atomic_word<T>*>(bucket), static_cast<atomic_word<T>>(value));
+  } else if constexpr (cuda::std::is_same_v<Op, sluice::bit_or> && integer) {
+    atomicOr(reinterpret_cast<atomic_word<T>*>(bucket), static_cast<atomic_word<T>>(value));
+  } else if constexpr (cuda::std::is_same_v<Op, sluice::bit_xor> && integer) {
+    atomicXor(reinterpret_cast<atomic_word<T>*>(bucket), static_cast<atomic_word<T>>(value));
+  } else {
+    atomic_combine_cas(bucket, value, op);
+  }
+}
+
+}  // namespace sluice::detail::multireduce

@@ -1,0 +1,145 @@
+// Host tests of multireduce's host-side plan (detail/multireduce/plan.hpp): the automatic choice, the
+// checks of explicit strategies and options, the per-bank shared-memory layout and multi-pass window,
+// and the global sets chosen from the L2 size. The budgets are an H100's (227 KiB per block after
+// opting in, 114 KiB per block for two blocks per SM, 50 MiB of L2).
+#include <sluice/detail/multireduce/plan.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+namespace {
+
+namespace mr = sluice::detail::multireduce;
+using sluice::multireduce_algorithm;
+
+constexpr mr::shared_budget h100{232448, 115712};
+constexpr std::size_t h100_l2 = 50u << 20;
+
+mr::problem commutative(std::uint32_t m, std::size_t value_bytes = 4) {
+  return {true, false, value_bytes, m, h100};
+}
+
+TEST(MultireducePlan, SetsWithinABudget) {
+  EXPECT_EQ(mr::sets_within(256, 4, 32768), 32u);
+  EXPECT_EQ(mr::sets_within(257, 4, 32768), 16u);
+  EXPECT_EQ(mr::sets_within(8192, 4, 32768), 1u);
+  EXPECT_EQ(mr::sets_within(8193, 4, 32768), 0u);
+  EXPECT_EQ(mr::sets_within(1, 8, 8), 1u);
+}
+
+TEST(MultireducePlan, PerBankLayoutPrefersTwoBlocksWithEightSets) {
+  // 32 sets of 4-byte values fit two blocks up to 904 buckets (115712 / 128).
+  EXPECT_EQ(mr::choose_per_bank_layout(256, 4, h100), (mr::per_bank_layout{32, 32 * 256 * 4}));
+  EXPECT_EQ(mr::choose_per_bank_layout(904, 4, h100), (mr::per_bank_layout{32, 32 * 904 * 4}));
+  EXPECT_EQ(mr::choose_per_bank_layout(905, 4, h100), (mr::per_bank_layout{16, 16 * 905 * 4}));
+  EXPECT_EQ(mr::choose_per_bank_layout(2048, 4, h100), (mr::per_bank_layout{8, 8 * 2048 * 4}));
+  // Two blocks would leave 4 sets: one block with 8 instead.
+  EXPECT_EQ(mr::choose_per_bank_layout(4096, 4, h100), (mr::per_bank_layout{8, 8 * 4096 * 4}));
+  EXPECT_EQ(mr::choose_per_bank_layout(4096, 8, h100), (mr::per_bank_layout{4, 4 * 4096 * 8}));
+  // The last bucket count one set holds, and one more.
+  EXPECT_EQ(mr::choose_per_bank_layout(58112, 4, h100), (mr::per_bank_layout{1, 58112 * 4}));
+  EXPECT_EQ(mr::choose_per_bank_layout(58113, 4, h100).sets, 0u);
+  EXPECT_EQ(mr::per_bank_capacity(4, h100), 58112u);
+  EXPECT_EQ(mr::per_bank_capacity(8, h100), 29056u);
+  for (std::uint32_t m : {1u, 2u, 31u, 33u, 1000u, 5000u, 58112u}) {
+    const auto layout = mr::choose_per_bank_layout(m, 4, h100);
+    EXPECT_LE(layout.shared_bytes, h100.per_block) << "m = " << m;
+    EXPECT_EQ(layout.sets & (layout.sets - 1), 0u) << "m = " << m;
+  }
+}
+
+TEST(MultireducePlan, MultiPassWindow) {
+  EXPECT_EQ(mr::multi_pass_window(4, h100), 232448u / 32);
+  EXPECT_EQ(mr::multi_pass_window(8, h100), 232448u / 64);
+  EXPECT_EQ(mr::multi_pass_window(8, mr::shared_budget{16, 8}), 1u);
+  EXPECT_GT(mr::choose_per_bank_layout(mr::multi_pass_window(4, h100), 4, h100).sets, 0u);
+}
+
+TEST(MultireducePlan, GlobalSetsFollowTheL2) {
+  EXPECT_EQ(mr::choose_global_sets(1, 4, h100_l2), 8u);
+  EXPECT_EQ(mr::choose_global_sets(1u << 20, 4, h100_l2), 4u);  // 4 × 4 MiB ≤ 25 MiB < 8 × 4 MiB
+  EXPECT_EQ(mr::choose_global_sets(1u << 22, 4, h100_l2), 1u);
+  EXPECT_EQ(mr::choose_global_sets(1u << 24, 8, h100_l2), 1u);
+}
+
+TEST(MultireducePlan, AutomaticChoice) {
+  // Commutative, 4/8-byte values: per-bank while a block holds four sets, global sets beyond.
+  EXPECT_EQ(mr::choose(commutative(1)), multireduce_algorithm::per_bank_shared);
+  EXPECT_EQ(mr::choose(commutative(4096)), multireduce_algorithm::per_bank_shared);
+  EXPECT_EQ(mr::choose(commutative(14528)), multireduce_algorithm::per_bank_shared);  // 4 × 14528 × 4 ≤ 232448
+  EXPECT_EQ(mr::choose(commutative(14529)), multireduce_algorithm::global_atomic_sets);
+  EXPECT_EQ(mr::choose(commutative(1u << 20)), multireduce_algorithm::global_atomic_sets);
+  EXPECT_EQ(mr::choose(commutative(7264, 8)), multireduce_algorithm::per_bank_shared);
+  EXPECT_EQ(mr::choose(commutative(7265, 8)), multireduce_algorithm::global_atomic_sets);
+  // Order required (non-commutative, deterministic) or no atomic word: the order-preserving ladder.
+  for (const mr::problem base : {mr::problem{false, false, 4, 1, h100}, mr::problem{true, true, 4, 1, h100},
+                                 mr::problem{true, false, 16, 1, h100}, mr::problem{true, false, 2, 1, h100}}) {
+    mr::problem p = base;
+    for (std::uint32_t m : {1u, 4u}) {
+      p.m = m;
+      EXPECT_EQ(mr::choose(p), multireduce_algorithm::vector) << "m = " << m;
+    }
+    for (std::uint32_t m : {5u, 256u, 4096u}) {
+      p.m = m;
+      EXPECT_EQ(mr::choose(p), multireduce_algorithm::block_sort_segmented) << "m = " << m;
+    }
+    for (std::uint32_t m : {4097u, 1u << 24}) {
+      p.m = m;
+      EXPECT_EQ(mr::choose(p), multireduce_algorithm::global_sort_reduce_by_key) << "m = " << m;
+    }
+  }
+}
+
+TEST(MultireducePlan, ExplicitAtomicStrategiesNeedCommutativeNondeterministicWords) {
+  for (auto a : {multireduce_algorithm::per_bank_shared, multireduce_algorithm::per_bank_multi_pass,
+                 multireduce_algorithm::global_atomic_sets}) {
+    EXPECT_TRUE(mr::strategy_problem(a, commutative(256)).empty());
+    EXPECT_TRUE(mr::strategy_problem(a, commutative(256, 8)).empty());
+    EXPECT_NE(mr::strategy_problem(a, {false, false, 4, 256, h100}).find("commutative"), std::string::npos);
+    EXPECT_NE(mr::strategy_problem(a, {true, true, 4, 256, h100}).find("deterministic"), std::string::npos);
+    EXPECT_NE(mr::strategy_problem(a, commutative(256, 16)).find("16-byte"), std::string::npos);
+    EXPECT_FALSE(mr::strategy_problem(a, commutative(256, 2)).empty());
+  }
+  for (auto a : {multireduce_algorithm::block_sort_segmented, multireduce_algorithm::global_sort_reduce_by_key,
+                 multireduce_algorithm::vector}) {
+    EXPECT_TRUE(mr::strategy_problem(a, {false, true, 16, 1u << 24, h100}).empty());
+  }
+}
+
+TEST(MultireducePlan, ExplicitPerBankSharedNeedsTheBucketsToFit) {
+  EXPECT_TRUE(mr::strategy_problem(multireduce_algorithm::per_bank_shared, commutative(58112)).empty());
+  EXPECT_NE(mr::strategy_problem(multireduce_algorithm::per_bank_shared, commutative(58113)).find("58112"),
+            std::string::npos);
+  EXPECT_FALSE(mr::strategy_problem(multireduce_algorithm::per_bank_shared, commutative(29057, 8)).empty());
+  EXPECT_TRUE(mr::strategy_problem(multireduce_algorithm::per_bank_multi_pass, commutative(1u << 24)).empty());
+  EXPECT_TRUE(mr::strategy_problem(multireduce_algorithm::global_atomic_sets, commutative(0xfffffffeu)).empty());
+}
+
+TEST(MultireducePlan, SetsAndPartialSortOptions) {
+  sluice::multireduce_options options;
+  EXPECT_TRUE(mr::options_problem(options).empty());
+  for (unsigned sets : {1u, 2u, 8u, 32u}) {
+    options.sets = sets;
+    EXPECT_TRUE(mr::options_problem(options).empty()) << sets;
+  }
+  for (unsigned sets : {3u, 12u, 64u}) {
+    options.sets = sets;
+    EXPECT_FALSE(mr::options_problem(options).empty()) << sets;
+  }
+  options.sets = 0;
+  options.partial_sort_bits = 0;
+  EXPECT_TRUE(mr::options_problem(options).empty());
+  options.partial_sort_bits = 5;
+  EXPECT_NE(mr::options_problem(options).find("not supported yet"), std::string::npos);
+  options.partial_sort_bits = -2;
+  EXPECT_FALSE(mr::options_problem(options).empty());
+}
+
+TEST(MultireducePlan, Names) {
+  EXPECT_EQ(sluice::to_string(multireduce_algorithm::per_bank_shared), "per_bank_shared");
+  EXPECT_EQ(sluice::to_string(multireduce_algorithm::global_sort_reduce_by_key), "global_sort_reduce_by_key");
+}
+
+}  // namespace
