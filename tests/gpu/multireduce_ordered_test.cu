@@ -17,7 +17,10 @@
 #include "support/random_operands.hpp"
 
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {

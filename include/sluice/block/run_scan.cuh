@@ -18,7 +18,7 @@ namespace sluice::block {
 
 template <class T, int Threads, int Items>
 struct run_scan {
-  using pair = detail::segmented::counted<unsigned, T>;
+  using pair = sluice::detail::segmented::counted<unsigned, T>;
   using block_scan = cub::BlockScan<pair, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
   using TempStorage = typename block_scan::TempStorage;
 
@@ -28,7 +28,7 @@ struct run_scan {
   template <class Op>
   __device__ static unsigned inclusive(TempStorage& temp, const bool (&heads)[Items], T (&values)[Items],
                                        unsigned (&run)[Items], Op op) {
-    const detail::segmented::counted_op<Op> pair_op{op};
+    const sluice::detail::segmented::counted_op<Op> pair_op{op};
     pair items[Items];
     items[0] = {heads[0] ? 1u : 0u, values[0]};
 #pragma unroll

@@ -37,10 +37,6 @@
 
 namespace sluice::detail::multireduce {
 
-/// Largest shared-memory bucket set of the accumulator form (one per block, beside the tile's storage):
-/// 48 KiB keeps two blocks per SM on Hopper. Provisional until measured.
-inline constexpr std::size_t accumulator_bytes = 48 * 1024;
-
 /// The tiles [first, last) of this block in order: each tile's run totals folded onto the block's m
 /// accumulators in shared memory, which are then written to partials[blockIdx.x · m + k].
 template <class Shape, class L, class T, class Op>
@@ -50,14 +46,10 @@ __global__ void __launch_bounds__(Shape::threads)
                                         T* __restrict__ partials, Op op, std::size_t* dropped) {
   using tile_t = sorted_tile<Shape, L, T>;
   __shared__ typename tile_t::TempStorage temp;
-  extern __shared__ unsigned char accumulator_bytes_[];
-  T* accumulators = reinterpret_cast<T*>(accumulator_bytes_);
-  for (std::uint32_t k = threadIdx.x; k < m; k += Shape::threads) accumulators[k] = identity<Op, T>();
-  const cuda::std::size_t tiles = ceil_div(n, Shape::tile);
-  const cuda::std::size_t first = blockIdx.x * tiles_per_block;
-  const cuda::std::size_t last = cuda::std::min(tiles, first + tiles_per_block);
+  T* accumulators = identity_accumulators<Op, T>(m);
+  const block_tiles mine(n, Shape::tile, tiles_per_block);
   tile_t tile;
-  for (cuda::std::size_t t = first; t < last; ++t) {
+  for (cuda::std::size_t t = mine.first; t < mine.last; ++t) {
     const cuda::std::size_t offset = t * Shape::tile;
     const int valid = static_cast<int>(cuda::std::min<cuda::std::size_t>(Shape::tile, n - offset));
     tile.load_and_sort(temp, labels, values, offset, valid, m, bits);  // its barriers order the init too
@@ -119,17 +111,13 @@ template <class Shape, class L, class T, class Op>
 void reduce_tiles_by_accumulators(context& ctx, const L* labels, const T* values, std::size_t n, T* out,
                                   std::uint32_t m, Op op, std::size_t* dropped) {
   auto kernel = sorted_tiles_to_accumulators_kernel<Shape, L, T, Op>;
-  const std::size_t shared = std::size_t{m} * sizeof(T);
-  SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-  const std::size_t tiles = ceil_div(n, Shape::tile);
-  const std::size_t tiles_per_block = ceil_div(tiles, one_wave_grid(ctx, kernel, Shape::threads, tiles, shared));
-  const std::size_t blocks = ceil_div(tiles, tiles_per_block);
-  scan::scratch<T> partials(ctx, blocks * m);
-  kernel<<<static_cast<unsigned>(blocks), Shape::threads, shared, ctx.stream()>>>(
-      labels, values, n, m, tile_sort_bits(m), tiles_per_block, partials.get(), op, dropped);
+  const auto launch = accumulator_launch::plan<Shape, T>(ctx, kernel, n, m);
+  scan::scratch<T> partials(ctx, launch.blocks * m);
+  kernel<<<static_cast<unsigned>(launch.blocks), Shape::threads, launch.shared_bytes, ctx.stream()>>>(
+      labels, values, n, m, tile_sort_bits(m), launch.tiles_per_block, partials.get(), op, dropped);
   SLUICE_CHECK_LAUNCH();
   fold_block_partials_kernel<<<scan::streaming_grid(ctx, fold_block_partials_kernel<T, Op>, m), 256, 0, ctx.stream()>>>(
-      partials.get(), blocks, m, out, op);
+      partials.get(), launch.blocks, m, out, op);
   SLUICE_CHECK_LAUNCH();
 }
 

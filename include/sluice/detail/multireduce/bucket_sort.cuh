@@ -25,22 +25,42 @@
 
 namespace sluice::detail::multireduce {
 
-/// buckets[i] = bucket_of(labels[i], m); the number of dropped labels is added to *dropped (may be null).
-template <class L>
+/// buckets[i] = bucket_of(labels[i], m), and indices[i] = i unless indices is null; the number of dropped
+/// labels is added to *dropped (may be null).
+template <class L, class I>
 __global__ void bucket_ids_kernel(const L* __restrict__ labels, cuda::std::size_t n, std::uint32_t m,
-                                  std::uint32_t* __restrict__ buckets, std::size_t* dropped) {
+                                  std::uint32_t* __restrict__ buckets, I* __restrict__ indices, std::size_t* dropped) {
   unsigned long long mine = 0;
   for (cuda::std::size_t i = blockIdx.x * cuda::std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += cuda::std::size_t{gridDim.x} * blockDim.x) {
     const std::uint32_t bucket = bucket_of(labels[i], m);
     mine += bucket == m;
     buckets[i] = bucket;
+    if (indices) indices[i] = static_cast<I>(i);
   }
   add_dropped(mine, dropped);  // every thread of the block reaches it: whole warps
 }
 
 /// The bits a bucket id in [0, m] occupies (the dropped bucket m included).
 inline int bucket_bits(std::uint32_t m) { return std::bit_width(m); }
+
+/// Writes the bucket ids of n labels to `buckets` (and i to indices[i] unless it is null).
+template <class L, class I>
+void write_bucket_ids(context& ctx, const L* labels, std::size_t n, std::uint32_t m, std::size_t* dropped,
+                      std::uint32_t* buckets, I* indices) {
+  auto kernel = bucket_ids_kernel<L, I>;
+  kernel<<<scan::streaming_grid(ctx, kernel, n), 256, 0, ctx.stream()>>>(labels, n, m, buckets, indices, dropped);
+  SLUICE_CHECK_LAUNCH();
+}
+
+/// Stable sort of (bucket id, payload) pairs by the ids' bucket_bits(m) bits.
+template <class P>
+void sort_pairs_by_bucket(context& ctx, const std::uint32_t* buckets, const P* payload, std::size_t n, std::uint32_t m,
+                          std::uint32_t* sorted_buckets, P* sorted_payload) {
+  radix_sort_pairs(ctx, cuda::std::span<const std::uint32_t>(buckets, n), cuda::std::span<const P>(payload, n),
+                   cuda::std::span<std::uint32_t>(sorted_buckets, n), cuda::std::span<P>(sorted_payload, n),
+                   {.end_bit = bucket_bits(m)});
+}
 
 /// Bucket ids of n labels, stably sorted together with a payload: `sorted_buckets` and `sorted_payload`
 /// (n entries each, from the caller) receive (bucket_of(labels[i]), payload[i]) in bucket order, equal
@@ -49,12 +69,18 @@ template <class L, class P>
 void sort_by_bucket(context& ctx, const L* labels, const P* payload, std::size_t n, std::uint32_t m,
                     std::size_t* dropped, std::uint32_t* sorted_buckets, P* sorted_payload) {
   scan::scratch<std::uint32_t> buckets(ctx, n);
-  bucket_ids_kernel<<<scan::streaming_grid(ctx, bucket_ids_kernel<L>, n), 256, 0, ctx.stream()>>>(labels, n, m,
-                                                                                                   buckets.get(), dropped);
-  SLUICE_CHECK_LAUNCH();
-  radix_sort_pairs(ctx, cuda::std::span<const std::uint32_t>(buckets.get(), n), cuda::std::span<const P>(payload, n),
-                   cuda::std::span<std::uint32_t>(sorted_buckets, n), cuda::std::span<P>(sorted_payload, n),
-                   {.end_bit = bucket_bits(m)});
+  write_bucket_ids(ctx, labels, n, m, dropped, buckets.get(), static_cast<std::uint32_t*>(nullptr));
+  sort_pairs_by_bucket(ctx, buckets.get(), payload, n, m, sorted_buckets, sorted_payload);
+}
+
+/// The same with the indices 0 … n − 1 (of type I) as the payload: where each sorted element came from.
+template <class L, class I>
+void sort_indices_by_bucket(context& ctx, const L* labels, std::size_t n, std::uint32_t m, std::size_t* dropped,
+                            std::uint32_t* sorted_buckets, I* sorted_indices) {
+  scan::scratch<std::uint32_t> buckets(ctx, n);
+  scan::scratch<I> indices(ctx, n);
+  write_bucket_ids(ctx, labels, n, m, dropped, buckets.get(), indices.get());
+  sort_pairs_by_bucket(ctx, buckets.get(), indices.get(), n, m, sorted_buckets, sorted_indices);
 }
 
 }  // namespace sluice::detail::multireduce

@@ -20,6 +20,10 @@
 #pragma once
 
 #include <sluice/block/neighbours.cuh>
+#include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/operators.hpp>
 #include <sluice/block/run_scan.cuh>
 #include <sluice/block/tile_shape.hpp>
 #include <sluice/detail/multireduce/common.cuh>
@@ -28,9 +32,11 @@
 #include <cub/block/block_radix_sort.cuh>
 
 #include <cuda/std/cstddef>
+#include <cuda/std/functional>  // cuda::std::min (this CCCL has no <cuda/std/algorithm>)
 #include <cuda/std/cstdint>
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 
 namespace sluice::detail::multireduce {
@@ -43,6 +49,11 @@ constexpr int sort_tile_items(int value_bytes) {
 }
 template <class T>
 using sort_tile_shape = block::tile_shape<256, sort_tile_items(static_cast<int>(sizeof(T)))>;
+
+/// Largest shared-memory bucket set that the block_sort_segmented strategies keep beside a tile's storage
+/// (one per block, the running result of the block's tiles): 48 KiB keeps two blocks per SM on Hopper.
+/// Provisional until measured.
+inline constexpr std::size_t accumulator_bytes = 48 * 1024;
 
 /// Bits of a tile's sort keys: bucket ids in [0, m + 1] (m: dropped, m + 1: padding).
 inline int tile_sort_bits(std::uint32_t m) { return std::bit_width(std::uint64_t{m} + 1); }
@@ -76,13 +87,16 @@ struct sorted_tile {
   position_t position[items];   ///< each sorted element's position in the tile
   T value[items];               ///< its value; after scan(), the ⊕ of its run up to it
   unsigned run[items];          ///< after scan(): its run's index in the tile
-  bool tail[items];             ///< it ends its run
+  bool head[items];             ///< after scan(): it starts its run
+  bool tail[items];             ///< after scan(): it ends its run
   unsigned runs = 0;            ///< after scan(): the tile's number of runs (padding included)
   unsigned dropped = 0;         ///< this thread's dropped labels, over every tile it loaded
 
   /// Loads the `valid` pairs at `offset` and sorts them by bucket (stable); `bits` = tile_sort_bits(m).
-  /// Ends with a barrier: the work storage is free again.
-  __device__ void load_and_sort(TempStorage& temp, const L* labels, const T* values, cuda::std::size_t offset,
+  /// `values` is a pointer or anything indexable (multitag's ones). Ends with a barrier: the work
+  /// storage is free again.
+  template <class Values>
+  __device__ void load_and_sort(TempStorage& temp, const L* labels, Values values, cuda::std::size_t offset,
                                 int valid, std::uint32_t m, int bits) {
     T* staged = reinterpret_cast<T*>(temp.staged);
     for (int i = threadIdx.x; i < valid; i += threads) staged[i] = values[offset + i];
@@ -105,8 +119,7 @@ struct sorted_tile {
   /// Scans every run in tile order (Alg. 4.13 phases 1–3) and marks the runs' tails. Ends with a barrier.
   template <class Op>
   __device__ void scan(TempStorage& temp, Op op) {
-    bool head[items];
-    find_edges(temp, head);
+    find_edges(temp);
     __syncthreads();
     runs = scan_t::inclusive(temp.work.scan, head, value, run, op);
     __syncthreads();
@@ -115,7 +128,7 @@ struct sorted_tile {
  private:
   /// A run starts where the bucket differs from its predecessor's and ends where it differs from its
   /// successor's; the tile's first and last elements bound runs (padding is a run of its own).
-  __device__ void find_edges(TempStorage& temp, bool (&head)[items]) {
+  __device__ void find_edges(TempStorage& temp) {
     ends* slot = temp.work.neighbours.slot();
     slot[threadIdx.x] = {bucket[0], bucket[items - 1]};
     __syncthreads();
@@ -127,6 +140,44 @@ struct sorted_tile {
       tail[j - 1] = head[j];
     }
   }
+};
+
+/// The block's m accumulators in dynamic shared memory, set to the identity (the caller's next barrier
+/// publishes them).
+template <class Op, class T>
+__device__ __forceinline__ T* identity_accumulators(std::uint32_t m) {
+  extern __shared__ __align__(16) unsigned char dynamic_shared[];
+  T* accumulators = reinterpret_cast<T*>(dynamic_shared);
+  for (std::uint32_t k = threadIdx.x; k < m; k += blockDim.x) accumulators[k] = identity<Op, T>();
+  return accumulators;
+}
+
+/// The launch of an accumulator kernel: one wave of blocks, each owning tiles_per_block consecutive tiles,
+/// with m accumulators of T in dynamic shared memory.
+struct accumulator_launch {
+  std::size_t blocks = 0;
+  std::size_t tiles_per_block = 0;
+  std::size_t shared_bytes = 0;
+
+  template <class Shape, class T, class Kernel>
+  static accumulator_launch plan(const context& ctx, Kernel kernel, std::size_t n, std::uint32_t m) {
+    accumulator_launch launch;
+    launch.shared_bytes = std::size_t{m} * sizeof(T);
+    SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(launch.shared_bytes)));
+    const std::size_t tiles = ceil_div(n, Shape::tile);
+    launch.tiles_per_block = ceil_div(tiles, one_wave_grid(ctx, kernel, Shape::threads, tiles, launch.shared_bytes));
+    launch.blocks = ceil_div(tiles, launch.tiles_per_block);
+    return launch;
+  }
+};
+
+/// The tiles [first, last) that block b of an accumulator launch owns.
+struct block_tiles {
+  cuda::std::size_t first, last;
+  __device__ block_tiles(cuda::std::size_t n, int tile, cuda::std::size_t tiles_per_block)
+      : first(blockIdx.x * tiles_per_block),
+        last(cuda::std::min((n + tile - 1) / tile, (blockIdx.x + cuda::std::size_t{1}) * tiles_per_block)) {}
 };
 
 }  // namespace sluice::detail::multireduce

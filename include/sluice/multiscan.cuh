@@ -1,0 +1,216 @@
+// sluice/multiscan.cuh: multiscan and multitag on the device (Eilers ch. 5): one scan per bucket.
+//
+//   multiscan_inclusive(labels, values, out, m, op):  out[i] = e ⊕ (values[j] for j ≤ i with labels[j] = labels[i])
+//   multiscan_exclusive(labels, values, out, m, op):  out[i] = e ⊕ (values[j] for j < i with labels[j] = labels[i])
+//   multitag(labels, rank, m):                        rank[i] = the number of j < i with labels[j] = labels[i]
+//                                                     (the exclusive multiscan of ones)
+//
+// j ascending, e = the operator's identity (sluice/core/operators.hpp). Every prefix is produced in index
+// order, so every strategy is order-preserving: non-commutative operators get the oracle's exact bits
+// (reference::multiscan_inclusive / _exclusive / multitag) and float sums are the same on every run.
+// Labels are integers of any width, signed or unsigned; a label that is negative or ≥ m is dropped: its
+// element gets the identity (rank 0), takes part in no bucket and is counted in *dropped (device memory,
+// may be null). With options.strict such a label throws sluice::invalid_argument("labels") naming the
+// first offending index, before any output is written (the check reads the labels once more and
+// synchronises). totals (optional: empty or m entries) receives the multireduce: totals[k] = e ⊕ the
+// values labelled k; multitag's counts (optional: empty or m entries) the number of elements labelled k.
+// out may be the values array itself (in place); any other overlap of an output with an input is an error.
+//
+// Strategies (multiscan_algorithm; kernels in detail/multiscan/):
+//   block_sort_segmented     Eilers Alg. 5.4 in the partitioning scheme of Alg. 5.2: each tile sorted by
+//                            bucket in shared memory (the block piece of multireduce's Alg. 4.13), its runs
+//                            scanned, results written back to the elements' positions on top of the
+//                            block's running bucket set; the blocks' bucket sets scanned across blocks;
+//                            each block's prefix folded in on the left. m · sizeof(T) ≤ 48 KiB.
+//   global_sort_scan_by_key  §5.5: a stable radix sort of (bucket, index), the values gathered,
+//                            inclusive_scan_by_key, the results scattered back. Any m.
+// automatic: block_sort_segmented for m ≤ 4096 where it fits, else global_sort_scan_by_key
+// (PROVISIONAL: from the thesis's Fig. 5.8/5.7, not yet measured on the H100).
+//
+//   sluice::device_buffer<std::uint32_t> labels(ctx, host_labels), rank(ctx, n);
+//   sluice::device_buffer<float> values(ctx, host_values), prefix(ctx, n);
+//   sluice::multiscan_exclusive(ctx, labels.span(), values.span(), prefix.span(), m, sluice::plus{});
+//   sluice::multitag(ctx, labels.span(), rank.span(), m);
+//
+// Errors (sluice::invalid_argument): m = 0 or m ≥ 2^32 − 1 ("m"); values.size() or out.size() !=
+// labels.size() ("values" / "out"), rank.size() != labels.size() ("rank"); totals / counts neither empty
+// nor m entries ("totals" / "counts"); out overlapping labels, or values other than exactly ("out");
+// totals or counts overlapping anything ("totals" / "counts"); multitag with n > 2^32 ("labels": 32-bit
+// ranks); block_sort_segmented with m · sizeof(T) over 48 KiB ("options"); host memory.
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/memory.hpp>
+#include <sluice/core/operators.hpp>
+#include <sluice/core/span.hpp>
+#include <sluice/detail/multireduce/common.cuh>
+#include <sluice/detail/multiscan/block_sort_segmented.cuh>
+#include <sluice/detail/multiscan/common.cuh>
+#include <sluice/detail/multiscan/global_sort_scan_by_key.cuh>
+
+#include <cuda/std/span>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace sluice {
+
+enum class multiscan_algorithm {
+  automatic,                ///< block_sort_segmented for m ≤ 4096 where it fits, else global_sort_scan_by_key
+  block_sort_segmented,     ///< Eilers Alg. 5.4 in the partitioning scheme (Alg. 5.2)
+  global_sort_scan_by_key,  ///< Eilers §5.5: sort, scan by key, scatter back
+};
+
+/// The enumerator's name ("block_sort_segmented"), for messages, reports and test names.
+[[nodiscard]] constexpr std::string_view to_string(multiscan_algorithm algorithm) {
+  switch (algorithm) {
+    case multiscan_algorithm::automatic: return "automatic";
+    case multiscan_algorithm::block_sort_segmented: return "block_sort_segmented";
+    case multiscan_algorithm::global_sort_scan_by_key: return "global_sort_scan_by_key";
+  }
+  return "?";
+}
+
+struct multiscan_options {
+  multiscan_algorithm algorithm = multiscan_algorithm::automatic;
+  /// Throw invalid_argument at the first label outside [0, m) instead of dropping it (synchronises).
+  bool strict = false;
+};
+
+namespace detail::multiscan {
+
+/// automatic's block_sort_segmented limit (Eilers Fig. 5.8: random labels degrade quickly past 2^8;
+/// PROVISIONAL until measured on the H100).
+inline constexpr std::uint32_t automatic_block_sort_max_buckets = 4096;
+
+template <class T>
+multiscan_algorithm resolve(const char* function, std::uint32_t m, const multiscan_options& options) {
+  const bool fits = block_sort_fits<T>(m);
+  if (options.algorithm == multiscan_algorithm::block_sort_segmented && !fits)
+    throw invalid_argument(function, "options",
+                           "block_sort_segmented keeps m · sizeof(T) ≤ " + std::to_string(multireduce::accumulator_bytes) +
+                               " bytes in shared memory, not m = " + std::to_string(m) + " of " +
+                               std::to_string(sizeof(T)) + " bytes (global_sort_scan_by_key takes any m)");
+  if (options.algorithm != multiscan_algorithm::automatic) return options.algorithm;
+  return fits && m <= automatic_block_sort_max_buckets ? multiscan_algorithm::block_sort_segmented
+                                                       : multiscan_algorithm::global_sort_scan_by_key;
+}
+
+inline void check_bucket_count(const char* function, std::uint32_t m) {
+  if (m == 0) throw invalid_argument(function, "m", "must be at least 1");
+  if (m == std::numeric_limits<std::uint32_t>::max())
+    throw invalid_argument(function, "m", "must be below 2^32 − 1");
+}
+
+/// A per-bucket output: empty or m entries, device memory, overlapping no other argument.
+template <class U, class A, class B>
+void check_bucket_output(const context& ctx, const char* function, const char* name, cuda::std::span<U> buckets,
+                         std::uint32_t m, cuda::std::span<A> a, cuda::std::span<B> b) {
+  if (buckets.empty()) return;
+  require_device_memory(ctx, buckets, function, name);
+  if (buckets.size() != m)
+    throw invalid_argument(function, name, "has " + std::to_string(buckets.size()) + " entries: empty or m = " +
+                                               std::to_string(m) + " expected");
+  if (overlaps(buckets, a) || overlaps(buckets, b)) throw invalid_argument(function, name, "overlaps another argument");
+}
+
+/// Strict check, dropped counter, totals fill, then the strategy, on n ≥ 1 labels.
+template <class T, class Op, class L, class Values, class O>
+void run(context& ctx, const char* function, multiscan_algorithm algorithm, bool strict, const L* labels,
+         Values values, std::size_t n, std::uint32_t m, Op op, scan_outputs<T, O> outputs, std::size_t* dropped) {
+  auto device = ctx.activate();
+  if (strict) multireduce::require_valid_labels(ctx, function, labels, n, m);
+  if (dropped) SLUICE_CUDA_CHECK(cudaMemsetAsync(dropped, 0, sizeof(std::size_t), ctx.stream()));
+  if (outputs.totals) multireduce::fill_identity<Op>(ctx, outputs.totals, m);
+  if (n == 0) return;
+  if (algorithm == multiscan_algorithm::block_sort_segmented)
+    run_block_sort_segmented(ctx, labels, values, n, m, op, outputs, dropped);
+  else
+    run_global_sort_scan_by_key(ctx, labels, values, n, m, op, outputs, dropped);
+}
+
+template <class L, class T, class Op>
+void multiscan(context& ctx, const char* function, cuda::std::span<const L> labels, cuda::std::span<const T> values,
+               cuda::std::span<T> out, std::uint32_t m, Op op, cuda::std::span<T> totals, std::size_t* dropped,
+               const multiscan_options& options, bool inclusive) {
+  check_bucket_count(function, m);
+  require_device_memory(ctx, labels, function, "labels");
+  require_device_memory(ctx, values, function, "values");
+  require_device_memory(ctx, out, function, "out");
+  if (dropped) require_device_memory(ctx, dropped, sizeof(std::size_t), function, "dropped");
+  if (values.size() != labels.size())
+    throw invalid_argument(function, "values", "has " + std::to_string(values.size()) + " elements but labels has " +
+                                                   std::to_string(labels.size()));
+  if (out.size() != labels.size()) throw invalid_argument(function, "out", "must have one element per label");
+  if (overlaps(out, labels)) throw invalid_argument(function, "out", "overlaps labels");
+  if (overlaps(out, values) && out.data() != values.data())
+    throw invalid_argument(function, "out", "overlaps values without being them (in place is out = values)");
+  check_bucket_output(ctx, function, "totals", totals, m, labels, values);
+  if (overlaps(totals, out)) throw invalid_argument(function, "totals", "overlaps out");
+  const multiscan_algorithm algorithm = resolve<T>(function, m, options);
+  run<T>(ctx, function, algorithm, options.strict, labels.data(), values.data(), labels.size(), m, op,
+         scan_outputs<T, T>{out.data(), totals.empty() ? nullptr : totals.data(), inclusive}, dropped);
+}
+
+}  // namespace detail::multiscan
+
+/// A label: an integer of any width, signed or unsigned (not bool).
+template <class L>
+concept multiscan_label = std::integral<L> && !std::same_as<L, bool>;
+
+/// out[i] = e ⊕ (values[j] for j ≤ i with labels[j] = labels[i]), j ascending; see the header comment.
+template <class LIn, std::size_t E1, class TIn, std::size_t E2, class T, std::size_t E3, class Op>
+  requires multiscan_label<std::remove_const_t<LIn>> && std::same_as<std::remove_const_t<TIn>, T> &&
+           std::is_trivially_copyable_v<T>
+void multiscan_inclusive(context& ctx, cuda::std::span<LIn, E1> labels, cuda::std::span<TIn, E2> values,
+                         cuda::std::span<T, E3> out, std::uint32_t m, Op op, cuda::std::span<T> totals = {},
+                         std::size_t* dropped = nullptr, const multiscan_options& options = {}) {
+  detail::multiscan::multiscan(ctx, "multiscan_inclusive", detail::as_const_span(labels), detail::as_const_span(values),
+                               cuda::std::span<T>(out), m, op, totals, dropped, options, true);
+}
+
+/// out[i] = e ⊕ (values[j] for j < i with labels[j] = labels[i]), j ascending; see the header comment.
+template <class LIn, std::size_t E1, class TIn, std::size_t E2, class T, std::size_t E3, class Op>
+  requires multiscan_label<std::remove_const_t<LIn>> && std::same_as<std::remove_const_t<TIn>, T> &&
+           std::is_trivially_copyable_v<T>
+void multiscan_exclusive(context& ctx, cuda::std::span<LIn, E1> labels, cuda::std::span<TIn, E2> values,
+                         cuda::std::span<T, E3> out, std::uint32_t m, Op op, cuda::std::span<T> totals = {},
+                         std::size_t* dropped = nullptr, const multiscan_options& options = {}) {
+  detail::multiscan::multiscan(ctx, "multiscan_exclusive", detail::as_const_span(labels), detail::as_const_span(values),
+                               cuda::std::span<T>(out), m, op, totals, dropped, options, false);
+}
+
+/// rank[i] = the number of j < i with labels[j] = labels[i]; counts[k] (optional) = the elements labelled k.
+/// Counts are 64-bit and scanned as such; ranks fit 32 bits because n ≤ 2^32.
+template <class LIn, std::size_t E1, std::size_t E2>
+  requires multiscan_label<std::remove_const_t<LIn>>
+void multitag(context& ctx, cuda::std::span<LIn, E1> labels, cuda::std::span<std::uint32_t, E2> rank, std::uint32_t m,
+              cuda::std::span<std::uint64_t> counts = {}, std::size_t* dropped = nullptr,
+              const multiscan_options& options = {}) {
+  namespace ms = detail::multiscan;
+  const char* function = "multitag";
+  const auto label_span = detail::as_const_span(labels);
+  ms::check_bucket_count(function, m);
+  require_device_memory(ctx, label_span, function, "labels");
+  require_device_memory(ctx, rank, function, "rank");
+  if (dropped) require_device_memory(ctx, dropped, sizeof(std::size_t), function, "dropped");
+  if (rank.size() != label_span.size()) throw invalid_argument(function, "rank", "must have one entry per label");
+  if (!label_span.empty() && label_span.size() - 1 > std::numeric_limits<std::uint32_t>::max())
+    throw invalid_argument(function, "labels", "has more elements than 32-bit ranks can count");
+  if (detail::overlaps(rank, label_span)) throw invalid_argument(function, "rank", "overlaps labels");
+  ms::check_bucket_output(ctx, function, "counts", counts, m, label_span, cuda::std::span<std::uint32_t>(rank));
+  const multiscan_algorithm algorithm = ms::resolve<std::uint64_t>(function, m, options);
+  ms::run<std::uint64_t>(ctx, function, algorithm, options.strict, label_span.data(), ms::ones<std::uint64_t>{},
+                         label_span.size(), m, plus{},
+                         ms::scan_outputs<std::uint64_t, std::uint32_t>{
+                             rank.data(), counts.empty() ? nullptr : counts.data(), false},
+                         dropped);
+}
+
+}  // namespace sluice
