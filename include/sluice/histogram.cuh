@@ -1,5 +1,5 @@
-// sluice/histogram.cuh: device-wide histograms of m ≤ 256 bins by warp ballots (Ashkiani §3.7.3, "GPU
-// Histogram": the prescan of the block-level multisplit with its per-block histograms added atomically).
+// sluice/histogram.cuh: device-wide histograms (Ashkiani §3.7.3 warp ballots; Eilers §1.2 and §4.4: the
+// histogram as a multireduce of ones, per-bank shared counters and global atomic sets), any m.
 //
 //   histogram_even(ctx, samples, bins, lower, upper)    m = bins.size() equal bins over [lower, upper)
 //   histogram_range(ctx, samples, splitters, bins)      m = splitters.size() − 1 bins [s_b, s_{b+1})
@@ -16,25 +16,35 @@
 //
 // With options.accumulate the counts are added to bins as they are; otherwise bins is overwritten.
 // Samples may be any trivially copyable type for a bin function; even and range bins take integers
-// and floating point. Asynchronous on the context's stream.
+// and floating point. Asynchronous on the context's stream. 1 ≤ m ≤ 2^32 − 2; temporary memory O(m)
+// at most (none for m ≤ what one block's shared memory holds).
 //
 //   sluice::histogram_even(ctx, samples.span(), counts.span(), 0.0f, 1024.0f);
 //   sluice::histogram_range(ctx, samples.span(), splitters.span(), counts.span(), {.accumulate = true});
 //   sluice::histogram(ctx, samples.span(), counts.span(), [] __device__ (std::uint32_t x) { return x % 7; });
 //
-// Strategies (histogram_options::algorithm): warp_ballot (the default; detail/histogram/warp_ballot.cuh):
-// samples read once, per-warp counts in registers, one global atomic per bin and block; m ≤ 256. More
-// bins (and more strategies: Eilers' per-bank shared atomics, global atomic sets, sort-based) arrive
-// with a later issue; until then m > 256 is an invalid_argument naming 'bins'. See docs/histogram.md.
+// Strategies (histogram_options::algorithm; see docs/histogram.md):
+//   warp_ballot      detail/histogram/warp_ballot.cuh: per-warp counts in registers by ballots, one
+//                    global atomic per bin and block; m ≤ 256.
+//   shared_per_bank  Eilers §4.4c: the per-bank multireduce kernel with unit values
+//                    (detail/histogram/binned_samples.cuh): counters in up to 32 per-bank sets per block
+//                    in shared memory; m up to what one block holds (58 112 four-byte counters on an H100).
+//   global_atomics   Eilers Alg. 4.9: the global atomic sets kernel with unit values; any m.
+//   automatic        warp_ballot for m ≤ 2, shared_per_bank while a block holds 4 sets of the counters,
+//                    global_atomics beyond. PROVISIONAL: not yet measured on a GPU (the warp ballots were
+//                    0.95× / 0.60× / 0.25× CUB HistogramEven at m = 2 / 32 / 256 on the H100).
 //
-// Errors (sluice::invalid_argument): bins empty or more than 256 bins; lower < upper false ('upper');
-// splitters.size() != bins.size() + 1 ('splitters'); host memory; bins overlapping the samples.
+// Errors (sluice::invalid_argument): bins empty or more than 2^32 − 2 bins; lower < upper false
+// ('upper'); splitters.size() != bins.size() + 1 ('splitters'); host memory; bins overlapping the
+// samples; an explicit strategy that cannot count m bins ('options': warp_ballot past 256 bins,
+// shared_per_bank past one block's shared memory).
 #pragma once
 
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
 #include <sluice/core/span.hpp>
+#include <sluice/detail/histogram/binned_samples.cuh>
 #include <sluice/detail/histogram/binning.hpp>
 #include <sluice/detail/histogram/warp_ballot.cuh>
 
@@ -49,8 +59,10 @@
 namespace sluice {
 
 enum class histogram_algorithm {
-  automatic,    ///< warp_ballot (the only strategy so far)
-  warp_ballot,  ///< Ashkiani §3.7.3: ballot-based warp histograms, global atomics per block (m ≤ 256)
+  automatic,        ///< by m (detail::histogram::choose; provisional)
+  warp_ballot,      ///< Ashkiani §3.7.3: ballot-based warp histograms, global atomics per block (m ≤ 256)
+  shared_per_bank,  ///< Eilers §4.4c: per-bank counter sets in shared memory (m ≤ one block's shared memory)
+  global_atomics,   ///< Eilers Alg. 4.9: counter sets in global memory, atomics (any m)
 };
 
 struct histogram_options {
@@ -65,34 +77,66 @@ concept histogram_counter = std::integral<C> && !std::same_as<C, bool> && (sizeo
 
 namespace detail::histogram {
 
+/// automatic takes the warp ballots up to this many bins (PROVISIONAL: where they were level with CUB).
+inline constexpr std::uint32_t automatic_warp_ballot_max_bins = 2;
+
+/// The strategy automatic runs for m bins, given the per-bank sets one block holds of them.
+[[nodiscard]] constexpr histogram_algorithm choose(std::uint32_t m, unsigned per_bank_sets) {
+  if (m <= automatic_warp_ballot_max_bins) return histogram_algorithm::warp_ballot;
+  if (per_bank_sets >= multireduce::automatic_per_bank_min_sets) return histogram_algorithm::shared_per_bank;
+  return histogram_algorithm::global_atomics;
+}
+
 template <class T, class Counter>
 void check_common(const context& ctx, const char* function, cuda::std::span<const T> samples,
                   cuda::std::span<Counter> bins) {
   require_device_memory(ctx, samples, function, "samples");
   require_device_memory(ctx, bins, function, "bins");
   if (bins.empty()) throw invalid_argument(function, "bins", "must have at least one bin");
-  if (bins.size() > warp_ballot_max_bins)
-    throw invalid_argument(function, "bins",
-                           "has " + std::to_string(bins.size()) +
-                               " bins: the warp_ballot strategy counts at most 256 (more bins arrive with a later "
-                               "histogram strategy)");
+  if (bins.size() > multireduce::no_bucket - 1)
+    throw invalid_argument(function, "bins", "has " + std::to_string(bins.size()) + " bins: at most 2^32 − 2");
   if (overlaps(samples, bins))
     throw invalid_argument(function, "bins", "overlaps samples");
+}
+
+/// The strategy to run (options.algorithm, or automatic's choice), checked against m.
+[[nodiscard]] inline histogram_algorithm resolve(const char* function, histogram_algorithm requested, std::uint32_t m,
+                                                 unsigned per_bank_sets) {
+  const histogram_algorithm algorithm =
+      requested == histogram_algorithm::automatic ? choose(m, per_bank_sets) : requested;
+  if (algorithm == histogram_algorithm::warp_ballot && m > warp_ballot_max_bins)
+    throw invalid_argument(function, "options",
+                           "warp_ballot counts at most 256 bins, not " + std::to_string(m) +
+                               " (shared_per_bank and global_atomics take more)");
+  if (algorithm == histogram_algorithm::shared_per_bank && per_bank_sets == 0)
+    throw invalid_argument(function, "options",
+                           "shared_per_bank: " + std::to_string(m) +
+                               " counters do not fit one block's shared memory here (global_atomics takes any m)");
+  return algorithm;
 }
 
 template <class T, class Binning, class Counter>
 void run(context& ctx, const char* function, cuda::std::span<const T> samples, const Binning& binning,
          cuda::std::span<Counter> bins, const histogram_options& options) {
   auto device = ctx.activate();
-  if (!options.accumulate) SLUICE_CUDA_CHECK(cudaMemsetAsync(bins.data(), 0, bins.size_bytes(), ctx.stream()));
-  if (samples.empty()) return;
   const auto m = static_cast<std::uint32_t>(bins.size());
-  switch (options.algorithm) {
-    case histogram_algorithm::automatic:
-    case histogram_algorithm::warp_ballot:
-      return warp_ballot(ctx, samples.data(), samples.size(), binning, m, bins.data());
-  }
-  throw invalid_argument(function, "options.algorithm", "is not a histogram_algorithm");
+  with_binned_samples(samples.data(), samples.size(), binning, bins.data(), [&](const auto& source) {
+    using Source = std::decay_t<decltype(source)>;
+    const histogram_algorithm algorithm = resolve(function, options.algorithm, m, shared_per_bank_sets<Source>(ctx, m));
+    if (!options.accumulate) SLUICE_CUDA_CHECK(cudaMemsetAsync(bins.data(), 0, bins.size_bytes(), ctx.stream()));
+    if (samples.empty()) return;
+    switch (algorithm) {
+      case histogram_algorithm::automatic:  // resolved above
+      case histogram_algorithm::warp_ballot:
+        return warp_ballot(ctx, samples.data(), samples.size(), binning, m, bins.data());
+      case histogram_algorithm::shared_per_bank:
+        return multireduce::per_bank(ctx, function, source, bins.data(), m, sluice::plus{}, nullptr, false);
+      case histogram_algorithm::global_atomics:
+        return multireduce::global_sets(ctx, source, bins.data(), m, sluice::plus{}, nullptr,
+                                        multireduce::global_sets_for<Counter>(ctx, m, 0));
+    }
+    throw invalid_argument(function, "options.algorithm", "is not a histogram_algorithm");
+  });
 }
 
 }  // namespace detail::histogram

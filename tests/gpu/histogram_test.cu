@@ -2,7 +2,10 @@
 // sluice::reference::histogram: bins 1 to 256 (one to eight count registers per lane, every ballot
 // count), sizes around the warp window and the block step, uniform / all-equal / sorted / reverse / Zipf
 // samples, integers of 1 to 8 bytes and floats with out-of-range samples (below, at upper, ±inf, NaN),
-// 4- and 8-byte counters, accumulate, poisoned outputs, a count past 2^32, and bad arguments.
+// 4- and 8-byte counters, accumulate, poisoned outputs, a count past 2^32, and bad arguments. Past 256
+// bins (the multireduce-based strategies shared_per_bank and global_atomics, and automatic): even,
+// range (splitters searched in global memory) and bin-function histograms up to 2^24 bins, every
+// strategy on the same input, misaligned samples (the one-sample-per-load path).
 #include <sluice/data/generate.cuh>
 #include <sluice/histogram.cuh>
 #include <sluice/reference/histogram.hpp>
@@ -292,17 +295,134 @@ TEST_F(Histogram, BadArgumentsAreRejected) {
   const cuda::std::span<float> host_samples(host.data(), host.size());
   using sluice::testing::expect_invalid_argument;
   expect_invalid_argument([&] { sluice::histogram_even(ctx(), samples.span(), none.span(), 0.0f, 1.0f); }, "bins");
-  expect_invalid_argument([&] { sluice::histogram_even(ctx(), samples.span(), too_many.span(), 0.0f, 1.0f); }, "bins");
+  expect_invalid_argument(
+      [&] {
+        sluice::histogram_even(ctx(), samples.span(), too_many.span(), 0.0f, 1.0f,
+                               {.algorithm = sluice::histogram_algorithm::warp_ballot});
+      },
+      "options");
   expect_invalid_argument([&] { sluice::histogram_even(ctx(), samples.span(), bins.span(), 1.0f, 1.0f); }, "upper");
   expect_invalid_argument(
       [&] { sluice::histogram_even(ctx(), samples.span(), bins.span(), 0.0f, std::nanf("")); }, "upper");
   expect_invalid_argument([&] { sluice::histogram_even(ctx(), host_samples, bins.span(), 0.0f, 1.0f); }, "samples");
   expect_invalid_argument([&] { sluice::histogram_range(ctx(), samples.span(), levels.span(), bins.span()); },
                           "splitters");
-  expect_invalid_argument([&] { sluice::histogram(ctx(), samples.span(), too_many.span(), truncate{}); }, "bins");
+  sluice::device_buffer<std::uint32_t> beyond_shared(ctx(), std::size_t{1} << 20);
+  expect_invalid_argument(
+      [&] {
+        sluice::histogram(ctx(), samples.span(), beyond_shared.span(), truncate{},
+                          {.algorithm = sluice::histogram_algorithm::shared_per_bank});
+      },
+      "options");
   sluice::device_buffer<std::uint32_t> shared(ctx(), 100);
   expect_invalid_argument(
       [&] { sluice::histogram_even(ctx(), shared.span(), shared.span().first(10), 0u, 10u); }, "bins");
+}
+
+/// Every strategy that can count m bins, and automatic.
+std::vector<sluice::histogram_algorithm> strategies_for(std::uint32_t m, bool shared_fits) {
+  std::vector<sluice::histogram_algorithm> all{sluice::histogram_algorithm::automatic,
+                                               sluice::histogram_algorithm::global_atomics};
+  if (m <= 256) all.push_back(sluice::histogram_algorithm::warp_ballot);
+  if (shared_fits) all.push_back(sluice::histogram_algorithm::shared_per_bank);
+  return all;
+}
+
+const char* name_of(sluice::histogram_algorithm a) {
+  switch (a) {
+    case sluice::histogram_algorithm::automatic: return "automatic";
+    case sluice::histogram_algorithm::warp_ballot: return "warp_ballot";
+    case sluice::histogram_algorithm::shared_per_bank: return "shared_per_bank";
+    case sluice::histogram_algorithm::global_atomics: return "global_atomics";
+  }
+  return "?";
+}
+
+/// Bin counts past the warp ballots: per-bank set counts 32 … 1, and beyond one block (2^16, 2^20).
+std::vector<std::uint32_t> many_bin_counts() {
+  return sluice::testing::under_sanitizer() ? std::vector<std::uint32_t>{257, 4096, 1u << 16}
+                                            : std::vector<std::uint32_t>{3, 32, 257, 1000, 4096, 5000, 30000,
+                                                                         1u << 16, 1u << 20};
+}
+std::vector<std::size_t> many_bin_sizes() {
+  return sluice::testing::under_sanitizer() ? std::vector<std::size_t>{0, 1, 4099}
+                                            : std::vector<std::size_t>{0, 1, 3, 4097, 100003, (1u << 21) + 7};
+}
+
+TEST_F(Histogram, EvenPastTheWarpBallotsEveryStrategy) {
+  for (std::size_t n : many_bin_sizes())
+    for (auto shape : shapes)
+      for (std::uint32_t m : many_bin_counts()) {
+        const auto host = generated<std::uint32_t>(shape, n, 1u << 22, n + m);
+        const sluice::device_buffer<std::uint32_t> samples(ctx(), std::span<const std::uint32_t>(host));
+        const std::uint32_t lower = 1000, upper = (1u << 22) - 1000;
+        const auto expected =
+            ref::histogram(std::span<const std::uint32_t>(host), ref::even_bins<std::uint32_t>(lower, upper, m)).counts;
+        for (auto a : strategies_for(m, m <= 30000))
+          expect_counts<std::uint32_t>(ctx(), m, expected, [&](cuda::std::span<std::uint32_t> bins) {
+            sluice::histogram_even(ctx(), samples.span(), bins, lower, upper, {.algorithm = a});
+          }, std::string(name_of(a)) + " " + std::string(dist::to_string(shape)) + ", n = " + std::to_string(n) +
+                 ", m = " + std::to_string(m));
+      }
+}
+
+TEST_F(Histogram, RangePastTheWarpBallotsEveryStrategy) {
+  for (std::size_t n : many_bin_sizes())
+    for (std::uint32_t m : {257u, 4096u, 20000u}) {
+      const auto host = generated<std::uint32_t>(dist::distribution::uniform, n, 1u << 24, n + m);
+      const auto levels = splitters<std::uint32_t>(m, 1u << 24, n * 7 + m);
+      const sluice::device_buffer<std::uint32_t> samples(ctx(), std::span<const std::uint32_t>(host));
+      const sluice::device_buffer<std::uint32_t> d_levels(ctx(), std::span<const std::uint32_t>(levels));
+      const auto expected =
+          ref::histogram(std::span<const std::uint32_t>(host), ref::range_bins<std::uint32_t>(std::span(levels))).counts;
+      for (auto a : strategies_for(m, true))
+        expect_counts<std::uint64_t>(ctx(), m, expected, [&](cuda::std::span<std::uint64_t> bins) {
+          sluice::histogram_range(ctx(), samples.span(), d_levels.span(), bins, {.algorithm = a});
+        }, std::string(name_of(a)) + " range, n = " + std::to_string(n) + ", m = " + std::to_string(m));
+    }
+}
+
+struct identity_bin {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t x) const { return x; }
+};
+
+TEST_F(Histogram, BinFunctionPastTheWarpBallotsWithMisalignedSamples) {
+  const std::size_t n = sluice::testing::scaled_size(300007, 4099);
+  for (std::uint32_t m : {9u, 300u, 5000u}) {
+    const auto host = generated<std::uint32_t>(dist::distribution::zipf, n + 1, m + m / 3, n + m);
+    const sluice::device_buffer<std::uint32_t> samples(ctx(), std::span<const std::uint32_t>(host));
+    const auto tail = std::span<const std::uint32_t>(host).subspan(1);  // 4 bytes past a 16-byte boundary
+    std::vector<std::uint64_t> expected(m, 0);
+    for (std::uint32_t x : tail)
+      if (x < m) ++expected[x];
+    for (auto a : strategies_for(m, true))
+      expect_counts<std::int64_t>(ctx(), m, expected, [&](cuda::std::span<std::int64_t> bins) {
+        sluice::histogram(ctx(), samples.span().subspan(1), bins, identity_bin{}, {.algorithm = a});
+      }, std::string(name_of(a)) + " misaligned, m = " + std::to_string(m));
+  }
+}
+
+/// 2^24 bins (CUB's HistogramEven asks for gigabytes of temporary memory there): automatic and global
+/// atomics, counts accumulated onto known contents.
+TEST_F(Histogram, SixteenMillionBins) {
+  const std::uint32_t m = 1u << 24;
+  const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 24, 1u << 15);
+  for (auto shape : {dist::distribution::uniform, dist::distribution::all_equal, dist::distribution::sorted}) {
+    const auto host = generated<std::uint32_t>(shape, n, 0, 24);
+    const sluice::device_buffer<std::uint32_t> samples(ctx(), std::span<const std::uint32_t>(host));
+    const auto counts =
+        ref::histogram(std::span<const std::uint32_t>(host), ref::even_bins<std::uint32_t>(0, 0xffffffffu, m)).counts;
+    std::vector<std::uint32_t> start(m), expected(m);
+    for (std::uint32_t b = 0; b < m; ++b) {
+      start[b] = b * 3u;
+      expected[b] = start[b] + static_cast<std::uint32_t>(counts[b]);
+    }
+    for (auto a : {sluice::histogram_algorithm::automatic, sluice::histogram_algorithm::global_atomics}) {
+      sluice::device_buffer<std::uint32_t> bins(ctx(), std::span<const std::uint32_t>(start));
+      sluice::histogram_even(ctx(), samples.span(), bins.span(), 0u, 0xffffffffu, {.algorithm = a, .accumulate = true});
+      ASSERT_TRUE(all_equal(bins.to_host(), expected)) << name_of(a) << " " << dist::to_string(shape);
+    }
+  }
 }
 
 }  // namespace

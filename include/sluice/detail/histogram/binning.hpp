@@ -14,8 +14,9 @@
 //                  64-bit keys divide in 128 bits. Floats: ((x − lower) / (upper − lower))·m in double,
 //                  truncated and clamped to m − 1, the oracle's operations in its order (IEEE division
 //                  and no contraction possible, so the device gives the host's bits).
-//   range_binning  splitters s_0 < … < s_m staged in shared memory; x in [s_0, s_m) goes to the bin
-//                  whose interval holds it (upper bound by binary search, ⌈log2(m + 1)⌉ steps).
+//   range_binning  splitters s_0 < … < s_m staged in shared memory (m ≤ 256; global memory beyond); x
+//                  in [s_0, s_m) goes to the bin whose interval holds it (upper bound by binary search,
+//                  ⌈log2(m + 1)⌉ steps).
 //   functor_binning any device functor returning an integer bin; negative or ≥ m is out of range.
 // NaN compares false, so it is out of range for even and range bins. The lookups are host-and-device
 // code, so host tests compare them with the oracle value by value.
@@ -89,7 +90,7 @@ struct even_binning {
 /// Splitters s_0 < … < s_m (levels = m + 1 of them, at most max_levels) in device memory.
 template <class T>
 struct range_binning {
-  static constexpr cuda::std::uint32_t max_levels = 257;  // m ≤ 256: the warp_ballot limit
+  static constexpr cuda::std::uint32_t max_levels = 257;  // staged in shared memory up to m = 256
   struct shared {
     T levels[max_levels];
   };
@@ -119,8 +120,10 @@ struct range_binning {
   cuda::std::uint32_t levels;
 
   /// Copies the splitters into the block's shared memory (all `threads` threads call it; the caller
-  /// synchronises the block after it).
+  /// synchronises the block after it). More than max_levels splitters (m > 256: the multireduce-based
+  /// strategies) are searched where they are, in global memory (cached), as CUB does for any m.
   SLUICE_DEVICE lookup stage(shared& storage, unsigned thread, unsigned threads) const {
+    if (levels > max_levels) return {splitters, levels};
     for (cuda::std::uint32_t i = thread; i < levels; i += threads) storage.levels[i] = splitters[i];
     return {storage.levels, levels};
   }

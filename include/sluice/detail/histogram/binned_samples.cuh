@@ -1,0 +1,93 @@
+// sluice/detail/histogram/binned_samples.cuh: the histogram as a multireduce (Eilers §1.2: "the special
+// case of multireduce with v_i = 1 and ⊙ = +"): samples become (bin, 1) pairs for the commutative
+// multireduce kernels, so the two histogram strategies past the warp ballots are those kernels, not
+// copies of them.
+//
+//   shared_per_bank  detail/multireduce/per_bank.cuh (Eilers §4.4c; on histograms the seed's
+//                    BankTRISH idea, §4.5.2): counters of the output's type in up to 32 per-bank sets
+//                    per block; m up to what one block's shared memory holds (58 112 four-byte
+//                    counters on an H100).
+//   global_atomics   detail/multireduce/global_atomic_sets.cuh (Alg. 4.9): sets of counters in global
+//                    memory, any m; temporary memory sets · m counters (sets chosen from the L2, one set
+//                    for m beyond it: no temporary memory at all). O(m), where CUB's HistogramEven asks
+//                    for gigabytes at 2^24 bins.
+// Runs of equal bins within a thread become one atomic adding the run's length (pair_walk.cuh), so
+// all-equal and sorted samples cost few atomics. Counters in shared memory have the output's width
+// and wrap with it, so no block needs a sample limit.
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/operators.hpp>
+#include <sluice/detail/multireduce/global_atomic_sets.cuh>
+#include <sluice/detail/multireduce/pair_walk.cuh>
+#include <sluice/detail/multireduce/per_bank.cuh>
+#include <sluice/detail/multireduce/plan.hpp>
+
+#include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include <cstdint>
+
+namespace sluice::detail::histogram {
+
+/// Samples as (bin, 1) pairs (the pair source of detail/multireduce/pair_walk.cuh); V = 4 when the
+/// samples are aligned to their 4-sample chunk, 1 otherwise.
+template <int V, class T, class Binning, class Counter>
+struct binned_samples {
+  using value_type = Counter;
+  using shared = typename Binning::shared;
+  static constexpr int width = V;
+
+  template <class Lookup>
+  struct reader {
+    using value_type = Counter;
+    static constexpr int width = V;
+    const T* samples;
+    cuda::std::size_t n;
+    Lookup bin_of;
+
+    [[nodiscard]] __device__ cuda::std::size_t size() const { return n; }
+    [[nodiscard]] __device__ __forceinline__ multireduce::pairs<Counter, V> load(cuda::std::size_t c) const {
+      const auto chunk = multireduce::load_chunk<V>(samples, c);
+      multireduce::pairs<Counter, V> p;
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        p.bucket[j] = bin_of(chunk.v[j]);
+        p.value[j] = Counter{1};
+      }
+      return p;
+    }
+    [[nodiscard]] __device__ __forceinline__ multireduce::pairs<Counter, 1> load_one(cuda::std::size_t i) const {
+      return {{bin_of(samples[i])}, {Counter{1}}};
+    }
+  };
+
+  const T* samples;
+  cuda::std::size_t n;
+  Binning binning;
+
+  __device__ auto stage(shared& storage, unsigned thread, unsigned threads) const {
+    using lookup = cuda::std::decay_t<decltype(binning.stage(storage, thread, threads))>;
+    return reader<lookup>{samples, n, binning.stage(storage, thread, threads)};
+  }
+};
+
+/// Calls run(source) with the fast source when the samples are aligned to their 4-sample chunk.
+template <class T, class Binning, class Counter, class Run>
+void with_binned_samples(const T* samples, cuda::std::size_t n, const Binning& binning, Counter*, Run run) {
+  constexpr int V = multireduce::pair_vector_width;
+  if (reinterpret_cast<std::uintptr_t>(samples) % scatter::chunk_alignment<T, V> == 0)
+    run(binned_samples<V, T, Binning, Counter>{samples, n, binning});
+  else run(binned_samples<1, T, Binning, Counter>{samples, n, binning});
+}
+
+/// Bucket sets of m counters that one block of the shared strategy holds here (0: none fit).
+template <class Source>
+[[nodiscard]] unsigned shared_per_bank_sets(const context& ctx, std::uint32_t m) {
+  using Counter = typename Source::value_type;
+  const auto budget = multireduce::per_bank_budget<Source, sluice::plus>(ctx);
+  return multireduce::sets_within(m, sizeof(Counter), budget.per_block);
+}
+
+}  // namespace sluice::detail::histogram

@@ -1,0 +1,71 @@
+// tests/support/multireduce_cases.hpp: inputs of the multireduce tests and the check of one call against
+// sluice::reference::multireduce_into (buckets and dropped count, output poisoned first or, in accumulate
+// mode, holding known contents).
+#pragma once
+
+#include <sluice/core/device_buffer.hpp>
+#include <sluice/data/distributions.hpp>
+#include <sluice/multireduce.cuh>
+#include <sluice/reference/multireduce.hpp>
+
+#include "support/compare.hpp"
+#include "support/gpu_test.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace sluice::testing {
+
+/// Labels of distribution `d` over [0, m) (Zipf s = 1.1, five used buckets), every 97th replaced by one
+/// outside it (m, m + 1, m + 2: dropped and counted).
+template <class L = std::uint32_t>
+std::vector<L> multireduce_labels(std::size_t n, std::uint32_t m, data::distribution d, std::uint64_t seed) {
+  const double parameter = d == data::distribution::zipf ? 1.1 : d == data::distribution::few_used ? 5.0 : 0.0;
+  const auto drawn = data::generate_host<std::uint32_t>(n, {d, m, parameter, seed});
+  std::vector<L> labels(drawn.begin(), drawn.end());
+  for (std::size_t i = 13; i < n; i += 97) labels[i] = static_cast<L>(std::uint64_t{m} + i % 3);
+  return labels;
+}
+
+/// Runs sluice::multireduce and compares buckets and dropped count with the oracle; tolerance < 0:
+/// exact. `start`: accumulate onto these contents instead of a poisoned output.
+template <class L, class T, class Op>
+void check_multireduce(context& ctx, const multireduce_options& options, const std::vector<L>& labels,
+                       const std::vector<T>& values, std::uint32_t m, Op op, double tolerance = -1.0,
+                       const std::vector<T>* start = nullptr) {
+  const std::span<const L> l(labels);
+  const std::span<const T> v(values);
+  std::vector<T> expected = start ? *start : std::vector<T>(m, identity<Op, T>());
+  const std::size_t expected_dropped = reference::multireduce_into(l, v, op, std::span<T>(expected));
+  const device_buffer<L> d_labels(ctx, l);
+  const device_buffer<T> d_values(ctx, v);
+  device_buffer<T> out(ctx, m);
+  device_buffer<std::size_t> dropped(ctx, 1);
+  multireduce_options run = options;
+  run.accumulate = start != nullptr;
+  const std::string where = std::string(to_string(options.algorithm)) + ", n = " + std::to_string(labels.size()) +
+                            ", m = " + std::to_string(m);
+  for (unsigned char poison : poison_patterns) {
+    if (start) out.copy_from_host(std::span<const T>(*start));
+    else out.fill_bytes(poison);
+    dropped.fill_bytes(poison);
+    multireduce(ctx, d_labels.span(), d_values.span(), out.span(), op, dropped.data(), run);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (tolerance >= 0) {
+        ASSERT_TRUE(all_near(out.to_host(), expected, tolerance)) << where;
+      } else {
+        ASSERT_TRUE(all_equal(out.to_host(), expected)) << where;
+      }
+    } else {
+      ASSERT_TRUE(all_equal(out.to_host(), expected)) << where;
+    }
+    ASSERT_EQ(dropped.to_host()[0], expected_dropped) << where;
+  }
+}
+
+}  // namespace sluice::testing
