@@ -1,0 +1,101 @@
+// Benchmarks of multiscan with a non-commutative operator (issue 5 target: m ≤ 256 at ≥ 3× the sort +
+// scan-by-key + scatter-back baseline): 2^28 pairs of a u32 label and an affine<u32> value, the inclusive
+// multiscan per bucket, labels uniform or all equal, m swept; and multitag at the same sizes. Baseline in
+// the same run: CUB's stable radix sort of (label, index) over the bits of m − 1, a gather of the values,
+// cub::DeviceScan::InclusiveScanByKey, a scatter back by index (Eilers §5.5's Thrust pipeline). Bytes:
+// the pairs read once and the results written once (20 per pair; multitag 8).
+#include "cases/ordered_inputs.hpp"
+
+#include <sluice/multiscan.cuh>
+#include <sluice/reference/multireduce.hpp>
+
+#include <cub/device/device_scan.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/gather.h>
+#include <thrust/scatter.h>
+#include <thrust/sequence.h>
+
+#include <string>
+
+namespace {
+
+using namespace sluice;
+using bench::ordered::affine;
+
+constexpr multiscan_algorithm strategies[] = {multiscan_algorithm::automatic, multiscan_algorithm::block_sort_segmented,
+                                              multiscan_algorithm::global_sort_scan_by_key};
+
+void multiscan_case(bench::case_context& session, std::uint32_t m, data::distribution d) {
+  auto& ctx = session.gpu();
+  const std::size_t n = bench::ordered::pair_count(session);
+  const auto in = bench::ordered::make_input(n, m, d);
+  const auto expected = reference::multiscan_inclusive(std::span<const std::uint32_t>(in.labels),
+                                                       std::span<const affine>(in.values), m, affine_compose{}, affine{1, 0});
+  const device_buffer<std::uint32_t> labels(ctx, std::span<const std::uint32_t>(in.labels));
+  const device_buffer<affine> values(ctx, std::span<const affine>(in.values));
+  device_buffer<affine> out(ctx, n);
+  const std::string name = "inclusive affine u32, m = " + std::to_string(m) + ", " + in.label_name;
+  const bench::work_description work{"multiscan", name, n, 20.0 * static_cast<double>(n)};
+  auto verify = [&] { return out.to_host() == expected.out; };
+  for (const multiscan_algorithm algorithm : strategies) {
+    if (algorithm == multiscan_algorithm::block_sort_segmented && !detail::multiscan::block_sort_fits<affine>(m)) continue;
+    out.fill_bytes(0xA5);
+    bench::measure(session, work, "sluice::multiscan_inclusive " + std::string(to_string(algorithm)), bench::role::subject,
+                   true,
+                   [&] { multiscan_inclusive(ctx, labels.span(), values.span(), out.span(), m, affine_compose{}, {}, nullptr, {.algorithm = algorithm}); },
+                   verify);
+  }
+  device_buffer<std::uint32_t> indices(ctx, n), sorted_labels(ctx, n), sorted_indices(ctx, n);
+  device_buffer<affine> gathered(ctx, n), scanned(ctx, n);
+  thrust::sequence(thrust::cuda::par.on(ctx.stream()), indices.data(), indices.data() + n, 0u);
+  bench::ordered::label_sort<std::uint32_t> sort(ctx, n, m);
+  std::size_t temp_bytes = 0;
+  SLUICE_CUDA_CHECK(cub::DeviceScan::InclusiveScanByKey(nullptr, temp_bytes, sorted_labels.data(), gathered.data(),
+                                                        scanned.data(), affine_compose{}, n, cuda::std::equal_to<>{},
+                                                        ctx.stream()));
+  device_buffer<char> temp(ctx, temp_bytes);
+  out.fill_bytes(0xA5);
+  bench::measure(session, work, "cub SortPairs + gather + InclusiveScanByKey + scatter", bench::role::baseline, true, [&] {
+    const auto policy = thrust::cuda::par.on(ctx.stream());
+    sort(labels.data(), indices.data(), sorted_labels.data(), sorted_indices.data());
+    thrust::gather(policy, sorted_indices.data(), sorted_indices.data() + n, values.data(), gathered.data());
+    SLUICE_CUDA_CHECK(cub::DeviceScan::InclusiveScanByKey(temp.data(), temp_bytes, sorted_labels.data(), gathered.data(),
+                                                          scanned.data(), affine_compose{}, n, cuda::std::equal_to<>{},
+                                                          ctx.stream()));
+    thrust::scatter(policy, scanned.data(), scanned.data() + n, sorted_indices.data(), out.data());
+  }, verify);
+}
+
+void multitag_case(bench::case_context& session, std::uint32_t m, data::distribution d) {
+  auto& ctx = session.gpu();
+  const std::size_t n = bench::ordered::pair_count(session);
+  const auto host = data::generate_host<std::uint32_t>(n, {d, m, 0.0, m});
+  const auto expected = reference::multitag(std::span<const std::uint32_t>(host), m);
+  const device_buffer<std::uint32_t> labels(ctx, std::span<const std::uint32_t>(host));
+  device_buffer<std::uint32_t> rank(ctx, n);
+  const std::string name = std::string("multitag u32, m = ") + std::to_string(m) +
+                           (d == data::distribution::all_equal ? ", all equal" : ", uniform");
+  const bench::work_description work{"multiscan", name, n, 8.0 * static_cast<double>(n)};
+  for (const multiscan_algorithm algorithm : strategies) {
+    if (algorithm == multiscan_algorithm::block_sort_segmented && !detail::multiscan::block_sort_fits<std::uint64_t>(m))
+      continue;
+    rank.fill_bytes(0xA5);
+    bench::measure(session, work, "sluice::multitag " + std::string(to_string(algorithm)), bench::role::subject, true,
+                   [&] { multitag(ctx, labels.span(), rank.span(), m, {}, nullptr, {.algorithm = algorithm}); },
+                   [&] { return rank.to_host() == expected.rank; });
+  }
+}
+
+}  // namespace
+
+SLUICE_BENCH_CASE("multiscan", "inclusive affine u32, m swept", gpu) {
+  for (const std::uint32_t m : bench::ordered::bucket_sweep(session))
+    for (const data::distribution d : {data::distribution::uniform, data::distribution::all_equal})
+      multiscan_case(session, m, d);
+}
+
+SLUICE_BENCH_CASE("multiscan", "multitag u32, m swept", gpu) {
+  for (const std::uint32_t m : bench::ordered::bucket_sweep(session))
+    for (const data::distribution d : {data::distribution::uniform, data::distribution::all_equal})
+      multitag_case(session, m, d);
+}
