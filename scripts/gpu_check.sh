@@ -12,7 +12,8 @@
 # SLUICE_CHECK_SOURCE=build/export/src.tgz checks a `git archive` of a commit instead of the working
 # tree (which may hold other engineers' unfinished files); it is unpacked once into build/checked-source
 # and the build there is kept for the next call. SLUICE_TEST_FILTER narrows the gpu tests and sanitizers
-# (a gtest filter); SLUICE_BENCH_ARGS replaces the bench's arguments (default: --quick --gpu-only).
+# (a gtest filter); SLUICE_SANITIZERS narrows the sanitizer part to some of its tools (default
+# "memcheck racecheck synccheck"); SLUICE_BENCH_ARGS replaces the bench's arguments (default: --quick --gpu-only).
 # SLUICE_CHECK_PART=profile runs Nsight Compute over `sluice bench $SLUICE_BENCH_ARGS`, profiling
 # SLUICE_PROFILE_COUNT (default 1) launches of the kernels matching the regex SLUICE_PROFILE_KERNEL
 # after skipping SLUICE_PROFILE_SKIP (default 0) of them; the report goes to profile-$SLUICE_PROFILE_NAME
@@ -58,7 +59,7 @@ part="${SLUICE_CHECK_PART:-all}"
 case "$part" in
   all) steps="configure build gpu-tests host-tests memcheck racecheck synccheck resources info bench examples" ;;
   tests) steps="configure build gpu-tests host-tests resources info" ;;
-  sanitizers) steps="configure build memcheck racecheck synccheck" ;;
+  sanitizers) steps="configure build ${SLUICE_SANITIZERS:-memcheck racecheck synccheck}" ;;
   bench) steps="configure build info bench examples" ;;
   profile) steps="configure build profile" ;;
   *) echo "SLUICE_CHECK_PART must be all, tests, sanitizers, bench or profile (got '$part')" >&2; exit 2 ;;
@@ -98,13 +99,11 @@ if wants gpu-tests; then
   step gpu-tests "$gpu_tests" --gtest_filter="$test_filter" --gtest_output="xml:$logs/gpu-tests.xml"
   step host-tests "$build/tests/sluice_host_tests"
 fi
-if wants memcheck; then
-  # The three sanitizers are independent and mostly host-bound: run them side by side.
-  step memcheck sanitize memcheck &
-  step racecheck sanitize racecheck &
-  step synccheck sanitize synccheck &
-  wait
-fi
+# The three sanitizers are independent and mostly host-bound: run them side by side.
+for tool in memcheck racecheck synccheck; do
+  if wants $tool; then step $tool sanitize $tool & fi
+done
+wait
 if wants resources; then step resources resources; fi
 if wants info; then step info "$build/sluice" info; fi
 if wants bench; then

@@ -26,11 +26,9 @@
 
 namespace sluice::detail::multisplit {
 
-/// onesweep takes m < 256 buckets: digit m marks the dropped keys, and a digit is 8 bits.
-inline constexpr std::uint32_t max_onesweep_buckets = radix_sort::onesweep_digits - 1;
-/// Keys and values onesweep stages (its tile shapes are CUB's, for elements of at most 16 bytes).
-inline constexpr std::size_t max_onesweep_key_bytes = 16;
-inline constexpr std::size_t max_onesweep_value_bytes = radix_sort::onesweep_max_value_bytes;
+// The limits (plan.hpp, where the automatic choice reads them) are the radix kernel's.
+static_assert(max_onesweep_buckets == radix_sort::onesweep_digits - 1);
+static_assert(max_onesweep_value_bytes == radix_sort::onesweep_max_value_bytes);
 
 /// The onesweep digit of a key: its bucket id, or `kept` (= m) for a dropped key (radix_sort::drops_digits).
 template <class BucketOf>

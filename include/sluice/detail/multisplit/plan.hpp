@@ -63,10 +63,20 @@ inline constexpr std::size_t max_direct_element_bytes = 32;
 /// Digits of the passes before the last one; their 256th bucket holds the keys with an invalid id.
 inline constexpr std::uint32_t digit_radix = max_direct_buckets - 1;
 
+/// onesweep takes m < 256 buckets: digit m marks the dropped keys, and a digit is 8 bits.
+inline constexpr std::uint32_t max_onesweep_buckets = 255;
+/// Keys and values onesweep stages (its tile shapes are CUB's, for elements of at most 16 bytes).
+inline constexpr std::size_t max_onesweep_key_bytes = 16;
+inline constexpr std::size_t max_onesweep_value_bytes = 16;
+
 // ---- thresholds of the automatic choice (the seed's GTX 1080 run put BMS first for every m ≤ 256,
 // Table 3.5; the H100 run of 80d29aa, docs/multisplit.md, at m = 2, 32, 256 with u32 elements: BMS first
 // everywhere but for keys alone at m = 2, where DMS is 1.23–1.31× faster: its reordering buys nothing
 // when each window holds two runs) ------------------------------------------------------------------------
+/// From this many buckets on (up to max_onesweep_buckets), onesweep: on the H100 (226ed94, u32, 2^28)
+/// it beats BMS 1.44x on keys and 1.55x on pairs at m = 32, and loses at m = 2 (2.01 ms against DMS's
+/// 1.56 for keys, 2.44 against BMS's 2.38 for pairs); its cost hardly depends on m (one 8-bit digit).
+inline constexpr std::uint32_t automatic_onesweep_min_buckets = 3;
 /// Past this many digit passes, automatic sorts the bucket ids instead (RB-sort).
 inline constexpr int automatic_max_digit_passes = 2;
 /// Keys alone, of at most this many bytes, into at most this many buckets: DMS (measured at m = 2 only;
@@ -109,6 +119,9 @@ struct digit_pass {
   if (static_cast<int>(digit_passes(m).size()) > automatic_max_digit_passes) return multisplit_algorithm::rb_sort;
   if (value_bytes == 0 && key_bytes <= automatic_dms_max_key_bytes && m <= automatic_dms_max_buckets)
     return multisplit_algorithm::dms;
+  if (m >= automatic_onesweep_min_buckets && m <= max_onesweep_buckets && key_bytes <= max_onesweep_key_bytes &&
+      value_bytes <= max_onesweep_value_bytes)
+    return multisplit_algorithm::onesweep;
   return multisplit_algorithm::bms;
 }
 
