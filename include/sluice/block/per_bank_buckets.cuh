@@ -38,6 +38,8 @@ class per_bank_buckets {
     for (cuda::std::uint64_t i = thread; i < slots; i += threads) storage_[i] = identity<Op, T>();
   }
 
+  [[nodiscard]] __device__ unsigned sets() const { return sets_; }
+
   /// bucket < the window's bucket count.
   __device__ __forceinline__ void add(cuda::std::uint32_t bucket, const T& value, Op op) const {
     sluice::detail::multireduce::atomic_combine(storage_ + static_cast<cuda::std::uint64_t>(bucket) * sets_ + set_,

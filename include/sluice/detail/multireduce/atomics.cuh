@@ -13,17 +13,32 @@
 // Values of other sizes have no atomic form: the atomic strategies reject them (plan.hpp).
 #pragma once
 
+#include <sluice/core/error.hpp>
 #include <sluice/core/operators.hpp>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/cstring>
 #include <cuda/std/type_traits>
 
+#include <string>
+
 namespace sluice::detail::multireduce {
 
 /// Values the atomic strategies take: 4 or 8 bytes (one atomic word).
 template <class T>
 inline constexpr bool atomic_value = sizeof(T) == 4 || sizeof(T) == 8;
+
+/// Whether the atomic strategies can run Op on T at all (plan.hpp rejects the rest before any launch;
+/// the dispatcher still names every strategy for every T and Op, so the others must not instantiate).
+template <class T, class Op>
+inline constexpr bool runs_atomically = atomic_value<T> && is_commutative_v<Op>;
+
+/// What the dispatcher's atomic entry points do for an operator or value they cannot run (plan.hpp has
+/// already refused it with the reason; this keeps such T and Op from instantiating the kernels).
+[[noreturn]] inline void refuse_atomic(const char* strategy) {
+  throw invalid_argument("multireduce", "options",
+                         std::string(strategy) + " needs a commutative operator and a 4- or 8-byte value");
+}
 
 template <class T>
 using atomic_word = cuda::std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;

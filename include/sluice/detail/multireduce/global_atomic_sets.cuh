@@ -54,11 +54,9 @@ struct global_sink {
   }
   /// The whole warp calls it: one atomic when every lane's run has the same bucket.
   __device__ __forceinline__ void add_converged(cuda::std::uint32_t bucket, const T& value) const {
-    const cuda::std::uint32_t lead = __shfl_sync(warp::full_mask, bucket, 0);
-    if (!__all_sync(warp::full_mask, bucket == lead)) return add(bucket, value);
-    if (lead >= m) return;  // the warp's lanes are all fillers or all dropped
-    const T total = warp::reduce(value, op);
-    if (warp::lane_id() == 0) atomic_combine(slot(lead, warp_set), total, op);
+    T total = value;
+    if (!merge_warp(bucket, total, op)) return add(bucket, value);
+    if (warp::lane_id() == 0 && bucket < m) atomic_combine(slot(bucket, warp_set), total, op);
   }
 };
 
@@ -126,9 +124,13 @@ template <class L, class T, class Op>
 void run_global_atomic_sets(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m,
                             Op op, std::size_t* dropped, unsigned sets, int /*partial_sort_bits: > 0 rejected by
                                                                                plan.hpp, not built yet*/) {
-  const unsigned chosen = global_sets_for<T>(ctx, m, sets);
-  with_labelled_values(labels, values, n, m,
-                       [&](const auto& source) { global_sets(ctx, source, out, m, op, dropped, chosen); });
+  if constexpr (runs_atomically<T, Op>) {
+    const unsigned chosen = global_sets_for<T>(ctx, m, sets);
+    with_labelled_values(labels, values, n, m,
+                         [&](const auto& source) { global_sets(ctx, source, out, m, op, dropped, chosen); });
+  } else {
+    refuse_atomic("global_atomic_sets");
+  }
 }
 
 }  // namespace sluice::detail::multireduce

@@ -28,6 +28,7 @@
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/scatter/chunks.cuh>
+#include <sluice/warp/reduce.cuh>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cuda/std/cstddef>
@@ -145,6 +146,17 @@ __device__ __forceinline__ void fold_runs(const pairs<T, V> (&p)[2], Op op, Sink
     }
   }
   sink.add_converged(run_bucket, run);
+}
+
+/// When every lane of the warp holds the same bucket, folds the lanes' values into lane 0's `value` (by
+/// shuffles) and returns true; otherwise changes nothing and returns false. The whole warp calls it.
+/// A sink uses it to turn a warp's 32 atomics on one bucket into one.
+template <class T, class Op>
+[[nodiscard]] __device__ __forceinline__ bool merge_warp(cuda::std::uint32_t bucket, T& value, Op op) {
+  const cuda::std::uint32_t lead = __shfl_sync(warp::full_mask, bucket, 0);
+  if (!__all_sync(warp::full_mask, bucket == lead)) return false;
+  value = warp::reduce(value, op);
+  return true;
 }
 
 template <class T, int V>

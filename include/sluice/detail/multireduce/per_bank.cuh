@@ -53,9 +53,14 @@ struct shared_sink {
     const cuda::std::uint32_t local = bucket - window.begin;  // wraps above the window for smaller buckets
     if (local < window.size) buckets.add(local, value, op);
   }
-  /// Shared sets already keep a warp's lanes apart: nothing to merge across lanes.
+  /// The whole warp calls it. With 32 sets a warp's lanes never share a slot; with fewer, lanes l and
+  /// l + sets do, and a warp whose runs all share a bucket (all-equal labels) would serialise
+  /// 32 / sets atomics on each slot: it merges into one atomic instead.
   __device__ __forceinline__ void add_converged(cuda::std::uint32_t bucket, const T& value) const {
-    add(bucket, value);
+    T total = value;
+    if (buckets.sets() == static_cast<unsigned>(warp::size) || !merge_warp(bucket, total, op))
+      return add(bucket, value);
+    if (warp::lane_id() == 0) add(bucket, total);
   }
 };
 
@@ -126,17 +131,21 @@ void per_bank(context& ctx, const char* function, const Source& source, typename
 template <class L, class T, class Op>
 void run_per_bank_shared(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m,
                          Op op, std::size_t* dropped) {
-  with_labelled_values(labels, values, n, m, [&](const auto& source) {
-    per_bank(ctx, "multireduce", source, out, m, op, dropped, false);
-  });
+  if constexpr (runs_atomically<T, Op>)
+    with_labelled_values(labels, values, n, m, [&](const auto& source) {
+      per_bank(ctx, "multireduce", source, out, m, op, dropped, false);
+    });
+  else refuse_atomic("per_bank_shared");
 }
 
 template <class L, class T, class Op>
 void run_per_bank_multi_pass(context& ctx, const L* labels, const T* values, std::size_t n, T* out,
                              std::uint32_t m, Op op, std::size_t* dropped) {
-  with_labelled_values(labels, values, n, m, [&](const auto& source) {
-    per_bank(ctx, "multireduce", source, out, m, op, dropped, true);
-  });
+  if constexpr (runs_atomically<T, Op>)
+    with_labelled_values(labels, values, n, m, [&](const auto& source) {
+      per_bank(ctx, "multireduce", source, out, m, op, dropped, true);
+    });
+  else refuse_atomic("per_bank_multi_pass");
 }
 
 }  // namespace sluice::detail::multireduce
