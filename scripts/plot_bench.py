@@ -2,8 +2,9 @@
 """Plots the sweeps of a `sluice bench` JSON file, one line per implementation:
 - over n: one PNG per (family, case) measured at three or more sizes, bandwidth (GB/s) against n on a
   log2 axis, with the measured copy bandwidth as the ceiling;
-- over m: host cases named "<case>, m = 2^k" (Eilers Fig. 2.1-2.7), one PNG per (family, case, n),
-  ns per element against the bucket (or table) count m;
+- over m: cases named "<case>, m = 2^k" (host: Eilers Fig. 2.1-2.7; device: the multireduce sweeps of
+  Figs. 4.10-4.16), one PNG per (family, case, n, host or device), ns per element against the bucket (or
+  table) count m;
 - over segment length: cases named "<prefix> 2^k per segment <suffix>" (the segmented sweep), one PNG
   per (family, prefix, suffix), GB/s against the segment length, with the copy bandwidth as the ceiling.
 With --simulate, the CSV of `sluice simulate --csv` instead (one PNG named after it): measured against
@@ -63,9 +64,9 @@ def main(results_path, out_dir):
         if length:
             case = f"{length.group(1)} per segment {length.group(3)}"
             over_length[(row["family"], case)][row["implementation"]].append((2 ** int(length.group(2)), row["gb_per_s"]))
-        elif match and not row["on_device"]:
+        elif match:
             ns_per_element = row["median_ms"] * 1e6 / row["n"]
-            points = over_m[(row["family"], match.group(1), row["n"])][row["implementation"]]
+            points = over_m[(row["family"], match.group(1), row["n"], row["on_device"])][row["implementation"]]
             points.append((2 ** int(match.group(2)), ns_per_element))
         else:
             over_n[(row["family"], row["case"])][row["implementation"]].append(row)
@@ -81,9 +82,10 @@ def main(results_path, out_dir):
              "n (elements)", "GB/s (minimum bytes moved / time)", lines,
              (copy, f"copy {copy:.0f} GB/s") if copy > 0 else None)
         written += 1
-    for (family, case, n), lines in over_m.items():
+    for (family, case, n, on_device), lines in over_m.items():
+        where = env["device"] if on_device else "host"
         draw(out_dir, f"m-sweep-{family}-{case}",
-             f"{family}: {case}, n = 2^{n.bit_length() - 1}\nhost, {env['date'][:10]}, {env['commit'][:12]}",
+             f"{family}: {case}, n = 2^{n.bit_length() - 1}\n{where}, {env['date'][:10]}, {env['commit'][:12]}",
              "m (buckets / table entries)", "ns per element (median)", lines)
         written += 1
     copy = env["device_copy_bandwidth_bytes_per_s"] / 1e9

@@ -4,7 +4,12 @@
 
 #include "harness/registry.hpp"
 
+#include <sluice/core/error.hpp>
+
+#include <cuda_runtime.h>
+
 #include <functional>
+#include <iostream>
 #include <string>
 
 namespace sluice::bench {
@@ -43,6 +48,18 @@ inline void measure(case_context& bench, const work_description& work, const std
                     bool on_device, const std::function<void()>& run, const std::function<bool()>& verify) {
   const timing t = on_device ? time_device(bench.gpu(), run, bench.policy()) : time_host(run, bench.policy());
   record_verified(bench, work, implementation, kind, on_device, t, verify);
+}
+
+/// Whether a baseline's `bytes` of temporary storage fit in half the device's free memory; when they do
+/// not, says on stderr that `what` is skipped and why (CUB's HistogramEven asks for gigabytes at 2^24
+/// bins), and the row goes without its baseline.
+inline bool baseline_fits(std::size_t bytes, const std::string& what) {
+  std::size_t free = 0, total = 0;
+  SLUICE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  if (bytes <= free / 2) return true;
+  std::cerr << "bench: " << what << " skipped: it asks for " << static_cast<double>(bytes) / 1e9
+            << " GB of temporary storage, " << static_cast<double>(free) / 1e9 << " GB free\n";
+  return false;
 }
 
 /// Sizes 2^first, 2^(first+step), … 2^last.

@@ -77,6 +77,11 @@ concept histogram_counter = std::integral<C> && !std::same_as<C, bool> && (sizeo
 
 namespace detail::histogram {
 
+template <class Binning>
+inline constexpr bool is_global_range_binning = false;
+template <class T>
+inline constexpr bool is_global_range_binning<global_range_binning<T>> = true;
+
 /// automatic takes the warp ballots up to this many bins (PROVISIONAL: where they were level with CUB).
 inline constexpr std::uint32_t automatic_warp_ballot_max_bins = 2;
 
@@ -128,7 +133,10 @@ void run(context& ctx, const char* function, cuda::std::span<const T> samples, c
     switch (algorithm) {
       case histogram_algorithm::automatic:  // resolved above
       case histogram_algorithm::warp_ballot:
-        return warp_ballot(ctx, samples.data(), samples.size(), binning, m, bins.data());
+        // global_range_binning serves only m > 256, which resolve() refuses to the ballots: not instantiated
+        if constexpr (!is_global_range_binning<Binning>)
+          return warp_ballot(ctx, samples.data(), samples.size(), binning, m, bins.data());
+        break;
       case histogram_algorithm::shared_per_bank:
         return multireduce::per_bank(ctx, function, source, bins.data(), m, sluice::plus{}, nullptr, false);
       case histogram_algorithm::global_atomics:
@@ -178,8 +186,10 @@ void histogram_range(context& ctx, cuda::std::span<SIn, E1> samples, cuda::std::
     throw invalid_argument(function, "splitters",
                            "has " + std::to_string(splitters.size()) + " entries: bins has " +
                                std::to_string(out.size()) + " bins, which need " + std::to_string(out.size() + 1));
-  h::run(ctx, function, input, h::range_binning<T>{splitters.data(), static_cast<std::uint32_t>(splitters.size())},
-         out, options);
+  const auto levels = static_cast<std::uint32_t>(splitters.size());
+  if (levels <= h::range_binning<T>::max_levels)
+    h::run(ctx, function, input, h::range_binning<T>{splitters.data(), levels}, out, options);
+  else h::run(ctx, function, input, h::global_range_binning<T>{splitters.data(), levels}, out, options);
 }
 
 /// bins[b] = the samples x with bin_of(x) == b (a device functor returning an integer; results

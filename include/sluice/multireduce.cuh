@@ -25,8 +25,9 @@
 //                              what the device's shared memory per block holds (read from the device).
 //   per_bank_multi_pass        §4.4d: per_bank_shared over windows of buckets, one pass per window.
 //   global_atomic_sets         Alg. 4.9: nSets interleaved bucket sets in global memory with atomics, then
-//                              one reduction over the sets (Table 4.1); optional partial radix sort by
-//                              the label's top bits first (Table 4.2). Commutative; any m.
+//                              one reduction over the sets (Table 4.1). The partial radix sort by the
+//                              label's top bits first (Table 4.2) is not built yet (partial_sort_bits > 0
+//                              is rejected). Commutative; any m.
 //   block_sort_segmented       Alg. 4.13: each tile sorted by label in shared memory (cub::BlockRadixSort,
 //                              stable) after the padded segmented transpose load (Alg. 4.7), segment
 //                              totals per tile, then the tiles' partials reduced in tile order.

@@ -21,11 +21,12 @@
 
 namespace sluice::testing {
 
-/// Labels of distribution `d` over [0, m) (Zipf s = 1.1, five used buckets), every 97th replaced by one
-/// outside it (m, m + 1, m + 2: dropped and counted).
+/// Labels of distribution `d` over [0, m) (Zipf s = 1.1; min(5, m) used buckets), every 97th replaced by
+/// one outside it (m, m + 1, m + 2: dropped and counted).
 template <class L = std::uint32_t>
 std::vector<L> multireduce_labels(std::size_t n, std::uint32_t m, data::distribution d, std::uint64_t seed) {
-  const double parameter = d == data::distribution::zipf ? 1.1 : d == data::distribution::few_used ? 5.0 : 0.0;
+  const double used = m < 5 ? static_cast<double>(m) : 5.0;
+  const double parameter = d == data::distribution::zipf ? 1.1 : d == data::distribution::few_used ? used : 0.0;
   const auto drawn = data::generate_host<std::uint32_t>(n, {d, m, parameter, seed});
   std::vector<L> labels(drawn.begin(), drawn.end());
   for (std::size_t i = 13; i < n; i += 97) labels[i] = static_cast<L>(std::uint64_t{m} + i % 3);

@@ -18,6 +18,7 @@
 
 #include <sluice/core/context.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/detail/histogram/binning.hpp>
 #include <sluice/detail/multireduce/global_atomic_sets.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/per_bank.cuh>
@@ -73,13 +74,27 @@ struct binned_samples {
   }
 };
 
+/// The binning the pair kernels use: range bins search their splitters in global memory (cached) here.
+/// Staging them in shared memory inside the pair reader, as the warp ballots do, makes nvcc 13 for sm_90
+/// emit a load from the immediate address 0 that ptxas rejects ("Immediate addresses allowed only for
+/// .local state space"); to revisit, as staged splitters are what beats CUB's HistogramRange.
+template <class Binning>
+[[nodiscard]] const Binning& unstaged(const Binning& binning) {
+  return binning;
+}
+template <class T>
+[[nodiscard]] global_range_binning<T> unstaged(const range_binning<T>& binning) {
+  return {binning.splitters, binning.levels};
+}
+
 /// Calls run(source) with the fast source when the samples are aligned to their 4-sample chunk.
 template <class T, class Binning, class Counter, class Run>
 void with_binned_samples(const T* samples, cuda::std::size_t n, const Binning& binning, Counter*, Run run) {
   constexpr int V = multireduce::pair_vector_width;
+  using B = cuda::std::decay_t<decltype(unstaged(binning))>;
   if (reinterpret_cast<std::uintptr_t>(samples) % scatter::chunk_alignment<T, V> == 0)
-    run(binned_samples<V, T, Binning, Counter>{samples, n, binning});
-  else run(binned_samples<1, T, Binning, Counter>{samples, n, binning});
+    run(binned_samples<V, T, B, Counter>{samples, n, unstaged(binning)});
+  else run(binned_samples<1, T, B, Counter>{samples, n, unstaged(binning)});
 }
 
 /// Bucket sets of m counters that one block of the shared strategy holds here (0: none fit).

@@ -14,9 +14,9 @@
 //                  64-bit keys divide in 128 bits. Floats: ((x − lower) / (upper − lower))·m in double,
 //                  truncated and clamped to m − 1, the oracle's operations in its order (IEEE division
 //                  and no contraction possible, so the device gives the host's bits).
-//   range_binning  splitters s_0 < … < s_m staged in shared memory (m ≤ 256; global memory beyond); x
-//                  in [s_0, s_m) goes to the bin whose interval holds it (upper bound by binary search,
-//                  ⌈log2(m + 1)⌉ steps).
+//   range_binning  splitters s_0 < … < s_m staged in shared memory (m ≤ 256; global_range_binning
+//                  searches them in global memory beyond); x in [s_0, s_m) goes to the bin whose interval
+//                  holds it (upper bound by binary search, ⌈log2(m + 1)⌉ steps).
 //   functor_binning any device functor returning an integer bin; negative or ≥ m is out of range.
 // NaN compares false, so it is out of range for even and range bins. The lookups are host-and-device
 // code, so host tests compare them with the oracle value by value.
@@ -120,13 +120,24 @@ struct range_binning {
   cuda::std::uint32_t levels;
 
   /// Copies the splitters into the block's shared memory (all `threads` threads call it; the caller
-  /// synchronises the block after it). More than max_levels splitters (m > 256: the multireduce-based
-  /// strategies) are searched where they are, in global memory (cached), as CUB does for any m.
+  /// synchronises the block after it).
   SLUICE_DEVICE lookup stage(shared& storage, unsigned thread, unsigned threads) const {
-    if (levels > max_levels) return {splitters, levels};
     for (cuda::std::uint32_t i = thread; i < levels; i += threads) storage.levels[i] = splitters[i];
     return {storage.levels, levels};
   }
+};
+
+/// More than range_binning::max_levels splitters (m > 256): searched where they are, in global memory
+/// (cached), as CUB does for any m. A type of its own, so that the staged lookup keeps its shared-memory
+/// loads (a pointer that may be either costs the warp-ballot kernels registers and spills).
+template <class T>
+struct global_range_binning {
+  using shared = nothing_shared;
+
+  const T* splitters;
+  cuda::std::uint32_t levels;
+
+  SLUICE_DEVICE typename range_binning<T>::lookup stage(shared&, unsigned, unsigned) const { return {splitters, levels}; }
 };
 
 /// A caller's bin function: bin_of(x) returns an integer; negative or ≥ bins is out of range.
