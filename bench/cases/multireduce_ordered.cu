@@ -3,15 +3,19 @@
 // value composed per bucket, labels uniform or all equal, m swept. Baseline in the same run: CUB's
 // stable radix sort of (label, value) pairs over the bits of m − 1, then cub::DeviceReduce::ReduceByKey
 // with the same operator (Thrust's stable_sort_by_key + reduce_by_key run these). Bytes: the pairs
-// read once (12 per pair) and the m buckets written once.
+// read once (12 per pair) and the m buckets written once. Where m ≤ vector_max_buckets the vector
+// strategy runs too; the tiny-m case (m = 2, 4, 5, 8) sets plan.hpp's vector threshold against
+// block_sort_segmented.
 #include "cases/ordered_inputs.hpp"
 
+#include <sluice/detail/multireduce/vector.cuh>
 #include <sluice/multireduce.cuh>
 #include <sluice/reference/multireduce.hpp>
 
 #include <cub/device/device_reduce.cuh>
 
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -30,8 +34,10 @@ void multireduce_ordered_case(bench::case_context& session, std::uint32_t m, dat
   const std::string name = "affine u32, m = " + std::to_string(m) + ", " + in.label_name;
   const bench::work_description work{"multireduce", name, n, 12.0 * static_cast<double>(n) + 8.0 * m};
   auto verify = [&] { return out.to_host() == expected.buckets; };
-  for (const multireduce_algorithm algorithm :
-       {multireduce_algorithm::block_sort_segmented, multireduce_algorithm::global_sort_reduce_by_key}) {
+  std::vector<multireduce_algorithm> strategies{multireduce_algorithm::block_sort_segmented,
+                                                multireduce_algorithm::global_sort_reduce_by_key};
+  if (m <= detail::multireduce::vector_max_buckets) strategies.push_back(multireduce_algorithm::vector);
+  for (const multireduce_algorithm algorithm : strategies) {
     out.fill_bytes(0xA5);
     bench::measure(session, work, "sluice::multireduce " + std::string(to_string(algorithm)), bench::role::subject, true,
                    [&] { multireduce(ctx, labels.span(), values.span(), out.span(), affine_compose{}, nullptr, {.algorithm = algorithm}); },
@@ -68,6 +74,14 @@ void multireduce_ordered_case(bench::case_context& session, std::uint32_t m, dat
 
 SLUICE_BENCH_CASE("multireduce", "non-commutative affine u32, m swept", gpu) {
   for (const std::uint32_t m : bench::ordered::bucket_sweep(session))
+    for (const data::distribution d : {data::distribution::uniform, data::distribution::all_equal})
+      multireduce_ordered_case(session, m, d);
+}
+
+SLUICE_BENCH_CASE("multireduce", "non-commutative affine u32, tiny m (vector)", gpu) {
+  const std::vector<std::uint32_t> tiny = session.quick() ? std::vector<std::uint32_t>{4, 8}
+                                                          : std::vector<std::uint32_t>{2, 4, 5, 8};
+  for (const std::uint32_t m : tiny)
     for (const data::distribution d : {data::distribution::uniform, data::distribution::all_equal})
       multireduce_ordered_case(session, m, d);
 }

@@ -1,13 +1,14 @@
-// GPU tests of the order-preserving multireduce strategies (block_sort_segmented, global_sort_reduce_by_key)
-// through the public sluice::multireduce with options.algorithm set, against reference::multireduce:
+// GPU tests of the order-preserving multireduce strategies (block_sort_segmented, global_sort_reduce_by_key,
+// and vector for m ≤ vector_max_buckets) through the public sluice::multireduce with options.algorithm set, against reference::multireduce:
 // plus on u32 (exact) and float (tolerance), min, max, and the non-commutative affine composition and
 // 2x2 matrix product mod p (exact: a strategy that loses index order fails them); m from 1 to 2^24 (both
-// of block_sort_segmented's forms: shared accumulators and records), sizes around the sort tiles and
-// with several tiles per block, the seed's label distributions, labels outside [0, m) in every input
+// of block_sort_segmented's forms: shared accumulators and records; every M of vector's), sizes around
+// the sort tiles, vector's warp tiles and the warp size, and with several tiles per block or warp, the seed's label distributions, labels outside [0, m) in every input
 // (dropped and counted), signed 64-bit labels, accumulate mode, bit-identical float sums across runs,
 // strict mode, m = 0, and 2^31 + 5 pairs (*Large*).
 #include <sluice/data/generate.cuh>
 #include <sluice/detail/multireduce/sorted_tile.cuh>
+#include <sluice/detail/multireduce/vector.cuh>
 #include <sluice/multireduce.cuh>
 #include <sluice/reference/multireduce.hpp>
 
@@ -35,6 +36,14 @@ class MultireduceOrdered : public gpu_test {};
 
 constexpr multireduce_algorithm ordered[] = {multireduce_algorithm::block_sort_segmented,
                                              multireduce_algorithm::global_sort_reduce_by_key};
+using sluice::detail::multireduce::vector_max_buckets;
+
+/// The ordered strategies that take m buckets: vector only up to vector_max_buckets.
+std::vector<multireduce_algorithm> ordered_for(std::uint32_t m) {
+  std::vector<multireduce_algorithm> strategies(std::begin(ordered), std::end(ordered));
+  if (m <= vector_max_buckets) strategies.push_back(multireduce_algorithm::vector);
+  return strategies;
+}
 
 using affine = sluice::affine<std::uint32_t>;
 constexpr std::uint32_t matrix_modulus = 1000003;
@@ -95,16 +104,22 @@ void check(sluice::context& ctx, multireduce_algorithm algorithm, const std::vec
   }
 }
 
-constexpr std::uint32_t bucket_counts[] = {1, 2, 31, 32, 33, 256, 257, 4096, 1u << 16, 1u << 20, 1u << 24};
+constexpr std::uint32_t bucket_counts[] = {1, 2, 3, 4, 5, 8, 31, 32, 33, 256, 257, 4096, 1u << 16, 1u << 20, 1u << 24};
 constexpr distribution distributions[] = {distribution::uniform, distribution::all_equal, distribution::sorted,
                                           distribution::zipf, distribution::few_used};
 
 /// 0, 1, 33, one sort tile ± 1 and ~10^5 (33 tiles); m ≥ 2^20 only at 10^5 (its output dominates the time).
+/// Where vector runs (m ≤ vector_max_buckets), also 31, 32 and one of its warp tiles ± 1.
 template <class T>
 std::vector<std::size_t> sizes_for(std::uint32_t m) {
   const std::size_t tile = sluice::detail::multireduce::sort_tile_shape<T>::tile;
   if (m >= (1u << 20)) return {100003};
-  return sluice::testing::sweep_sizes(std::vector<std::size_t>{0, 1, 33, tile - 1, tile + 1, 100003});
+  std::vector<std::size_t> sizes{0, 1, 33, tile - 1, tile + 1, 100003};
+  if (m <= vector_max_buckets) {
+    const std::size_t warp_tile = 32 * sluice::detail::multireduce::vector_items(sizeof(std::uint32_t), sizeof(T));
+    sizes.insert(sizes.end(), {31, 32, warp_tile - 1, warp_tile, warp_tile + 1});
+  }
+  return sluice::testing::sweep_sizes(sizes);
 }
 
 /// Every ordered strategy × m × size × distribution for one operator.
@@ -117,7 +132,7 @@ void sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
         if (d == distribution::zipf && m > sluice::data::max_table_range) continue;
         const auto labels = labels_of(n, m, d, n + m);
         const auto values = values_of<T>(n, n * 3 + m);
-        for (multireduce_algorithm algorithm : ordered) {
+        for (multireduce_algorithm algorithm : ordered_for(m)) {
           SCOPED_TRACE(std::string(sluice::data::to_string(d)));
           check(ctx, algorithm, labels, values, m, op, tolerance);
         }
@@ -136,10 +151,10 @@ TEST_F(MultireduceOrdered, MatrixProductModPIsExact) {
 /// Enough tiles that each block of the accumulator form folds several in order, and a records-form m.
 TEST_F(MultireduceOrdered, ManyTilesPerBlock) {
   const std::size_t n = sluice::testing::scaled_size((std::size_t{1} << 22) + 3, 40000);
-  for (std::uint32_t m : {33u, 4096u, 1u << 16})
+  for (std::uint32_t m : {3u, 8u, 33u, 4096u, 1u << 16})
     for (distribution d : {distribution::uniform, distribution::all_equal}) {
       const auto labels = labels_of(n, m, d, m);
-      for (multireduce_algorithm algorithm : ordered) {
+      for (multireduce_algorithm algorithm : ordered_for(m)) {
         check(ctx(), algorithm, labels, values_of<affine>(n, 5), m, sluice::affine_compose{});
         check(ctx(), algorithm, labels, values_of<std::uint32_t>(n, 6), m, sluice::plus{});
       }
@@ -149,9 +164,9 @@ TEST_F(MultireduceOrdered, ManyTilesPerBlock) {
 TEST_F(MultireduceOrdered, SixtyFourMillionPairs) {
   if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "2^26 pairs: too slow under a sanitizer";
   const std::size_t n = std::size_t{1} << 26;
-  for (std::uint32_t m : {256u, 1u << 20}) {
+  for (std::uint32_t m : {8u, 256u, 1u << 20}) {
     const auto labels = labels_of(n, m, distribution::uniform, 77);
-    for (multireduce_algorithm algorithm : ordered)
+    for (multireduce_algorithm algorithm : ordered_for(m))
       check(ctx(), algorithm, labels, values_of<affine>(n, 78), m, sluice::affine_compose{});
   }
 }
@@ -170,12 +185,12 @@ TEST_F(MultireduceOrdered, SignedLabelsOutsideRangeAreDropped) {
 }
 
 TEST_F(MultireduceOrdered, AccumulateFoldsOntoOut) {
-  for (std::uint32_t m : {7u, 5000u, 1u << 16}) {
+  for (std::uint32_t m : {1u, 7u, 5000u, 1u << 16}) {
     const std::size_t n = 30011;
     const auto labels = labels_of(n, m, distribution::zipf, m);
     const auto start = values_of<affine>(m, 9);
     const auto start_sums = values_of<std::uint32_t>(m, 10);
-    for (multireduce_algorithm algorithm : ordered) {
+    for (multireduce_algorithm algorithm : ordered_for(m)) {
       check(ctx(), algorithm, labels, values_of<affine>(n, 11), m, sluice::affine_compose{}, -1.0, &start);
       check(ctx(), algorithm, labels, values_of<std::uint32_t>(n, 12), m, sluice::plus{}, -1.0, &start_sums);
     }
@@ -191,7 +206,7 @@ TEST_F(MultireduceOrdered, FloatSumsAreBitIdenticalAcrossRuns) {
     const sluice::device_buffer<std::uint32_t> d_labels(ctx(), std::span<const std::uint32_t>(labels));
     const sluice::device_buffer<float> d_values(ctx(), std::span<const float>(values));
     sluice::device_buffer<float> first(ctx(), m), second(ctx(), m);
-    for (multireduce_algorithm algorithm : ordered) {
+    for (multireduce_algorithm algorithm : ordered_for(m)) {
       first.fill_bytes(0xA5);
       second.fill_bytes(0x5A);
       sluice::multireduce(ctx(), d_labels.span(), d_values.span(), first.span(), sluice::plus{}, nullptr,
@@ -202,6 +217,56 @@ TEST_F(MultireduceOrdered, FloatSumsAreBitIdenticalAcrossRuns) {
       ASSERT_EQ(std::memcmp(a.data(), b.data(), m * sizeof(float)), 0) << sluice::to_string(algorithm) << ", m = " << m;
     }
   }
+}
+
+/// vector on its own: every m up to vector_max_buckets (each compile-time M, and m below M) × sizes
+/// around the warp size and its warp tile × the four operators, with dropped labels in every input.
+template <class T, class Op>
+void vector_sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
+  const std::size_t warp_tile = 32 * sluice::detail::multireduce::vector_items(sizeof(std::uint32_t), sizeof(T));
+  for (std::uint32_t m = 1; m <= vector_max_buckets; ++m)
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33},
+                          warp_tile - 1, warp_tile + 1, std::size_t{100003}})
+      for (distribution d : {distribution::uniform, distribution::all_equal, distribution::sorted}) {
+        SCOPED_TRACE(std::string(sluice::data::to_string(d)));
+        check(ctx, multireduce_algorithm::vector, labels_of(n, m, d, n + 7 * m), values_of<T>(n, n + m), m, op,
+              tolerance);
+      }
+}
+
+TEST_F(MultireduceOrdered, VectorPlusU32) { vector_sweep<std::uint32_t>(ctx(), sluice::plus{}); }
+TEST_F(MultireduceOrdered, VectorPlusFloat) { vector_sweep<float>(ctx(), sluice::plus{}, 1e-3); }
+TEST_F(MultireduceOrdered, VectorAffineComposeIsExact) { vector_sweep<affine>(ctx(), sluice::affine_compose{}); }
+TEST_F(MultireduceOrdered, VectorMatrixProductModPIsExact) {
+  vector_sweep<sluice::mat2>(ctx(), sluice::mat2_multiply_mod{matrix_modulus});
+}
+
+/// Several warp tiles per warp (each warp's tiles fold in order, then warps, then blocks), with signed
+/// 64-bit labels that are negative or far past m (dropped and counted), and accumulate mode.
+TEST_F(MultireduceOrdered, VectorManyTilesPerWarpSignedLabelsAndAccumulate) {
+  const std::size_t n = sluice::testing::scaled_size((std::size_t{1} << 22) + 3, 40000);
+  for (std::uint32_t m : {1u, 3u, 8u}) {
+    auto labels = labels_of<std::int64_t>(n, m, distribution::uniform, 41 + m);
+    for (std::size_t i = 0; i < n; i += 7) labels[i] = i % 2 ? -static_cast<std::int64_t>(i) : std::int64_t{1} << 40;
+    check(ctx(), multireduce_algorithm::vector, labels, values_of<affine>(n, 42), m, sluice::affine_compose{});
+    check(ctx(), multireduce_algorithm::vector, labels, values_of<sluice::mat2>(n, 43), m,
+          sluice::mat2_multiply_mod{matrix_modulus});
+    const auto start = values_of<affine>(m, 44);
+    check(ctx(), multireduce_algorithm::vector, labels, values_of<affine>(n, 45), m, sluice::affine_compose{}, -1.0,
+          &start);
+  }
+}
+
+/// vector keeps m accumulators per thread: more than vector_max_buckets is an "options" error.
+TEST_F(MultireduceOrdered, VectorMoreThanMaxBucketsIsAnOptionsError) {
+  const sluice::device_buffer<std::uint32_t> labels(ctx(), 10), values(ctx(), 10);
+  sluice::device_buffer<std::uint32_t> out(ctx(), vector_max_buckets + 1);
+  sluice::testing::expect_invalid_argument(
+      [&] {
+        sluice::multireduce(ctx(), labels.span(), values.span(), out.span(), sluice::plus{}, nullptr,
+                            {.algorithm = multireduce_algorithm::vector});
+      },
+      "options");
 }
 
 TEST_F(MultireduceOrdered, StrictModeNamesTheFirstBadLabel) {
@@ -223,7 +288,7 @@ TEST_F(MultireduceOrdered, StrictModeNamesTheFirstBadLabel) {
 TEST_F(MultireduceOrdered, ZeroBucketsIsAnError) {
   const sluice::device_buffer<std::uint32_t> labels(ctx(), 10), values(ctx(), 10);
   sluice::device_buffer<std::uint32_t> out(ctx(), 1);
-  for (multireduce_algorithm algorithm : ordered)
+  for (multireduce_algorithm algorithm : ordered_for(1))
     sluice::testing::expect_invalid_argument(
         [&] {
           sluice::multireduce(ctx(), labels.span(), values.span(), out.span().first(0), sluice::plus{}, nullptr,
@@ -246,7 +311,7 @@ TEST_F(MultireduceOrdered, LargeBeyond32BitIndexing) {
   for (int k = 0; k < 4; ++k) expected[k] = static_cast<std::uint32_t>(count[k] * value);  // wraps as plus does
   // global_sort_reduce_by_key sorts 2n ids and 2n values beside the inputs: about 21 bytes per pair.
   const std::size_t memory = ctx().properties().global_memory_bytes;
-  for (multireduce_algorithm algorithm : ordered) {
+  for (multireduce_algorithm algorithm : ordered_for(4)) {
     const std::size_t needed = algorithm == multireduce_algorithm::global_sort_reduce_by_key ? 22 * n : 6 * n;
     if (memory < needed) {
       std::printf("skipping %s: needs %zu bytes of device memory\n", std::string(sluice::to_string(algorithm)).c_str(), needed);
