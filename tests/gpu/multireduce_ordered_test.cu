@@ -15,6 +15,7 @@
 #include "support/compare.hpp"
 #include "support/errors.hpp"
 #include "support/gpu_test.hpp"
+#include "support/multireduce_cases.hpp"
 #include "support/random_operands.hpp"
 
 #include <cstdint>
@@ -59,15 +60,6 @@ std::vector<T> values_of(std::size_t n, std::uint64_t seed) {
   } else return sluice::data::generate_host<T>(n, {distribution::uniform, 0, 0.0, seed});
 }
 
-/// Labels of distribution `d` over [0, m), every 97th replaced by one outside it (m, m + 1, m + 2: dropped).
-template <class L = std::uint32_t>
-std::vector<L> labels_of(std::size_t n, std::uint32_t m, distribution d, std::uint64_t seed) {
-  const double parameter = d == distribution::zipf ? 1.1 : d == distribution::few_used ? 5.0 : 0.0;
-  auto labels = sluice::data::generate_host<std::uint32_t>(n, {d, m, parameter, seed});
-  std::vector<L> out(labels.begin(), labels.end());
-  for (std::size_t i = 13; i < n; i += 97) out[i] = static_cast<L>(std::uint64_t{m} + i % 3);
-  return out;
-}
 
 /// Runs `algorithm` on the inputs (out poisoned first, or holding `start` in accumulate mode) and checks
 /// the buckets and the dropped count against the oracle; tolerance < 0: exact.
@@ -130,7 +122,7 @@ void sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
       for (distribution d : distributions) {
         if (m >= (1u << 20) && d != distribution::uniform && d != distribution::few_used) continue;
         if (d == distribution::zipf && m > sluice::data::max_table_range) continue;
-        const auto labels = labels_of(n, m, d, n + m);
+        const auto labels = sluice::testing::multireduce_labels(n, m, d, n + m);
         const auto values = values_of<T>(n, n * 3 + m);
         for (multireduce_algorithm algorithm : ordered_for(m)) {
           SCOPED_TRACE(std::string(sluice::data::to_string(d)));
@@ -153,7 +145,7 @@ TEST_F(MultireduceOrdered, ManyTilesPerBlock) {
   const std::size_t n = sluice::testing::scaled_size((std::size_t{1} << 22) + 3, 40000);
   for (std::uint32_t m : {3u, 8u, 33u, 4096u, 1u << 16})
     for (distribution d : {distribution::uniform, distribution::all_equal}) {
-      const auto labels = labels_of(n, m, d, m);
+      const auto labels = sluice::testing::multireduce_labels(n, m, d, m);
       for (multireduce_algorithm algorithm : ordered_for(m)) {
         check(ctx(), algorithm, labels, values_of<affine>(n, 5), m, sluice::affine_compose{});
         check(ctx(), algorithm, labels, values_of<std::uint32_t>(n, 6), m, sluice::plus{});
@@ -165,7 +157,7 @@ TEST_F(MultireduceOrdered, SixtyFourMillionPairs) {
   if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "2^26 pairs: too slow under a sanitizer";
   const std::size_t n = std::size_t{1} << 26;
   for (std::uint32_t m : {8u, 256u, 1u << 20}) {
-    const auto labels = labels_of(n, m, distribution::uniform, 77);
+    const auto labels = sluice::testing::multireduce_labels(n, m, distribution::uniform, 77);
     for (multireduce_algorithm algorithm : ordered_for(m))
       check(ctx(), algorithm, labels, values_of<affine>(n, 78), m, sluice::affine_compose{});
   }
@@ -175,7 +167,7 @@ TEST_F(MultireduceOrdered, SixtyFourMillionPairs) {
 TEST_F(MultireduceOrdered, SignedLabelsOutsideRangeAreDropped) {
   const std::size_t n = 50001;
   const std::uint32_t m = 300;
-  auto labels = labels_of<std::int64_t>(n, m, distribution::uniform, 3);
+  auto labels = sluice::testing::multireduce_labels<std::int64_t>(n, m, distribution::uniform, 3);
   for (std::size_t i = 0; i < n; i += 7) labels[i] = i % 2 ? -static_cast<std::int64_t>(i) : std::int64_t{1} << 40;
   for (std::size_t i = 3; i < n; i += 11) labels[i] = m - 1;
   for (multireduce_algorithm algorithm : ordered) {
@@ -187,7 +179,7 @@ TEST_F(MultireduceOrdered, SignedLabelsOutsideRangeAreDropped) {
 TEST_F(MultireduceOrdered, AccumulateFoldsOntoOut) {
   for (std::uint32_t m : {1u, 7u, 5000u, 1u << 16}) {
     const std::size_t n = 30011;
-    const auto labels = labels_of(n, m, distribution::zipf, m);
+    const auto labels = sluice::testing::multireduce_labels(n, m, distribution::zipf, m);
     const auto start = values_of<affine>(m, 9);
     const auto start_sums = values_of<std::uint32_t>(m, 10);
     for (multireduce_algorithm algorithm : ordered_for(m)) {
@@ -197,24 +189,54 @@ TEST_F(MultireduceOrdered, AccumulateFoldsOntoOut) {
   }
 }
 
-/// The order-preserving strategies fix the combining order, so float sums repeat bit for bit.
+/// Float sums have the same bits on every run (the contract of options.deterministic), for every
+/// order-preserving strategy and automatic with options.deterministic. The cases reach each combination
+/// step: m = 1 with 2^22 + pairs (one run over thousands of tiles in the sorted finish's merge path),
+/// few buckets used out of 2^16 (block_sort_segmented's records path, runs of many merge-path tiles),
+/// uniform 2^16 and 20000 (records, many short runs), 100 (block_sort_segmented's accumulators), and
+/// vector for m ≤ 8. Three runs each; the first also matches the oracle within the rounding tolerance.
 TEST_F(MultireduceOrdered, FloatSumsAreBitIdenticalAcrossRuns) {
-  const std::size_t n = sluice::testing::scaled_size(3000017, 30011);
-  for (std::uint32_t m : {1u, 100u, 20000u}) {
-    const auto labels = labels_of(n, m, distribution::uniform, 21);
-    const auto values = values_of<float>(n, 22);
+  struct float_case {
+    std::size_t n;
+    std::uint32_t m;
+    distribution d;
+  };
+  const std::size_t large = sluice::testing::scaled_size((std::size_t{1} << 22) + 17, 30011);
+  const std::size_t larger = sluice::testing::scaled_size((std::size_t{1} << 24) + 5, 30011);
+  const std::size_t medium = sluice::testing::scaled_size(3000017, 30011);
+  for (const float_case c : {float_case{large, 1u, distribution::uniform}, float_case{medium, 5u, distribution::uniform},
+                             float_case{medium, 100u, distribution::uniform},
+                             float_case{medium, 20000u, distribution::uniform},
+                             float_case{larger, 1u << 16, distribution::few_used},
+                             float_case{larger, 1u << 16, distribution::uniform}}) {
+    const auto labels = sluice::testing::multireduce_labels(c.n, c.m, c.d, 21 + c.m);
+    const auto values = values_of<float>(c.n, 22 + c.m);
+    // The oracle in double: its own rounding stays far below the tolerance at these sizes.
+    const std::vector<double> wide(values.begin(), values.end());
+    const auto exact = sluice::reference::multireduce(std::span<const std::uint32_t>(labels),
+                                                      std::span<const double>(wide), c.m, sluice::plus{}, 0.0);
+    const std::vector<float> expected(exact.buckets.begin(), exact.buckets.end());
     const sluice::device_buffer<std::uint32_t> d_labels(ctx(), std::span<const std::uint32_t>(labels));
     const sluice::device_buffer<float> d_values(ctx(), std::span<const float>(values));
-    sluice::device_buffer<float> first(ctx(), m), second(ctx(), m);
-    for (multireduce_algorithm algorithm : ordered_for(m)) {
-      first.fill_bytes(0xA5);
-      second.fill_bytes(0x5A);
-      sluice::multireduce(ctx(), d_labels.span(), d_values.span(), first.span(), sluice::plus{}, nullptr,
-                          {.algorithm = algorithm});
-      sluice::multireduce(ctx(), d_labels.span(), d_values.span(), second.span(), sluice::plus{}, nullptr,
-                          {.algorithm = algorithm});
-      const auto a = first.to_host(), b = second.to_host();
-      ASSERT_EQ(std::memcmp(a.data(), b.data(), m * sizeof(float)), 0) << sluice::to_string(algorithm) << ", m = " << m;
+    sluice::device_buffer<float> out(ctx(), c.m);
+    std::vector<sluice::multireduce_options> runs;
+    for (multireduce_algorithm algorithm : ordered_for(c.m)) runs.push_back({.algorithm = algorithm});
+    runs.push_back({.deterministic = true});
+    for (const sluice::multireduce_options& options : runs) {
+      SCOPED_TRACE(std::string(sluice::to_string(options.algorithm)) + ", m = " + std::to_string(c.m) + ", n = " +
+                   std::to_string(c.n) + ", " + std::string(sluice::data::to_string(c.d)));
+      std::vector<float> first;
+      for (int run = 0; run < 3; ++run) {
+        out.fill_bytes(sluice::testing::poison_patterns[run % 2]);
+        sluice::multireduce(ctx(), d_labels.span(), d_values.span(), out.span(), sluice::plus{}, nullptr, options);
+        const auto got = out.to_host();
+        if (run == 0) {
+          EXPECT_TRUE(all_near(got, expected, 1e-3));
+          first = got;
+        } else {
+          ASSERT_EQ(std::memcmp(got.data(), first.data(), c.m * sizeof(float)), 0) << "run " << run;
+        }
+      }
     }
   }
 }
@@ -229,7 +251,7 @@ void vector_sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
                           warp_tile - 1, warp_tile + 1, std::size_t{100003}})
       for (distribution d : {distribution::uniform, distribution::all_equal, distribution::sorted}) {
         SCOPED_TRACE(std::string(sluice::data::to_string(d)));
-        check(ctx, multireduce_algorithm::vector, labels_of(n, m, d, n + 7 * m), values_of<T>(n, n + m), m, op,
+        check(ctx, multireduce_algorithm::vector, sluice::testing::multireduce_labels(n, m, d, n + 7 * m), values_of<T>(n, n + m), m, op,
               tolerance);
       }
 }
@@ -246,7 +268,7 @@ TEST_F(MultireduceOrdered, VectorMatrixProductModPIsExact) {
 TEST_F(MultireduceOrdered, VectorManyTilesPerWarpSignedLabelsAndAccumulate) {
   const std::size_t n = sluice::testing::scaled_size((std::size_t{1} << 22) + 3, 40000);
   for (std::uint32_t m : {1u, 3u, 8u}) {
-    auto labels = labels_of<std::int64_t>(n, m, distribution::uniform, 41 + m);
+    auto labels = sluice::testing::multireduce_labels<std::int64_t>(n, m, distribution::uniform, 41 + m);
     for (std::size_t i = 0; i < n; i += 7) labels[i] = i % 2 ? -static_cast<std::int64_t>(i) : std::int64_t{1} << 40;
     check(ctx(), multireduce_algorithm::vector, labels, values_of<affine>(n, 42), m, sluice::affine_compose{});
     check(ctx(), multireduce_algorithm::vector, labels, values_of<sluice::mat2>(n, 43), m,
@@ -261,12 +283,15 @@ TEST_F(MultireduceOrdered, VectorManyTilesPerWarpSignedLabelsAndAccumulate) {
 TEST_F(MultireduceOrdered, VectorMoreThanMaxBucketsIsAnOptionsError) {
   const sluice::device_buffer<std::uint32_t> labels(ctx(), 10), values(ctx(), 10);
   sluice::device_buffer<std::uint32_t> out(ctx(), vector_max_buckets + 1);
+  out.fill_bytes(0x5A);
   sluice::testing::expect_invalid_argument(
       [&] {
         sluice::multireduce(ctx(), labels.span(), values.span(), out.span(), sluice::plus{}, nullptr,
                             {.algorithm = multireduce_algorithm::vector});
       },
       "options");
+  // resolve rejects it before out is touched (no identity fill).
+  for (std::uint32_t word : out.to_host()) EXPECT_EQ(word, 0x5A5A5A5Au);
 }
 
 TEST_F(MultireduceOrdered, StrictModeNamesTheFirstBadLabel) {

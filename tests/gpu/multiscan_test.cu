@@ -13,6 +13,7 @@
 #include "support/compare.hpp"
 #include "support/errors.hpp"
 #include "support/gpu_test.hpp"
+#include "support/multireduce_cases.hpp"
 #include "support/random_operands.hpp"
 
 #include <cstdint>
@@ -53,15 +54,6 @@ std::vector<T> values_of(std::size_t n, std::uint64_t seed) {
   } else return sluice::data::generate_host<T>(n, {distribution::uniform, 0, 0.0, seed});
 }
 
-/// Labels of distribution `d` over [0, m), every 97th replaced by one outside it (dropped).
-template <class L = std::uint32_t>
-std::vector<L> labels_of(std::size_t n, std::uint32_t m, distribution d, std::uint64_t seed) {
-  const double parameter = d == distribution::zipf ? 1.1 : d == distribution::few_used ? 5.0 : 0.0;
-  auto labels = sluice::data::generate_host<std::uint32_t>(n, {d, m, parameter, seed});
-  std::vector<L> out(labels.begin(), labels.end());
-  for (std::size_t i = 13; i < n; i += 97) out[i] = static_cast<L>(std::uint64_t{m} + i % 3);
-  return out;
-}
 
 template <class T>
 ::testing::AssertionResult matches(const std::vector<T>& got, const std::vector<T>& expected, double tolerance) {
@@ -144,7 +136,7 @@ void sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
       for (distribution d : distributions) {
         if (m >= (1u << 20) && d != distribution::uniform && d != distribution::few_used) continue;
         if (d == distribution::zipf && m > sluice::data::max_table_range) continue;
-        const auto labels = labels_of(n, m, d, n + m);
+        const auto labels = sluice::testing::multireduce_labels(n, m, d, n + m);
         const auto values = values_of<T>(n, n * 3 + m);
         for (multiscan_algorithm algorithm : strategies_for<T>(m)) {
           SCOPED_TRACE(std::string(sluice::data::to_string(d)));
@@ -165,7 +157,7 @@ TEST_F(Multiscan, MultitagRanksAndCounts) {
     for (std::size_t n : sizes_for<std::uint64_t>(m))
       for (distribution d : {distribution::uniform, distribution::all_equal, distribution::few_used})
         for (multiscan_algorithm algorithm : strategies_for<std::uint64_t>(m))
-          check_multitag(ctx(), algorithm, labels_of(n, m, d, n + m + 1), m);
+          check_multitag(ctx(), algorithm, sluice::testing::multireduce_labels(n, m, d, n + m + 1), m);
 }
 
 /// Enough tiles that each block of block_sort_segmented scans several and step 3 adds prefixes.
@@ -173,7 +165,7 @@ TEST_F(Multiscan, ManyTilesPerBlock) {
   const std::size_t n = sluice::testing::scaled_size((std::size_t{1} << 22) + 3, 40000);
   for (std::uint32_t m : {1u, 33u, 4096u})
     for (distribution d : {distribution::uniform, distribution::all_equal}) {
-      const auto labels = labels_of(n, m, d, m);
+      const auto labels = sluice::testing::multireduce_labels(n, m, d, m);
       for (multiscan_algorithm algorithm : strategies_for<affine>(m))
         check(ctx(), algorithm, labels, values_of<affine>(n, 5), m, sluice::affine_compose{});
       check_multitag(ctx(), multiscan_algorithm::block_sort_segmented, labels, m);
@@ -184,7 +176,7 @@ TEST_F(Multiscan, SixtyFourMillionElements) {
   if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "2^26 elements: too slow under a sanitizer";
   const std::size_t n = std::size_t{1} << 26;
   for (std::uint32_t m : {256u, 1u << 20}) {
-    const auto labels = labels_of(n, m, distribution::uniform, 77);
+    const auto labels = sluice::testing::multireduce_labels(n, m, distribution::uniform, 77);
     for (multiscan_algorithm algorithm : strategies_for<affine>(m))
       check(ctx(), algorithm, labels, values_of<affine>(n, 78), m, sluice::affine_compose{});
   }
@@ -193,7 +185,7 @@ TEST_F(Multiscan, SixtyFourMillionElements) {
 TEST_F(Multiscan, SignedLabelsOutsideRangeAreDropped) {
   const std::size_t n = 50001;
   const std::uint32_t m = 300;
-  auto labels = labels_of<std::int64_t>(n, m, distribution::uniform, 3);
+  auto labels = sluice::testing::multireduce_labels<std::int64_t>(n, m, distribution::uniform, 3);
   for (std::size_t i = 0; i < n; i += 7) labels[i] = i % 2 ? -static_cast<std::int64_t>(i) : std::int64_t{1} << 40;
   for (std::size_t i = 3; i < n; i += 11) labels[i] = m - 1;
   for (multiscan_algorithm algorithm : strategies_for<affine>(m)) {
@@ -205,7 +197,7 @@ TEST_F(Multiscan, SignedLabelsOutsideRangeAreDropped) {
 TEST_F(Multiscan, InPlace) {
   const std::size_t n = 200003;
   for (std::uint32_t m : {5u, 4096u, 1u << 16}) {
-    const auto labels = labels_of(n, m, distribution::zipf, m);
+    const auto labels = sluice::testing::multireduce_labels(n, m, distribution::zipf, m);
     const auto values = values_of<affine>(n, 8);
     const std::span<const std::uint32_t> l(labels);
     const auto expected = sluice::reference::multiscan_exclusive(l, std::span<const affine>(values), m,
