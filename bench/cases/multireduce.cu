@@ -125,7 +125,7 @@ void sweep(bench::case_context& session, data::distribution d) {
     };
     std::size_t temp_bytes = 0;
     cub_run(nullptr, temp_bytes);
-    if (!bench::baseline_fits(temp_bytes, "cub::DeviceHistogram::HistogramEven at m = 2^" + std::to_string(k)))
+    if (!bench::cub_histogram_runs(m, temp_bytes, "cub::DeviceHistogram::HistogramEven at m = 2^" + std::to_string(k)))
       continue;
     device_buffer<char> temp(ctx, temp_bytes);
     histogram.fill_bytes(0xA5);
