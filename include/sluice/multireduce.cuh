@@ -14,7 +14,9 @@
 //   commutative (plus, min, max, bit ops, user operators that declare it): any strategy; atomics combine
 //     partial results in an unspecified order, so float sums may differ from the sequential order's
 //     rounding from run to run. options.deterministic picks only strategies whose result does not depend
-//     on scheduling (the order-preserving ones), for bit-identical float sums across runs.
+//     on scheduling (the order-preserving ones), for bit-identical float sums across runs: every one of
+//     their combination steps has an order fixed by n, m and the device (docs/multireduce.md,
+//     "Determinism"), for any m.
 //   non-commutative (affine-map composition, matrix products): only the order-preserving strategies;
 //     the result has the sequential oracle's exact bits (reference::multireduce).
 //
@@ -30,10 +32,11 @@
 //                              is rejected). Commutative; any m.
 //   block_sort_segmented       Alg. 4.13: each tile sorted by label in shared memory (cub::BlockRadixSort,
 //                              stable) after the padded segmented transpose load (Alg. 4.7), segment
-//                              totals per tile, then the tiles' partials reduced in tile order.
-//                              Order-preserving.
-//   global_sort_reduce_by_key  §4.5a: a stable radix sort by label, then reduce_by_key. Order-preserving,
-//                              any m.
+//                              totals per tile, then the tiles' partials reduced in tile order (large m:
+//                              sorted records and global_sort_reduce_by_key's finish). Order-preserving.
+//   global_sort_reduce_by_key  §4.5a: a stable radix sort by label, then each bucket's run reduced by
+//                              a segmented reduce over the buckets' offsets (merge path, fixed order).
+//                              Order-preserving, any m.
 //   vector                     the vector trick for tiny m: every thread keeps m accumulators over a
 //                              contiguous chunk, chunks combined in order. Order-preserving.
 // automatic: detail/multireduce/plan.hpp, from the operator class, m, the value size and the device's

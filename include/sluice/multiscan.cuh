@@ -7,7 +7,12 @@
 //
 // j ascending, e = the operator's identity (sluice/core/operators.hpp). Every prefix is produced in index
 // order, so every strategy is order-preserving: non-commutative operators get the oracle's exact bits
-// (reference::multiscan_inclusive / _exclusive / multitag) and float sums are the same on every run.
+// (reference::multiscan_inclusive / _exclusive / multitag). Float rounding across runs: with
+// block_sort_segmented the grouping of every ⊕ is fixed (tiles in order within a block, the blocks'
+// bucket sets scanned one thread per bucket in block order), so float results repeat bit for bit;
+// global_sort_scan_by_key's inclusive_scan_by_key chains its tiles by decoupled look-back, whose
+// grouping of a run spanning tiles depends on timing, so its float results (and totals) can differ in
+// their last bits between runs (exact operators, integers included, are unaffected).
 // Labels are integers of any width, signed or unsigned; a label that is negative or ≥ m is dropped: its
 // element gets the identity (rank 0), takes part in no bucket and is counted in *dropped (device memory,
 // may be null). With options.strict such a label throws sluice::invalid_argument("labels") naming the

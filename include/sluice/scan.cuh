@@ -116,6 +116,9 @@ void run_reduce_then_scan(context& ctx, const T* in, T* out, std::size_t n, T in
 }
 
 /// Inclusive scan without init of in[0, n) into `to` by Brent–Kung tiles, recursing on the tile totals.
+/// In place (to == in) is safe. Fixed order: the grouping depends on n alone, never on scheduling, so
+/// it is the scan for small arrays whose float results must be the same on every run (the merge-path
+/// segmented reduction's tile carries).
 template <class T, class Op>
 void brent_kung_inclusive(context& ctx, const T* in, T* to, std::size_t n, Op op) {
   constexpr int threads = 256;

@@ -25,7 +25,10 @@
 //               flags and keys.
 //   merge_path: segmented_reduce by offsets only: the segment ends merged with the elements, equal
 //               work per tile, no flags and no look-back chain (detail/segmented/merge_path.cuh). The
-//               default there.
+//               default there, and deterministic: every combination happens in an order fixed by the
+//               sizes, so float sums have the same bits on every run (the flat strategy's look-back
+//               groups a segment that spans tiles by timing: its float results may differ in rounding
+//               between runs, as may every scan and by-key form here).
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -142,8 +145,9 @@ class offset_flags {
 };
 
 /// segmented_reduce by offsets by the merge path (merge_path.cuh): partition, reduce the tiles, scan the
-/// tiles' carries, fix each tile's first segment. The grid is sized for every element in a segment
-/// (offsets[0] and offsets[S] stay on the device); tiles past the merged list's end do nothing.
+/// tiles' carries in a fixed order (Brent–Kung, in place), fix each tile's first segment. The grid is
+/// sized for every element in a segment (offsets[0] and offsets[S] stay on the device); tiles past the
+/// merged list's end do nothing. Run-to-run deterministic, floats included (merge_path.cuh).
 template <class T, class Op>
 void run_merge_path_reduce(context& ctx, const T* values, std::size_t n, cuda::std::span<const std::size_t> offsets,
                            T* out, T init, Op op) {
@@ -155,7 +159,7 @@ void run_merge_path_reduce(context& ctx, const T* values, std::size_t n, cuda::s
   if (tiles > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw invalid_argument("segmented_reduce", "values", "has more tiles than one grid can hold");
   scan::scratch<std::size_t> splits(ctx, tiles + 1);
-  scan::scratch<carry> carries(ctx, tiles), carries_in(ctx, tiles);
+  scan::scratch<carry> carries(ctx, tiles);
   scan::scratch<mp::first_segment_fix> fixes(ctx, tiles);
   mp::partition_kernel<shape::tile><<<static_cast<unsigned>(ceil_div(tiles + 1, 256)), 256, 0, ctx.stream()>>>(
       offsets.data(), segments, n, tiles, splits.get());
@@ -164,11 +168,11 @@ void run_merge_path_reduce(context& ctx, const T* values, std::size_t n, cuda::s
       values, n, offsets.data(), segments, splits.get(), out, init, op, carries.get(), fixes.get());
   SLUICE_CHECK_LAUNCH();
   if (tiles == 1) return;
-  scan::run_single_pass_scan<scan::scan_kind::exclusive, true>(ctx, static_cast<const carry*>(carries.get()),
-                                                               carries_in.get(), tiles, carry{false, false, T{}},
-                                                               mp::carry_op<Op>{op});
+  // Not the look-back scan: its grouping of a long segment's tile sums depends on timing.
+  scan::brent_kung_inclusive(ctx, static_cast<const carry*>(carries.get()), carries.get(), tiles,
+                             mp::carry_op<Op>{op});
   mp::fix_kernel<<<scan::streaming_grid(ctx, mp::fix_kernel<T, Op>, tiles), 256, 0, ctx.stream()>>>(
-      carries_in.get(), fixes.get(), tiles, out, op);
+      carries.get(), fixes.get(), tiles, out, op);
   SLUICE_CHECK_LAUNCH();
 }
 
@@ -295,6 +299,9 @@ void segmented_exclusive_scan(context& ctx, cuda::std::span<In, E1> values, cuda
 }
 
 /// out[s] = init ⊕ values[offsets[s]] ⊕ … ⊕ values[offsets[s+1] − 1]; out has one entry per segment.
+/// With the merge_path strategy (automatic) the result does not depend on scheduling: the grouping of
+/// the ⊕ is fixed by n, the offsets and the device-independent tile shape, so float sums are
+/// bit-identical across runs (multireduce's order-preserving strategies rely on it).
 template <class In, std::size_t E1, class T, std::size_t E2, class Op>
   requires std::same_as<std::remove_const_t<In>, T>
 void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::span<const std::size_t> offsets,

@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <vector>
 
 namespace {
@@ -186,6 +188,42 @@ TEST_F(Segmented, OffsetsSkewedAcrossMergeTiles) {
     while (mixed.size() - 1 + mixed.back() < items) mixed.push_back(mixed.back() + (mixed.size() % 3 == 0 ? 0 : 1));
     check_offsets_forms(ctx(), uniform<std::uint32_t>(mixed.back(), items), mixed, 0u, sluice::plus{});
   }
+}
+
+/// segmented_reduce by offsets (merge_path, the default) fixes its combining order: one float segment
+/// over thousands of merge tiles (more than one Brent–Kung tile of carries, so the carries' scan
+/// recurses) gives the same bits on three runs, and matches a double oracle within rounding; the
+/// non-commutative affine composition over as many tiles stays exact.
+TEST_F(Segmented, OffsetsReduceOfOneHugeFloatSegmentIsBitIdenticalAcrossRuns) {
+  const std::size_t n = sluice::testing::scaled_size((std::size_t{1} << 23) + 11, 100003);
+  const std::vector<std::size_t> offsets{3, n - 2};  // elements outside the segment at both ends
+  const auto host = uniform<float>(n, 41);
+  const std::vector<double> wide(host.begin(), host.end());
+  const auto exact = sluice::reference::segmented_reduce_offsets(std::span<const double>(wide),
+                                                                 std::span<const std::size_t>(offsets), 0.5,
+                                                                 sluice::plus{});
+  const std::vector<float> expected(exact.begin(), exact.end());
+  const sluice::device_buffer<float> values(ctx(), std::span<const float>(host));
+  const sluice::device_buffer<std::size_t> d_offsets(ctx(), std::span<const std::size_t>(offsets));
+  sluice::device_buffer<float> sums(ctx(), 1);
+  for (auto algorithm : {sluice::segmented_algorithm::automatic, sluice::segmented_algorithm::merge_path}) {
+    std::vector<float> first;
+    for (int run = 0; run < 3; ++run) {
+      sums.fill_bytes(sluice::testing::poison_patterns[run % 2]);
+      sluice::segmented_reduce(ctx(), values.span(), d_offsets.span(), sums.span(), 0.5f, sluice::plus{},
+                               {.algorithm = algorithm});
+      const auto got = sums.to_host();
+      if (run == 0) {
+        ASSERT_TRUE(sluice::testing::all_near(got, expected, 1e-4)) << static_cast<int>(algorithm);
+        first = got;
+      } else {
+        ASSERT_EQ(std::memcmp(got.data(), first.data(), sizeof(float)), 0)
+            << "run " << run << ", algorithm " << static_cast<int>(algorithm);
+      }
+    }
+  }
+  const std::size_t m = sluice::testing::scaled_size((std::size_t{1} << 22) + 5, 100003);
+  check_offsets_forms(ctx(), affine_values(m, 42), {0, 1, m / 2, m - 1, m}, affine{3, 1}, sluice::affine_compose{});
 }
 
 TEST_F(Segmented, MergePathIsForReductionsByOffsets) {

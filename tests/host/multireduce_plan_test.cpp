@@ -77,11 +77,11 @@ TEST(MultireducePlan, AutomaticChoice) {
   for (const mr::problem base : {mr::problem{false, false, 4, 1, h100}, mr::problem{true, true, 4, 1, h100},
                                  mr::problem{true, false, 16, 1, h100}, mr::problem{true, false, 2, 1, h100}}) {
     mr::problem p = base;
-    for (std::uint32_t m : {1u, 4u}) {
+    for (std::uint32_t m : {1u, 4u, 5u, mr::vector_max_buckets}) {
       p.m = m;
       EXPECT_EQ(mr::choose(p), multireduce_algorithm::vector) << "m = " << m;
     }
-    for (std::uint32_t m : {5u, 256u, 4096u}) {
+    for (std::uint32_t m : {mr::vector_max_buckets + 1, 256u, 4096u}) {
       p.m = m;
       EXPECT_EQ(mr::choose(p), multireduce_algorithm::block_sort_segmented) << "m = " << m;
     }
@@ -102,9 +102,23 @@ TEST(MultireducePlan, ExplicitAtomicStrategiesNeedCommutativeNondeterministicWor
     EXPECT_NE(mr::strategy_problem(a, commutative(256, 16)).find("16-byte"), std::string::npos);
     EXPECT_FALSE(mr::strategy_problem(a, commutative(256, 2)).empty());
   }
-  for (auto a : {multireduce_algorithm::block_sort_segmented, multireduce_algorithm::global_sort_reduce_by_key,
-                 multireduce_algorithm::vector}) {
+  for (auto a : {multireduce_algorithm::block_sort_segmented, multireduce_algorithm::global_sort_reduce_by_key}) {
     EXPECT_TRUE(mr::strategy_problem(a, {false, true, 16, 1u << 24, h100}).empty());
+  }
+}
+
+TEST(MultireducePlan, ExplicitVectorTakesAtMostVectorMaxBuckets) {
+  static_assert(mr::vector_max_buckets == 8);
+  static_assert(mr::automatic_vector_max_buckets == mr::vector_max_buckets);
+  for (std::uint32_t m : {1u, 5u, mr::vector_max_buckets}) {
+    EXPECT_TRUE(mr::strategy_problem(multireduce_algorithm::vector, {false, true, 16, m, h100}).empty()) << m;
+    EXPECT_TRUE(mr::strategy_problem(multireduce_algorithm::vector, commutative(m)).empty()) << m;
+  }
+  for (std::uint32_t m : {mr::vector_max_buckets + 1, 1u << 24}) {
+    EXPECT_NE(mr::strategy_problem(multireduce_algorithm::vector, {false, true, 16, m, h100}).find("at most 8"),
+              std::string::npos)
+        << m;
+    EXPECT_FALSE(mr::strategy_problem(multireduce_algorithm::vector, commutative(m)).empty()) << m;
   }
 }
 

@@ -14,7 +14,13 @@
 //   records       larger m: every tile writes its runs as (bucket, total) records, compacted into
 //                 min(m + 2, tile) slots per tile (so O(n) memory, never nTiles · m; unused slots say
 //                 "dropped"); a stable sort of the records by bucket keeps tile order within a bucket,
-//                 and the global strategy's reduce-by-key and fold finish (global_sort_reduce_by_key.cuh).
+//                 and the global strategy's finish folds each bucket's records in that order
+//                 (fold_sorted_buckets in global_sort_reduce_by_key.cuh: offsets, merge-path segmented
+//                 reduce, fold onto out).
+// Deterministic: within a tile the sort is stable and the run totals come from a block scan of fixed
+// shape; the accumulators fold tiles in tile order (a barrier between tiles, one thread per bucket),
+// then blocks in block order (the number of blocks depends on the device, not on timing); the records'
+// finish combines in an order fixed by the record count and m.
 // Traffic: labels and values read once; accumulators: blocks · m partials written and read once;
 // records: at most n + tile records through one sort.
 #pragma once
@@ -137,7 +143,7 @@ void reduce_tiles_by_records(context& ctx, const L* labels, const T* values, std
                    cuda::std::span<const T>(totals.get(), records),
                    cuda::std::span<std::uint32_t>(sorted_buckets.get(), records),
                    cuda::std::span<T>(sorted_totals.get(), records), {.end_bit = tile_sort_bits(m)});
-  fold_sorted_runs(ctx, sorted_buckets.get(), sorted_totals.get(), records, out, m, op);
+  fold_sorted_buckets(ctx, sorted_buckets.get(), sorted_totals.get(), records, out, m, op);
 }
 
 template <class L, class T, class Op>

@@ -1,18 +1,29 @@
 // sluice/detail/multireduce/global_sort_reduce_by_key.cuh: multireduce by a global stable sort by
-// bucket, then reduce_by_key (Eilers §4.5a, "no partitioning": SRTS over log2 m bits + moderngpu
-// reduce-by-key). Order-preserving: the sort is stable and reduce_by_key folds each run in index order,
-// so non-commutative operators get the oracle's bits. Any m < 2^32.
+// bucket, then a reduction of each bucket's run (Eilers §4.5a, "no partitioning": SRTS over log2 m bits
+// + moderngpu reduce-by-key). Order-preserving: the sort is stable and each run is folded in index
+// order, so non-commutative operators get the oracle's bits. Any m < 2^32.
 //
-// Steps: bucket ids and the sort of (bucket, value) (bucket_sort.cuh); reduce_by_key over the sorted
-// ids (segmented.cuh: one single pass, runs of equal ids); a fold of each run's total onto out[bucket]
-// (out holds the identity or the caller's contents), skipping the run of dropped ids (bucket m).
-// Memory: 2n ids and 2n values for the sort, min(n, m + 2) run totals: O(n + m), never n·m.
-// Traffic: labels read once, the sort's passes over (id, value), the sorted pairs read once more, runs
-// written and read once.
+// Steps: bucket ids and the sort of (bucket, value) (bucket_sort.cuh); then the finish shared with
+// block_sort_segmented's records (fold_sorted_buckets):
+//   offsets  every bucket's run is contiguous, so bucket k is [offsets[k], offsets[k+1]): the run ends
+//            add their lengths to counts (integer atomics at the m + 2 boundaries at most), and an
+//            exclusive scan of the integers gives the m + 1 offsets (exact in any order);
+//   reduce   segmented_reduce by those offsets with the merge-path strategy (segmented.cuh), init = the
+//            identity, into m totals; ids ≥ m (dropped, padding) sort last and belong to no segment;
+//   fold     out[k] = out[k] ⊕ total[k] for every non-empty bucket (out holds the identity or the
+//            caller's contents), one thread per bucket.
+// Deterministic (options.deterministic): the sort is stable, the offsets are integers, and the merge
+// path combines in an order fixed by n and m (its carries by a fixed-order scan); reduce_by_key's
+// look-back scan grouped a run spanning many tiles by timing, so float sums varied between runs.
+// Memory: 2n ids and 2n values for the sort, m + 1 offsets and m totals, O((n + m) / tile) for the merge
+// path: O(n + m), never n·m. Traffic: labels read once, the sort's passes over (id, value), the sorted
+// ids read once more (boundaries) and the sorted values once (reduce), O(m) for offsets and totals.
 #pragma once
 
 #include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
+#include <sluice/core/operators.hpp>
 #include <sluice/detail/multireduce/bucket_sort.cuh>
 #include <sluice/scan.cuh>
 #include <sluice/segmented.cuh>
@@ -21,39 +32,56 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/span>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
 namespace sluice::detail::multireduce {
 
-/// out[buckets[r]] = out[buckets[r]] ⊕ totals[r] for every run r < *runs of a bucket below m (ids m and
-/// above are dropped elements or padding). Each bucket is one run, so no two threads touch the same bucket.
-template <class T, class Op>
-__global__ void fold_runs_kernel(const std::uint32_t* __restrict__ buckets, const T* __restrict__ totals,
-                                 const std::size_t* runs, std::size_t capacity, std::uint32_t m, T* out, Op op) {
-  const cuda::std::size_t count = cuda::std::min<cuda::std::size_t>(*runs, capacity);
-  for (cuda::std::size_t r = blockIdx.x * cuda::std::size_t{blockDim.x} + threadIdx.x; r < count;
-       r += cuda::std::size_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t k = buckets[r];
-    if (k < m) out[k] = op(out[k], totals[r]);
+/// counts[k] = the length of bucket k's run in the sorted ids, for k < m (counts zeroed by the caller):
+/// a run's first element subtracts its index, its last adds its index + 1 (modulo 2^64, exact in any
+/// order). Only elements at run boundaries touch memory, at most two per run.
+__global__ inline void bucket_run_lengths_kernel(const std::uint32_t* __restrict__ sorted_buckets, std::size_t n,
+                                                 std::uint32_t m, unsigned long long* counts) {
+  for (cuda::std::size_t i = blockIdx.x * cuda::std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += cuda::std::size_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t k = sorted_buckets[i];
+    if (k >= m) continue;
+    if (i == 0 || sorted_buckets[i - 1] != k) atomicAdd(counts + k, 0ull - i);
+    if (i + 1 == n || sorted_buckets[i + 1] != k) atomicAdd(counts + k, static_cast<unsigned long long>(i) + 1);
   }
 }
 
-/// Folds the totals of runs of equal, sorted bucket ids onto out; ids are at most m + 1 (the block
-/// strategy's padding), and runs of ids ≥ m are skipped.
+/// out[k] = out[k] ⊕ totals[k] for every non-empty bucket k < m; an empty one keeps out[k].
 template <class T, class Op>
-void fold_sorted_runs(context& ctx, const std::uint32_t* sorted_buckets, const T* sorted_values, std::size_t n,
-                      T* out, std::uint32_t m, Op op) {
-  const std::size_t most_runs = std::min<std::size_t>(n, std::size_t{m} + 2);
-  scan::scratch<std::uint32_t> run_buckets(ctx, most_runs);
-  scan::scratch<T> run_totals(ctx, most_runs);
-  scan::scratch<std::size_t> runs(ctx, 1);
-  reduce_by_key(ctx, cuda::std::span<const std::uint32_t>(sorted_buckets, n), cuda::std::span<const T>(sorted_values, n),
-                cuda::std::span<std::uint32_t>(run_buckets.get(), most_runs),
-                cuda::std::span<T>(run_totals.get(), most_runs), runs.get(), op);
-  fold_runs_kernel<<<scan::streaming_grid(ctx, fold_runs_kernel<T, Op>, most_runs), 256, 0, ctx.stream()>>>(
-      run_buckets.get(), run_totals.get(), runs.get(), most_runs, m, out, op);
+__global__ void fold_bucket_totals_kernel(const std::size_t* __restrict__ offsets, const T* __restrict__ totals,
+                                          std::uint32_t m, T* out, Op op) {
+  for (cuda::std::size_t k = blockIdx.x * cuda::std::size_t{blockDim.x} + threadIdx.x; k < m;
+       k += cuda::std::size_t{gridDim.x} * blockDim.x)
+    if (offsets[k + 1] > offsets[k]) out[k] = op(out[k], totals[k]);
+}
+
+/// Folds each bucket's values, in their sorted (stable) order, onto out[bucket]: n (id, value) pairs
+/// sorted by id, ids at most m + 1 (the block strategy's padding); ids ≥ m are skipped. The order of
+/// every combination is fixed by n and m (header comment).
+template <class T, class Op>
+void fold_sorted_buckets(context& ctx, const std::uint32_t* sorted_buckets, const T* sorted_values, std::size_t n,
+                         T* out, std::uint32_t m, Op op) {
+  static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
+  const std::size_t bounds = std::size_t{m} + 1;
+  scan::scratch<std::size_t> offsets(ctx, bounds);
+  scan::scratch<T> totals(ctx, m);
+  auto* counts = reinterpret_cast<unsigned long long*>(offsets.get());
+  SLUICE_CUDA_CHECK(cudaMemsetAsync(counts, 0, bounds * sizeof(std::size_t), ctx.stream()));
+  bucket_run_lengths_kernel<<<scan::streaming_grid(ctx, bucket_run_lengths_kernel, n), 256, 0, ctx.stream()>>>(
+      sorted_buckets, n, m, counts);
+  SLUICE_CHECK_LAUNCH();
+  // counts[m] is never written (0): the exclusive scan's last entry is offsets[m], the sum of the others.
+  scan::run_single_pass_scan<scan::scan_kind::exclusive, true>(ctx, static_cast<const std::size_t*>(offsets.get()),
+                                                               offsets.get(), bounds, std::size_t{0}, plus{});
+  segmented::run_merge_path_reduce(ctx, sorted_values, n, cuda::std::span<const std::size_t>(offsets.get(), bounds),
+                                   totals.get(), identity<Op, T>(), op);
+  fold_bucket_totals_kernel<<<scan::streaming_grid(ctx, fold_bucket_totals_kernel<T, Op>, m), 256, 0, ctx.stream()>>>(
+      offsets.get(), totals.get(), m, out, op);
   SLUICE_CHECK_LAUNCH();
 }
 
@@ -63,7 +91,7 @@ void run_global_sort_reduce_by_key(context& ctx, const L* labels, const T* value
   scan::scratch<std::uint32_t> sorted_buckets(ctx, n);
   scan::scratch<T> sorted_values(ctx, n);
   sort_by_bucket(ctx, labels, values, n, m, dropped, sorted_buckets.get(), sorted_values.get());
-  fold_sorted_runs(ctx, sorted_buckets.get(), sorted_values.get(), n, out, m, op);
+  fold_sorted_buckets(ctx, sorted_buckets.get(), sorted_values.get(), n, out, m, op);
 }
 
 }  // namespace sluice::detail::multireduce

@@ -5,7 +5,7 @@
 //
 // The automatic choice (Eilers §4.7's summary; thresholds PROVISIONAL until measured on the H100):
 //   order required (non-commutative operator, or options.deterministic), or a value that is not 4 or 8
-//   bytes (no atomic word):   vector for m ≤ 4, block_sort_segmented for m ≤ 4096,
+//   bytes (no atomic word):   vector for m ≤ 8, block_sort_segmented for m ≤ 4096,
 //                             global_sort_reduce_by_key beyond (the seed's order-preserving ladder);
 //   commutative, 4/8 bytes:   per_bank_shared while the block holds at least 4 bucket sets of m buckets,
 //                             global_atomic_sets beyond (Table 4.1: in-L2 global sets stay fast).
@@ -31,9 +31,12 @@
 namespace sluice::detail::multireduce {
 
 // ---- thresholds (provisional: not yet measured on a GPU) -------------------------------------------------
-/// vector for m up to this. PLACEHOLDER: vector.cuh (another engineer's, not yet built) will define
-/// vector_max_buckets; use it here once it exists.
-inline constexpr std::uint32_t automatic_vector_max_buckets = 4;
+/// The largest m the vector strategy takes (vector.cuh's header comment says why 8; its kernels are
+/// instantiated for M = 1, 2, 4, 8 and take the limit from here). Defined in this CUDA-free header so
+/// that resolve rejects a larger explicit request before out is touched.
+inline constexpr std::uint32_t vector_max_buckets = 8;
+/// vector for m up to this: every m the strategy takes.
+inline constexpr std::uint32_t automatic_vector_max_buckets = vector_max_buckets;
 /// block_sort_segmented up to this m (Eilers Fig. 4.21: under 0.5 ns/pair up to 2^12).
 inline constexpr std::uint32_t automatic_block_sort_max_buckets = 4096;
 /// per_bank_shared while a block holds at least this many bucket sets of m buckets.
@@ -140,6 +143,9 @@ struct problem {
     if (p.value_bytes != 4 && p.value_bytes != 8)
       return name + " combines 4- or 8-byte values by atomics, not " + std::to_string(p.value_bytes) + "-byte ones";
   }
+  if (a == multireduce_algorithm::vector && p.m > vector_max_buckets)
+    return "vector keeps m accumulators per thread: at most " + std::to_string(vector_max_buckets) +
+           " buckets, not m = " + std::to_string(p.m);
   if (a == multireduce_algorithm::per_bank_shared && p.m > per_bank_capacity(p.value_bytes, p.shared))
     return "per_bank_shared holds at most " + std::to_string(per_bank_capacity(p.value_bytes, p.shared)) +
            " buckets of " + std::to_string(p.value_bytes) + " bytes in this device's shared memory, not m = " +

@@ -19,7 +19,7 @@
 // Work O(n · M) selects and O(n) applications of ⊕, plus M warp reductions per 32 · Items pairs.
 // Traffic: labels and values read once; blocks · m partials written and read once. No n-sized memory.
 //
-// Why m ≤ 8 (vector_max_buckets): a pair costs about M compares and 2·M·⌈sizeof(T)/4⌉ selects. At
+// Why m ≤ 8 (vector_max_buckets, plan.hpp): a pair costs about M compares and 2·M·⌈sizeof(T)/4⌉ selects. At
 // M = 8 with 4-byte values and labels that is ~25 instructions per pair, under the ~70 that an H100
 // issues per pair while streaming 8 bytes per pair from HBM (132 SMs · 128 lanes · 1.75 GHz against
 // 3.35 TB/s / 8 B), so the strategy stays bound by memory; block_sort_segmented pays a shared-memory
@@ -33,6 +33,7 @@
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/multireduce/common.cuh>
+#include <sluice/detail/multireduce/plan.hpp>  // vector_max_buckets
 #include <sluice/detail/reduce/warp_shuffle.cuh>
 #include <sluice/scan.cuh>
 #include <sluice/warp/reduce.cuh>
@@ -49,9 +50,6 @@
 #include <string>
 
 namespace sluice::detail::multireduce {
-
-/// The largest m the vector strategy takes (header comment: why 8).
-inline constexpr std::uint32_t vector_max_buckets = 8;
 
 /// Threads per block of the vector kernel and the lanes' run length: 64 bytes of the wider of label
 /// and value per lane (Items = 16 for 4-byte pairs, 4 for 16-byte values). 128 bytes halves the warp
@@ -195,7 +193,8 @@ void reduce_vectors(context& ctx, const L* labels, const T* values, std::size_t 
 }
 
 /// The vector strategy for m ≤ vector_max_buckets, with M the power of two ≥ m (fewer selects for
-/// smaller m). Larger m is an "options" error (the dispatcher's resolve should reject it first).
+/// smaller m). Larger m is an "options" error: resolve (plan.hpp) rejects it before out is touched;
+/// this check guards callers that bypass it.
 template <class L, class T, class Op>
 void run_vector(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m, Op op,
                 std::size_t* dropped) {

@@ -15,10 +15,14 @@
 //      segment that starts and ends inside its part; the threads' open pieces combine by a block scan
 //      of `carry`s (segmented ⊕), which completes every segment that ends in the tile, except the first
 //      one, which also needs the tiles before. Its partial goes to out[k] and the tile's own carry out.
-//   3. The tiles' carries are exclusive-scanned (tile 0's carry starts with init), and fix_kernel
-//      prepends each tile's carry-in to its first segment.
+//   3. The tiles' carries are scanned (tile 0's carry starts with init) by a fixed-order scan (Brent–Kung
+//      tiles, recursing on the tile totals: scan.cuh's brent_kung_inclusive), and fix_kernel prepends
+//      each tile's carry-in to its first segment.
 // Operands combine in index order (non-commutative operators are exact); init is applied once, at each
-// segment's start. Traffic: values read once, offsets read once (plus log2 S per tile boundary), one
+// segment's start. Deterministic: every level combines in an order fixed by n, S and the tile shape (a
+// thread's walk, the block scan, the carries' Brent–Kung tree, one fix per tile), never by scheduling —
+// a look-back scan of the carries would group a long segment's tile sums by timing, and float sums
+// would then differ in rounding from run to run. Traffic: values read once, offsets read once (plus log2 S per tile boundary), one
 // write per segment, O(tiles) for the carries.
 //
 // Bad (unvalidated) offsets give unspecified sums but every index stays inside [0, S) and the clamped
@@ -261,13 +265,16 @@ __global__ void __launch_bounds__(Shape::threads)
   }
 }
 
-/// Prepends each tile's carry-in (the exclusive scan of the tile carries) to its first segment.
+/// Prepends each tile's carry-in, the tiles before it (`scanned`: the inclusive scan of the tile
+/// carries, so tile t's carry-in is scanned[t − 1]), to its first segment. A segment is the first of at
+/// most one tile, so every out entry has at most one writer.
 template <class T, class Op>
-__global__ void fix_kernel(const carry<T>* carry_in, const first_segment_fix* fixes, size_t tiles, T* out, Op op) {
+__global__ void fix_kernel(const carry<T>* scanned, const first_segment_fix* fixes, size_t tiles, T* out, Op op) {
   for (size_t t = 1 + blockIdx.x * size_t{blockDim.x} + threadIdx.x; t < tiles; t += size_t{gridDim.x} * blockDim.x) {
     const first_segment_fix fix = fixes[t];
     if (fix.segment == first_segment_fix::none) continue;
-    out[fix.segment] = fix.has_partial ? op(carry_in[t].value, out[fix.segment]) : carry_in[t].value;
+    const T& carry_in = scanned[t - 1].value;
+    out[fix.segment] = fix.has_partial ? op(carry_in, out[fix.segment]) : carry_in;
   }
 }
 
