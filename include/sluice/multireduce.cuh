@@ -56,7 +56,9 @@
 // run the operator or value ("options": an atomic strategy with a non-commutative operator, with
 // options.deterministic, or with a value that is not 4 or 8 bytes; per_bank_shared with more buckets than
 // shared memory holds). Working memory that the device cannot provide is sluice::cuda_error
-// (cudaErrorMemoryAllocation), raised before out is written.
+// (cudaErrorMemoryAllocation), raised before any value reaches a bucket (without accumulate, out may
+// already hold the identity). Not yet tested on a GPU: the global sort strategies need 8·(m + 1) bytes
+// of offsets plus m values of totals, which passes 80 GB only for m near 2^32 with 8-byte values.
 #pragma once
 
 #include <sluice/core/context.hpp>
