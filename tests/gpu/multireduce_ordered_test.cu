@@ -61,39 +61,13 @@ std::vector<T> values_of(std::size_t n, std::uint64_t seed) {
 }
 
 
-/// Runs `algorithm` on the inputs (out poisoned first, or holding `start` in accumulate mode) and checks
-/// the buckets and the dropped count against the oracle; tolerance < 0: exact.
+/// Runs `algorithm` on the inputs and checks buckets and dropped count against the oracle
+/// (support/multireduce_cases.hpp); tolerance < 0: exact; `start`: accumulate onto these contents.
 template <class L, class T, class Op>
 void check(sluice::context& ctx, multireduce_algorithm algorithm, const std::vector<L>& labels,
            const std::vector<T>& values, std::uint32_t m, Op op, double tolerance = -1.0,
            const std::vector<T>* start = nullptr) {
-  const std::span<const L> l(labels);
-  const std::span<const T> v(values);
-  std::vector<T> expected = start ? *start : std::vector<T>(m, sluice::identity<Op, T>());
-  const std::size_t expected_dropped = sluice::reference::multireduce_into(l, v, op, std::span<T>(expected));
-  const sluice::device_buffer<L> d_labels(ctx, l);
-  const sluice::device_buffer<T> d_values(ctx, v);
-  sluice::device_buffer<T> out(ctx, m);
-  sluice::device_buffer<std::size_t> dropped(ctx, 1);
-  for (unsigned char poison : sluice::testing::poison_patterns) {
-    if (start) out.copy_from_host(std::span<const T>(*start));
-    else out.fill_bytes(poison);
-    dropped.fill_bytes(poison);
-    sluice::multireduce(ctx, d_labels.span(), d_values.span(), out.span(), op, dropped.data(),
-                        {.algorithm = algorithm, .accumulate = start != nullptr});
-    const std::string where = std::string(sluice::to_string(algorithm)) + ", n = " + std::to_string(labels.size()) +
-                              ", m = " + std::to_string(m);
-    if constexpr (std::is_floating_point_v<T>) {
-      if (tolerance >= 0) {
-        ASSERT_TRUE(all_near(out.to_host(), expected, tolerance)) << where;
-      } else {
-        ASSERT_TRUE(all_equal(out.to_host(), expected)) << where;
-      }
-    } else {
-      ASSERT_TRUE(all_equal(out.to_host(), expected)) << where;
-    }
-    ASSERT_EQ(dropped.to_host()[0], expected_dropped) << where;
-  }
+  sluice::testing::check_multireduce(ctx, {.algorithm = algorithm}, labels, values, m, op, tolerance, start);
 }
 
 constexpr std::uint32_t bucket_counts[] = {1, 2, 3, 4, 5, 8, 31, 32, 33, 256, 257, 4096, 1u << 16, 1u << 20, 1u << 24};
