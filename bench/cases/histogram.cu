@@ -16,6 +16,7 @@
 #include <cub/device/device_histogram.cuh>
 
 #include <algorithm>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -73,8 +74,10 @@ std::vector<unsigned> expected_counts(const std::vector<std::uint32_t>& host, co
 /// Times sluice's call (subject) and CUB's (baseline, its temporary storage sized first) on `bins`.
 template <class SluiceRun, class CubRun>
 void compare(bench::case_context& session, const std::string& name, device_buffer<unsigned>& bins,
-             const std::vector<unsigned>& expected, const char* cub_name, SluiceRun sluice_run, CubRun cub_run) {
-  const bench::work_description work{"histogram", name, samples_count, 4.0 * static_cast<double>(samples_count)};
+             const std::vector<unsigned>& expected, const char* cub_name, SluiceRun sluice_run, CubRun cub_run,
+             std::size_t sample_bytes = 4) {
+  const bench::work_description work{"histogram", name, samples_count,
+                                     static_cast<double>(sample_bytes) * static_cast<double>(samples_count)};
   auto verify = [&] { return bins.to_host() == expected; };
   bins.fill_bytes(0xA5);
   bench::measure(session, work, "sluice::" + name.substr(0, name.find(' ')), bench::role::subject, true, sluice_run,
@@ -144,6 +147,58 @@ SLUICE_BENCH_CASE("histogram", "histogram_range 2^28 u32", gpu) {
               SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramRange(temp, bytes, s.device.data(), bins.data(),
                                                                      static_cast<int>(m + 1), d_levels.data(), n,
                                                                      ctx.stream()));
+            });
+  }
+}
+
+/// The 256 values of a byte, one bin each.
+struct byte_bin {
+  __host__ __device__ int operator()(std::uint8_t x) const { return x; }
+};
+
+// BankTRISH (Eilers §4.5.2: 1-byte samples, 256 bins) and sort_based against HistogramEven on 2^28
+// uniform bytes, every byte value its own bin (CUB: 257 levels over [0, 256)). Each strategy is a row of
+// its own, against the same CUB baseline.
+SLUICE_BENCH_CASE("histogram", "histogram 2^28 u8 m=256", gpu) {
+  auto& ctx = session.gpu();
+  const auto host_bytes =
+      data::generate_host<std::uint8_t>(samples_count, {data::distribution::uniform, 0, 0.0, 341});
+  const device_buffer<std::uint8_t> bytes(ctx, std::span<const std::uint8_t>(host_bytes));
+  std::vector<unsigned> expected(256, 0);
+  for (std::uint8_t x : host_bytes) ++expected[x];
+  const int n = static_cast<int>(samples_count);
+  device_buffer<unsigned> bins(ctx, 256);
+  for (auto [algorithm, label] : {std::pair{histogram_algorithm::bank_trish, "bank_trish"},
+                                  std::pair{histogram_algorithm::sort_based, "sort_based"},
+                                  std::pair{histogram_algorithm::automatic, "automatic"}})
+    compare(session, std::string("histogram u8 ") + label + " m=256", bins, expected,
+            "cub::DeviceHistogram::HistogramEven",
+            [&] { histogram(ctx, bytes.span(), bins.span(), byte_bin{}, {.algorithm = algorithm}); },
+            [&](void* temp, std::size_t& bytes_needed) {
+              SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes_needed, bytes.data(), bins.data(),
+                                                                    257, 0, 256, n, ctx.stream()));
+            },
+            1);
+}
+
+// sort_based (a radix sort of the bin ids) on the u32 samples of the first case, against HistogramEven.
+SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32 sort_based", gpu) {
+  auto& ctx = session.gpu();
+  const samples s = uniform_samples(ctx, 337);
+  const int n = static_cast<int>(samples_count);
+  for (std::uint32_t m : {256u, 1u << 20}) {
+    device_buffer<unsigned> bins(ctx, m);
+    const auto expected = expected_counts(s.host, host::even_bins<std::uint32_t>(0, sample_range, m));
+    compare(session, "histogram_even sort_based m=" + std::to_string(m), bins, expected,
+            "cub::DeviceHistogram::HistogramEven",
+            [&] {
+              histogram_even(ctx, s.device.span(), bins.span(), 0u, sample_range,
+                             {.algorithm = histogram_algorithm::sort_based});
+            },
+            [&](void* temp, std::size_t& bytes) {
+              SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, s.device.data(), bins.data(),
+                                                                    static_cast<int>(m + 1), 0u, sample_range, n,
+                                                                    ctx.stream()));
             });
   }
 }

@@ -4,9 +4,13 @@
 //   histogram_even(ctx, samples, bins, lower, upper)    m = bins.size() equal bins over [lower, upper)
 //   histogram_range(ctx, samples, splitters, bins)      m = splitters.size() − 1 bins [s_b, s_{b+1})
 //   histogram(ctx, samples, bins, bin_of)               bin_of(sample) → an integer bin in [0, m)
+//   … and each with weights after the samples: histogram_even(ctx, samples, weights, bins, lower, upper)
 //
 // bins[b] = the number of samples in bin b (the counters are 4- or 8-byte integers and count modulo
-// their width). Samples outside the bins are not counted (CUB's semantics): for even bins those
+// their width). Weighted (Eilers §1.2: the multireduce with the weights as values): bins[b] = the sum of
+// the weights of the samples in bin b; weights is a device span with one weight per sample, of the bins'
+// own type: a 4- or 8-byte integer (sums modulo its width) or float / double (sums rounded in an
+// unspecified order by the atomic strategies; sort_based's order is fixed by n and m). Samples outside the bins are not counted (CUB's semantics): for even bins those
 // outside [lower, upper) (so upper itself, ±inf and NaN), for range bins those outside [s_0, s_m), for
 // a bin function any result negative or ≥ m. Even bins are exactly the oracle's
 // (reference::even_bins): integers ⌊(x − lower)·m / (upper − lower)⌋; floats ((x − lower) /
@@ -30,22 +34,32 @@
 //                    (detail/histogram/binned_samples.cuh): counters in up to 32 per-bank sets per block
 //                    in shared memory; m up to what one block holds (58 112 four-byte counters on an H100).
 //   global_atomics   Eilers Alg. 4.9: the global atomic sets kernel with unit values; any m.
-//   automatic        warp_ballot for m ≤ 2, shared_per_bank while a block holds 4 sets of the counters,
-//                    global_atomics beyond. PROVISIONAL: not yet measured on a GPU (the warp ballots were
-//                    0.95× / 0.60× / 0.25× CUB HistogramEven at m = 2 / 32 / 256 on the H100).
+//   bank_trish       detail/histogram/bank_trish.cuh (Eilers §4.5.2, Appendix A): 64 sub-histograms of
+//                    8-bit counters in shared memory, 512 threads, bundled word updates, periodic flush;
+//                    1-byte samples, m ≤ 256, unweighted. Compiled, not yet run on a GPU.
+//   sort_based       detail/histogram/sort_based.cuh (Eilers §4.5a): radix sort of the bin ids over
+//                    ⌈log2(m + 1)⌉ bits, counts from the run boundaries; any m, deterministic, memory
+//                    O(n + m). Compiled, not yet run on a GPU.
+//   automatic        warp_ballot for m ≤ 2 (unweighted), shared_per_bank while a block holds 4 sets of the
+//                    counters, global_atomics beyond; never bank_trish or sort_based (bank_trish awaits a
+//                    GPU measurement against shared_per_bank). PROVISIONAL: not yet measured on a GPU (the
+//                    warp ballots were 0.95× / 0.60× / 0.25× CUB HistogramEven at m = 2 / 32 / 256 on the H100).
 //
 // Errors (sluice::invalid_argument): bins empty or more than 2^32 − 2 bins; lower < upper false
-// ('upper'); splitters.size() != bins.size() + 1 ('splitters'); host memory; bins overlapping the
-// samples; an explicit strategy that cannot count m bins ('options': warp_ballot past 256 bins,
-// shared_per_bank past one block's shared memory).
+// ('upper'); splitters.size() != bins.size() + 1 ('splitters'); weights.size() != samples.size()
+// ('weights'); host memory; bins overlapping the samples or weights; an explicit strategy that cannot
+// count the problem ('options': warp_ballot past 256 bins or with weights, shared_per_bank past one
+// block's shared memory, bank_trish with samples that are not 1 byte, past 256 bins or with weights).
 #pragma once
 
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
 #include <sluice/core/span.hpp>
+#include <sluice/detail/histogram/bank_trish.cuh>
 #include <sluice/detail/histogram/binned_samples.cuh>
 #include <sluice/detail/histogram/binning.hpp>
+#include <sluice/detail/histogram/sort_based.cuh>
 #include <sluice/detail/histogram/warp_ballot.cuh>
 
 #include <cuda/std/span>
@@ -63,6 +77,8 @@ enum class histogram_algorithm {
   warp_ballot,      ///< Ashkiani §3.7.3: ballot-based warp histograms, global atomics per block (m ≤ 256)
   shared_per_bank,  ///< Eilers §4.4c: per-bank counter sets in shared memory (m ≤ one block's shared memory)
   global_atomics,   ///< Eilers Alg. 4.9: counter sets in global memory, atomics (any m)
+  bank_trish,       ///< Eilers §4.5.2: 64 sub-histograms of 8-bit counters (1-byte samples, m ≤ 256)
+  sort_based,       ///< Eilers §4.5a: radix sort of the bin ids, counts from the runs (any m, deterministic)
 };
 
 struct histogram_options {
@@ -75,6 +91,10 @@ struct histogram_options {
 template <class C>
 concept histogram_counter = std::integral<C> && !std::same_as<C, bool> && (sizeof(C) == 4 || sizeof(C) == 8);
 
+/// A weighted bin, of the weights' own type: a counter (integer sums modulo its width) or float / double.
+template <class B>
+concept histogram_weight = histogram_counter<B> || std::same_as<B, float> || std::same_as<B, double>;
+
 namespace detail::histogram {
 
 template <class Binning>
@@ -85,9 +105,11 @@ inline constexpr bool is_global_range_binning<global_range_binning<T>> = true;
 /// automatic takes the warp ballots up to this many bins (PROVISIONAL: where they were level with CUB).
 inline constexpr std::uint32_t automatic_warp_ballot_max_bins = 2;
 
-/// The strategy automatic runs for m bins, given the per-bank sets one block holds of them.
-[[nodiscard]] constexpr histogram_algorithm choose(std::uint32_t m, unsigned per_bank_sets) {
-  if (m <= automatic_warp_ballot_max_bins) return histogram_algorithm::warp_ballot;
+/// The strategy automatic runs for m bins, given the per-bank sets one block holds of them. Weighted
+/// histograms skip the ballots, which only count. bank_trish is never chosen: the seed measured it against
+/// TRISH on a GTX 690, not against the per-bank kernel here, so choosing it awaits a GPU measurement.
+[[nodiscard]] constexpr histogram_algorithm choose(std::uint32_t m, unsigned per_bank_sets, bool weighted) {
+  if (!weighted && m <= automatic_warp_ballot_max_bins) return histogram_algorithm::warp_ballot;
   if (per_bank_sets >= multireduce::automatic_per_bank_min_sets) return histogram_algorithm::shared_per_bank;
   return histogram_algorithm::global_atomics;
 }
@@ -104,47 +126,137 @@ void check_common(const context& ctx, const char* function, cuda::std::span<cons
     throw invalid_argument(function, "bins", "overlaps samples");
 }
 
-/// The strategy to run (options.algorithm, or automatic's choice), checked against m.
-[[nodiscard]] inline histogram_algorithm resolve(const char* function, histogram_algorithm requested, std::uint32_t m,
-                                                 unsigned per_bank_sets) {
-  const histogram_algorithm algorithm =
-      requested == histogram_algorithm::automatic ? choose(m, per_bank_sets) : requested;
-  if (algorithm == histogram_algorithm::warp_ballot && m > warp_ballot_max_bins)
-    throw invalid_argument(function, "options",
-                           "warp_ballot counts at most 256 bins, not " + std::to_string(m) +
-                               " (shared_per_bank and global_atomics take more)");
-  if (algorithm == histogram_algorithm::shared_per_bank && per_bank_sets == 0)
-    throw invalid_argument(function, "options",
-                           "shared_per_bank: " + std::to_string(m) +
-                               " counters do not fit one block's shared memory here (global_atomics takes any m)");
-  return algorithm;
+/// The weights of a weighted histogram: one per sample, on the device, apart from the bins.
+template <class T, class W>
+void check_weights(const context& ctx, const char* function, cuda::std::span<const T> samples,
+                   cuda::std::span<const W> weights, cuda::std::span<W> bins) {
+  require_device_memory(ctx, weights, function, "weights");
+  if (weights.size() != samples.size())
+    throw invalid_argument(function, "weights",
+                           "has " + std::to_string(weights.size()) + " entries: one per sample needs " +
+                               std::to_string(samples.size()));
+  if (overlaps(weights, bins)) throw invalid_argument(function, "bins", "overlaps weights");
 }
 
-template <class T, class Binning, class Counter>
+/// What the strategy is asked to count: m bins, of samples of `sample_bytes`, weighted or not.
+struct problem {
+  std::uint32_t m;
+  unsigned per_bank_sets;
+  bool weighted;
+  std::size_t sample_bytes;
+};
+
+/// Why an explicit strategy cannot run the problem; empty when it can.
+[[nodiscard]] inline std::string strategy_problem(histogram_algorithm algorithm, const problem& p) {
+  const std::string m = std::to_string(p.m);
+  switch (algorithm) {
+    case histogram_algorithm::warp_ballot:
+      if (p.weighted) return "warp_ballot counts samples: it takes no weights (shared_per_bank, global_atomics and "
+                             "sort_based do)";
+      if (p.m > warp_ballot_max_bins)
+        return "warp_ballot counts at most 256 bins, not " + m + " (shared_per_bank and global_atomics take more)";
+      return {};
+    case histogram_algorithm::shared_per_bank:
+      if (p.per_bank_sets == 0)
+        return "shared_per_bank: " + m + " counters do not fit one block's shared memory here (global_atomics "
+                                         "takes any m)";
+      return {};
+    case histogram_algorithm::bank_trish:
+      if (p.weighted) return "bank_trish counts in 8-bit counters: it takes no weights";
+      if (p.sample_bytes != 1)
+        return "bank_trish bins 1-byte samples, not " + std::to_string(p.sample_bytes) + "-byte ones";
+      if (p.m > bank_trish_max_bins) return "bank_trish counts at most 256 bins, not " + m;
+      return {};
+    default: return {};
+  }
+}
+
+/// The strategy to run (options.algorithm, or automatic's choice), checked against the problem.
+[[nodiscard]] inline histogram_algorithm resolve(const char* function, histogram_algorithm requested,
+                                                 const problem& p) {
+  if (requested == histogram_algorithm::automatic) return choose(p.m, p.per_bank_sets, p.weighted);
+  if (const std::string why = strategy_problem(requested, p); !why.empty())
+    throw invalid_argument(function, "options", why);
+  return requested;
+}
+
+/// Samples bank_trish takes: 1 byte, not bool (whose other byte values are not values).
+template <class T>
+inline constexpr bool bank_trish_sample = sizeof(T) == 1 && !std::is_same_v<T, bool>;
+
+template <class T, class Binning, class Weights, class Counter>
 void run(context& ctx, const char* function, cuda::std::span<const T> samples, const Binning& binning,
-         cuda::std::span<Counter> bins, const histogram_options& options) {
+         const Weights& weights, cuda::std::span<Counter> bins, const histogram_options& options) {
   auto device = ctx.activate();
   const auto m = static_cast<std::uint32_t>(bins.size());
-  with_binned_samples(samples.data(), samples.size(), binning, bins.data(), [&](const auto& source) {
+  constexpr bool weighted = !std::is_same_v<Weights, unit_weights<Counter>>;
+  // the ballots and BankTRISH count unweighted samples of at most 256 bins (resolve refuses the rest):
+  // global_range_binning serves only m > 256, so neither is instantiated for it
+  constexpr bool counts_few_bins = !weighted && !is_global_range_binning<Binning>;
+  with_binned_samples(samples.data(), samples.size(), binning, weights, bins.data(), [&](const auto& source) {
     using Source = std::decay_t<decltype(source)>;
-    const histogram_algorithm algorithm = resolve(function, options.algorithm, m, shared_per_bank_sets<Source>(ctx, m));
+    const histogram_algorithm algorithm =
+        resolve(function, options.algorithm, {m, shared_per_bank_sets<Source>(ctx, m), weighted, sizeof(T)});
     if (!options.accumulate) SLUICE_CUDA_CHECK(cudaMemsetAsync(bins.data(), 0, bins.size_bytes(), ctx.stream()));
     if (samples.empty()) return;
     switch (algorithm) {
       case histogram_algorithm::automatic:  // resolved above
       case histogram_algorithm::warp_ballot:
-        // global_range_binning serves only m > 256, which resolve() refuses to the ballots: not instantiated
-        if constexpr (!is_global_range_binning<Binning>)
-          return warp_ballot(ctx, samples.data(), samples.size(), binning, m, bins.data());
+        if constexpr (counts_few_bins) return warp_ballot(ctx, samples.data(), samples.size(), binning, m, bins.data());
+        break;
+      case histogram_algorithm::bank_trish:
+        if constexpr (counts_few_bins && bank_trish_sample<T>)
+          return bank_trish(ctx, samples.data(), samples.size(), binning, m, bins.data());
         break;
       case histogram_algorithm::shared_per_bank:
         return multireduce::per_bank(ctx, function, source, bins.data(), m, sluice::plus{}, nullptr, false);
       case histogram_algorithm::global_atomics:
         return multireduce::global_sets(ctx, source, bins.data(), m, sluice::plus{}, nullptr,
                                         multireduce::global_sets_for<Counter>(ctx, m, 0));
+      case histogram_algorithm::sort_based: return sort_based(ctx, source, bins.data(), m);
     }
     throw invalid_argument(function, "options.algorithm", "is not a histogram_algorithm");
   });
+}
+
+template <class T, class Weights, class Counter>
+void even(context& ctx, const char* function, cuda::std::span<const T> samples, const Weights& weights,
+          cuda::std::span<Counter> bins, T lower, T upper, const histogram_options& options) {
+  check_common(ctx, function, samples, bins);
+  if (!(lower < upper)) throw invalid_argument(function, "upper", "must be greater than lower");
+  run(ctx, function, samples, even_binning<T>::make(lower, upper, static_cast<std::uint32_t>(bins.size())), weights,
+      bins, options);
+}
+
+template <class T, class Weights, class Counter>
+void range(context& ctx, const char* function, cuda::std::span<const T> samples, cuda::std::span<const T> splitters,
+           const Weights& weights, cuda::std::span<Counter> bins, const histogram_options& options) {
+  check_common(ctx, function, samples, bins);
+  require_device_memory(ctx, splitters, function, "splitters");
+  if (splitters.size() != bins.size() + 1)
+    throw invalid_argument(function, "splitters",
+                           "has " + std::to_string(splitters.size()) + " entries: bins has " +
+                               std::to_string(bins.size()) + " bins, which need " + std::to_string(bins.size() + 1));
+  const auto levels = static_cast<std::uint32_t>(splitters.size());
+  if (levels <= range_binning<T>::max_levels)
+    run(ctx, function, samples, range_binning<T>{splitters.data(), levels}, weights, bins, options);
+  else run(ctx, function, samples, global_range_binning<T>{splitters.data(), levels}, weights, bins, options);
+}
+
+template <class T, class BinOf, class Weights, class Counter>
+void by_function(context& ctx, const char* function, cuda::std::span<const T> samples, BinOf bin_of,
+                 const Weights& weights, cuda::std::span<Counter> bins, const histogram_options& options) {
+  check_common(ctx, function, samples, bins);
+  run(ctx, function, samples, functor_binning<BinOf>{bin_of, static_cast<std::uint32_t>(bins.size())}, weights, bins,
+      options);
+}
+
+/// The weights of a weighted call, checked.
+template <class T, class W>
+[[nodiscard]] sample_weights<W> weights_of(const context& ctx, const char* function, cuda::std::span<const T> samples,
+                                           cuda::std::span<const W> weights, cuda::std::span<W> bins) {
+  check_weights(ctx, function, samples, weights, bins);
+  return {weights.data()};
 }
 
 }  // namespace detail::histogram
@@ -157,15 +269,24 @@ template <class SIn, std::size_t E1, class Counter, std::size_t E2>
 void histogram_even(context& ctx, cuda::std::span<SIn, E1> samples, cuda::std::span<Counter, E2> bins,
                     std::type_identity_t<std::remove_const_t<SIn>> lower,
                     std::type_identity_t<std::remove_const_t<SIn>> upper, const histogram_options& options = {}) {
+  detail::histogram::even(ctx, "histogram_even", detail::as_const_span(samples),
+                          detail::histogram::unit_weights<Counter>{}, cuda::std::span<Counter>(bins), lower, upper,
+                          options);
+}
+
+/// Weighted: bins[b] = the sum of the weights of the samples in bin b (weights[i] belongs to samples[i]).
+template <class SIn, std::size_t E1, class WIn, std::size_t E2, class W, std::size_t E3>
+  requires(std::integral<std::remove_const_t<SIn>> || std::floating_point<std::remove_const_t<SIn>>) &&
+          std::same_as<std::remove_const_t<WIn>, W> && histogram_weight<W>
+void histogram_even(context& ctx, cuda::std::span<SIn, E1> samples, cuda::std::span<WIn, E2> weights,
+                    cuda::std::span<W, E3> bins, std::type_identity_t<std::remove_const_t<SIn>> lower,
+                    std::type_identity_t<std::remove_const_t<SIn>> upper, const histogram_options& options = {}) {
   namespace h = detail::histogram;
-  using T = std::remove_const_t<SIn>;
   const char* function = "histogram_even";
   const auto input = detail::as_const_span(samples);
-  const cuda::std::span<Counter> out(bins);
-  h::check_common(ctx, function, input, out);
-  if (!(lower < upper)) throw invalid_argument(function, "upper", "must be greater than lower");
-  h::run(ctx, function, input, h::even_binning<T>::make(lower, upper, static_cast<std::uint32_t>(out.size())), out,
-         options);
+  const cuda::std::span<W> out(bins);
+  h::even(ctx, function, input, h::weights_of(ctx, function, input, detail::as_const_span(weights), out), out, lower,
+          upper, options);
 }
 
 /// bins[b] = the samples in [splitters[b], splitters[b + 1]); splitters strictly increasing, on the device.
@@ -175,21 +296,24 @@ template <class SIn, std::size_t E1, class LIn, std::size_t E2, class Counter, s
            histogram_counter<Counter>
 void histogram_range(context& ctx, cuda::std::span<SIn, E1> samples, cuda::std::span<LIn, E2> splitters,
                      cuda::std::span<Counter, E3> bins, const histogram_options& options = {}) {
+  detail::histogram::range(ctx, "histogram_range", detail::as_const_span(samples), detail::as_const_span(splitters),
+                           detail::histogram::unit_weights<Counter>{}, cuda::std::span<Counter>(bins), options);
+}
+
+/// Weighted: bins[b] = the sum of the weights of the samples in [splitters[b], splitters[b + 1]).
+template <class SIn, std::size_t E1, class WIn, std::size_t E2, class LIn, std::size_t E3, class W, std::size_t E4>
+  requires std::same_as<std::remove_const_t<SIn>, std::remove_const_t<LIn>> &&
+           (std::integral<std::remove_const_t<SIn>> || std::floating_point<std::remove_const_t<SIn>>) &&
+           std::same_as<std::remove_const_t<WIn>, W> && histogram_weight<W>
+void histogram_range(context& ctx, cuda::std::span<SIn, E1> samples, cuda::std::span<WIn, E2> weights,
+                     cuda::std::span<LIn, E3> splitters, cuda::std::span<W, E4> bins,
+                     const histogram_options& options = {}) {
   namespace h = detail::histogram;
-  using T = std::remove_const_t<SIn>;
   const char* function = "histogram_range";
   const auto input = detail::as_const_span(samples);
-  const cuda::std::span<Counter> out(bins);
-  h::check_common(ctx, function, input, out);
-  require_device_memory(ctx, splitters, function, "splitters");
-  if (splitters.size() != out.size() + 1)
-    throw invalid_argument(function, "splitters",
-                           "has " + std::to_string(splitters.size()) + " entries: bins has " +
-                               std::to_string(out.size()) + " bins, which need " + std::to_string(out.size() + 1));
-  const auto levels = static_cast<std::uint32_t>(splitters.size());
-  if (levels <= h::range_binning<T>::max_levels)
-    h::run(ctx, function, input, h::range_binning<T>{splitters.data(), levels}, out, options);
-  else h::run(ctx, function, input, h::global_range_binning<T>{splitters.data(), levels}, out, options);
+  const cuda::std::span<W> out(bins);
+  h::range(ctx, function, input, detail::as_const_span(splitters),
+           h::weights_of(ctx, function, input, detail::as_const_span(weights), out), out, options);
 }
 
 /// bins[b] = the samples x with bin_of(x) == b (a device functor returning an integer; results
@@ -198,12 +322,22 @@ template <class SIn, std::size_t E1, class Counter, std::size_t E2, class BinOf>
   requires std::is_trivially_copyable_v<std::remove_const_t<SIn>> && histogram_counter<Counter>
 void histogram(context& ctx, cuda::std::span<SIn, E1> samples, cuda::std::span<Counter, E2> bins, BinOf bin_of,
                const histogram_options& options = {}) {
+  detail::histogram::by_function(ctx, "histogram", detail::as_const_span(samples), bin_of,
+                                 detail::histogram::unit_weights<Counter>{}, cuda::std::span<Counter>(bins), options);
+}
+
+/// Weighted: bins[b] = the sum of the weights of the samples x with bin_of(x) == b.
+template <class SIn, std::size_t E1, class WIn, std::size_t E2, class W, std::size_t E3, class BinOf>
+  requires std::is_trivially_copyable_v<std::remove_const_t<SIn>> && std::same_as<std::remove_const_t<WIn>, W> &&
+           histogram_weight<W>
+void histogram(context& ctx, cuda::std::span<SIn, E1> samples, cuda::std::span<WIn, E2> weights,
+               cuda::std::span<W, E3> bins, BinOf bin_of, const histogram_options& options = {}) {
   namespace h = detail::histogram;
+  const char* function = "histogram";
   const auto input = detail::as_const_span(samples);
-  const cuda::std::span<Counter> out(bins);
-  h::check_common(ctx, "histogram", input, out);
-  h::run(ctx, "histogram", input, h::functor_binning<BinOf>{bin_of, static_cast<std::uint32_t>(out.size())}, out,
-         options);
+  const cuda::std::span<W> out(bins);
+  h::by_function(ctx, function, input, bin_of, h::weights_of(ctx, function, input, detail::as_const_span(weights), out),
+                 out, options);
 }
 
 }  // namespace sluice

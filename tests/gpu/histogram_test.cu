@@ -5,7 +5,9 @@
 // 4- and 8-byte counters, accumulate, poisoned outputs, a count past 2^32, and bad arguments. Past 256
 // bins (the multireduce-based strategies shared_per_bank and global_atomics, and automatic): even,
 // range (splitters searched in global memory) and bin-function histograms up to 2^24 bins, every
-// strategy on the same input, misaligned samples (the one-sample-per-load path).
+// strategy on the same input, misaligned samples (the one-sample-per-load path). Weighted histograms (int
+// and double weights, every strategy that takes them), sort_based across m and sizes, bank_trish on
+// 1-byte samples (every bin count to 256, misaligned starts, sizes that are not multiples of 4).
 #include <sluice/data/generate.cuh>
 #include <sluice/histogram.cuh>
 #include <sluice/reference/histogram.hpp>
@@ -287,6 +289,32 @@ struct truncate {
   __host__ __device__ int operator()(float x) const { return static_cast<int>(x); }
 };
 
+/// Every strategy that can count m bins, and automatic.
+std::vector<sluice::histogram_algorithm> strategies_for(std::uint32_t m, bool shared_fits) {
+  std::vector<sluice::histogram_algorithm> all{sluice::histogram_algorithm::automatic,
+                                               sluice::histogram_algorithm::global_atomics,
+                                               sluice::histogram_algorithm::sort_based};
+  if (m <= 256) all.push_back(sluice::histogram_algorithm::warp_ballot);
+  if (shared_fits) all.push_back(sluice::histogram_algorithm::shared_per_bank);
+  return all;
+}
+
+const char* name_of(sluice::histogram_algorithm a) {
+  switch (a) {
+    case sluice::histogram_algorithm::automatic: return "automatic";
+    case sluice::histogram_algorithm::warp_ballot: return "warp_ballot";
+    case sluice::histogram_algorithm::shared_per_bank: return "shared_per_bank";
+    case sluice::histogram_algorithm::global_atomics: return "global_atomics";
+    case sluice::histogram_algorithm::bank_trish: return "bank_trish";
+    case sluice::histogram_algorithm::sort_based: return "sort_based";
+  }
+  return "?";
+}
+
+struct identity_bin {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t x) const { return x; }
+};
+
 TEST_F(Histogram, BadArgumentsAreRejected) {
   sluice::device_buffer<float> samples(ctx(), 100);
   sluice::device_buffer<std::uint32_t> bins(ctx(), 10), none(ctx(), 0), too_many(ctx(), 257);
@@ -317,25 +345,140 @@ TEST_F(Histogram, BadArgumentsAreRejected) {
   sluice::device_buffer<std::uint32_t> shared(ctx(), 100);
   expect_invalid_argument(
       [&] { sluice::histogram_even(ctx(), shared.span(), shared.span().first(10), 0u, 10u); }, "bins");
+
+  // weights
+  sluice::device_buffer<float> weights(ctx(), 100), short_weights(ctx(), 99), sums(ctx(), 10);
+  std::vector<float> host_weights(100);
+  const cuda::std::span<float> host_weight_span(host_weights.data(), host_weights.size());
+  expect_invalid_argument(
+      [&] { sluice::histogram_even(ctx(), samples.span(), short_weights.span(), sums.span(), 0.0f, 1.0f); }, "weights");
+  expect_invalid_argument(
+      [&] { sluice::histogram_even(ctx(), samples.span(), host_weight_span, sums.span(), 0.0f, 1.0f); }, "weights");
+  expect_invalid_argument(
+      [&] { sluice::histogram_even(ctx(), samples.span(), weights.span(), weights.span().first(10), 0.0f, 1.0f); },
+      "bins");
+  for (auto a : {sluice::histogram_algorithm::warp_ballot, sluice::histogram_algorithm::bank_trish})
+    expect_invalid_argument(
+        [&] { sluice::histogram_even(ctx(), samples.span(), weights.span(), sums.span(), 0.0f, 1.0f, {.algorithm = a}); },
+        "options");
+  // bank_trish: 1-byte samples, at most 256 bins
+  const auto trish = sluice::histogram_options{.algorithm = sluice::histogram_algorithm::bank_trish};
+  expect_invalid_argument([&] { sluice::histogram_even(ctx(), samples.span(), bins.span(), 0.0f, 1.0f, trish); },
+                          "options");
+  sluice::device_buffer<std::uint8_t> bytes(ctx(), 100);
+  expect_invalid_argument(
+      [&] { sluice::histogram_even(ctx(), bytes.span(), too_many.span(), std::uint8_t{0}, std::uint8_t{255}, trish); },
+      "options");
 }
 
-/// Every strategy that can count m bins, and automatic.
-std::vector<sluice::histogram_algorithm> strategies_for(std::uint32_t m, bool shared_fits) {
-  std::vector<sluice::histogram_algorithm> all{sluice::histogram_algorithm::automatic,
-                                               sluice::histogram_algorithm::global_atomics};
-  if (m <= 256) all.push_back(sluice::histogram_algorithm::warp_ballot);
-  if (shared_fits) all.push_back(sluice::histogram_algorithm::shared_per_bank);
-  return all;
+/// Weights as values: integer sums exact, float sums within rounding, every strategy that takes weights.
+TEST_F(Histogram, WeightedSumsEveryStrategy) {
+  const std::vector<sluice::histogram_algorithm> weighted{
+      sluice::histogram_algorithm::automatic, sluice::histogram_algorithm::shared_per_bank,
+      sluice::histogram_algorithm::global_atomics, sluice::histogram_algorithm::sort_based};
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{33}, std::size_t{1025}, std::size_t{100003}})
+    for (std::uint32_t m : {1u, 7u, 256u, 5000u}) {
+      const auto host = generated<std::uint32_t>(dist::distribution::zipf, n, m + m / 4 + 1, n + m);
+      const auto int_weights = generated<std::uint32_t>(dist::distribution::uniform, n, 1000, n * 3 + m);
+      std::vector<double> float_weights(n);
+      std::transform(int_weights.begin(), int_weights.end(), float_weights.begin(),
+                     [](std::uint32_t w) { return w / 7.0 - 50.0; });
+      const sluice::device_buffer<std::uint32_t> samples(ctx(), std::span<const std::uint32_t>(host));
+      const sluice::device_buffer<std::uint32_t> d_int(ctx(), std::span<const std::uint32_t>(int_weights));
+      const sluice::device_buffer<double> d_float(ctx(), std::span<const double>(float_weights));
+      const auto binning = ref::even_bins<std::uint32_t>(0, m, m);
+      const auto int_expected =
+          ref::weighted_histogram(std::span<const std::uint32_t>(host), std::span<const std::uint32_t>(int_weights),
+                                  binning).sums;
+      const auto float_expected =
+          ref::weighted_histogram(std::span<const std::uint32_t>(host), std::span<const double>(float_weights),
+                                  binning).sums;
+      for (auto a : weighted) {
+        const std::string what = std::string(name_of(a)) + ", n = " + std::to_string(n) + ", m = " + std::to_string(m);
+        sluice::device_buffer<std::uint32_t> sums(ctx(), m);
+        sluice::histogram_even(ctx(), samples.span(), d_int.span(), sums.span(), 0u, m, {.algorithm = a});
+        EXPECT_TRUE(all_equal(sums.to_host(), int_expected)) << what;
+        sluice::device_buffer<double> float_sums(ctx(), m);
+        sluice::histogram(ctx(), samples.span(), d_float.span(), float_sums.span(), identity_bin{}, {.algorithm = a});
+        EXPECT_TRUE(sluice::testing::all_near(float_sums.to_host(), float_expected, 1e-9)) << what;
+      }
+    }
 }
 
-const char* name_of(sluice::histogram_algorithm a) {
-  switch (a) {
-    case sluice::histogram_algorithm::automatic: return "automatic";
-    case sluice::histogram_algorithm::warp_ballot: return "warp_ballot";
-    case sluice::histogram_algorithm::shared_per_bank: return "shared_per_bank";
-    case sluice::histogram_algorithm::global_atomics: return "global_atomics";
+/// sort_based across bin counts and sizes, a tenth of the samples outside the bins.
+TEST_F(Histogram, SortBasedAcrossBinCountsAndSizes) {
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{33}, std::size_t{1023}, std::size_t{1025},
+                        std::size_t{100003}})
+    for (std::uint32_t m : {1u, 2u, 255u, 256u, 4096u, 1u << 20})
+      for (auto shape : {dist::distribution::uniform, dist::distribution::all_equal}) {
+        const auto host = generated<std::uint32_t>(shape, n, m + m / 10 + 1, n + m);
+        const sluice::device_buffer<std::uint32_t> samples(ctx(), std::span<const std::uint32_t>(host));
+        const auto expected =
+            ref::histogram(std::span<const std::uint32_t>(host), ref::even_bins<std::uint32_t>(0, m, m)).counts;
+        expect_counts<std::uint64_t>(ctx(), m, expected, [&](cuda::std::span<std::uint64_t> bins) {
+          sluice::histogram_even(ctx(), samples.span(), bins, 0u, m,
+                                 {.algorithm = sluice::histogram_algorithm::sort_based});
+        }, std::string("sort_based ") + std::string(dist::to_string(shape)) + ", n = " + std::to_string(n) +
+               ", m = " + std::to_string(m));
+      }
+}
+
+/// BankTRISH on bytes: every bin count of the brief, sizes that are not multiples of 4 or of a tile
+/// (512 threads × 7 words), starting pointers at every offset within a word, all-equal samples and
+/// samples outside the bins ([3, 250) leaves 9 byte values out).
+struct byte_value_bin {
+  __host__ __device__ int operator()(std::uint8_t x) const { return x; }
+};
+
+TEST_F(Histogram, BankTrishOnBytes) {
+  const std::size_t tile = 512 * 7 * 4;
+  const std::size_t byte_sizes[] = {0, 1, 2, 3, 4, 5, 33, 1023, 1025, tile - 1, tile + 5, 3 * tile + 7, 100003,
+                                    sluice::testing::scaled_size((std::size_t{1} << 22) + 3, 4099)};
+  const auto trish = sluice::histogram_options{.algorithm = sluice::histogram_algorithm::bank_trish};
+  for (std::size_t n : byte_sizes)
+    for (auto shape : {dist::distribution::uniform, dist::distribution::all_equal, dist::distribution::sorted})
+      for (std::size_t offset : {0, 1, 2, 3}) {
+        const auto all = generated<std::uint8_t>(shape, n + offset, 0, n + offset);
+        const auto host = std::span<const std::uint8_t>(all).subspan(offset);
+        const sluice::device_buffer<std::uint8_t> samples(ctx(), std::span<const std::uint8_t>(all));
+        const auto input = samples.span().subspan(offset);
+        for (std::uint32_t m : {1u, 2u, 3u, 4u, 5u, 64u, 255u, 256u}) {
+          const std::string what = std::string(dist::to_string(shape)) + ", n = " + std::to_string(n) +
+                                   ", offset = " + std::to_string(offset) + ", m = " + std::to_string(m);
+          const auto expected = ref::histogram(host, ref::even_bins<std::uint8_t>(3, 250, m)).counts;
+          expect_counts<std::uint32_t>(ctx(), m, expected, [&](cuda::std::span<std::uint32_t> bins) {
+            sluice::histogram_even(ctx(), input, bins, std::uint8_t{3}, std::uint8_t{250}, trish);
+          }, "even " + what);
+          std::vector<std::uint64_t> by_value(m, 0);
+          for (std::uint8_t x : host)
+            if (x < m) ++by_value[x];
+          expect_counts<std::int64_t>(ctx(), m, by_value, [&](cuda::std::span<std::int64_t> bins) {
+            sluice::histogram(ctx(), input, bins, byte_value_bin{}, trish);
+          }, "bin function " + what);
+        }
+      }
+}
+
+TEST_F(Histogram, BankTrishSignedBytesAndRangeBins) {
+  const std::size_t n = 100003;
+  const auto host = generated<std::int8_t>(dist::distribution::uniform, n, 0, 5);
+  const sluice::device_buffer<std::int8_t> samples(ctx(), std::span<const std::int8_t>(host));
+  const auto trish = sluice::histogram_options{.algorithm = sluice::histogram_algorithm::bank_trish};
+  for (std::uint32_t m : {1u, 5u, 64u, 255u}) {
+    const auto expected =
+        ref::histogram(std::span<const std::int8_t>(host), ref::even_bins<std::int8_t>(-100, 120, m)).counts;
+    expect_counts<std::uint32_t>(ctx(), m, expected, [&](cuda::std::span<std::uint32_t> bins) {
+      sluice::histogram_even(ctx(), samples.span(), bins, std::int8_t{-100}, std::int8_t{120}, trish);
+    }, "i8 even, m = " + std::to_string(m));
+    std::vector<std::int8_t> levels(m + 1);
+    for (std::uint32_t b = 0; b <= m; ++b) levels[b] = static_cast<std::int8_t>(-128 + static_cast<int>(b));
+    const sluice::device_buffer<std::int8_t> d_levels(ctx(), std::span<const std::int8_t>(levels));
+    const auto by_range =
+        ref::histogram(std::span<const std::int8_t>(host), ref::range_bins<std::int8_t>(std::span(levels))).counts;
+    expect_counts<std::uint32_t>(ctx(), m, by_range, [&](cuda::std::span<std::uint32_t> bins) {
+      sluice::histogram_range(ctx(), samples.span(), d_levels.span(), bins, trish);
+    }, "i8 range, m = " + std::to_string(m));
   }
-  return "?";
 }
 
 /// Bin counts past the warp ballots: per-bank set counts 32 … 1, and beyond one block (2^16, 2^20).
@@ -381,10 +524,6 @@ TEST_F(Histogram, RangePastTheWarpBallotsEveryStrategy) {
         }, std::string(name_of(a)) + " range, n = " + std::to_string(n) + ", m = " + std::to_string(m));
     }
 }
-
-struct identity_bin {
-  __host__ __device__ std::uint32_t operator()(std::uint32_t x) const { return x; }
-};
 
 TEST_F(Histogram, BinFunctionPastTheWarpBallotsWithMisalignedSamples) {
   const std::size_t n = sluice::testing::scaled_size(300007, 4099);

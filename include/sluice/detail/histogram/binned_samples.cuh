@@ -1,7 +1,8 @@
 // sluice/detail/histogram/binned_samples.cuh: the histogram as a multireduce (Eilers §1.2: "the special
 // case of multireduce with v_i = 1 and ⊙ = +"): samples become (bin, 1) pairs for the commutative
 // multireduce kernels, so the two histogram strategies past the warp ballots are those kernels, not
-// copies of them.
+// copies of them. A weighted histogram is the same multireduce with the weight as the value, (bin, w_i)
+// pairs (unit_weights or sample_weights below), so it needs no kernel of its own.
 //
 //   shared_per_bank  detail/multireduce/per_bank.cuh (Eilers §4.4c; on histograms the seed's
 //                    BankTRISH idea, §4.5.2): counters of the output's type in up to 32 per-bank sets
@@ -32,9 +33,39 @@
 
 namespace sluice::detail::histogram {
 
-/// Samples as (bin, 1) pairs (the pair source of detail/multireduce/pair_walk.cuh); V = 4 when the
-/// samples are aligned to their 4-sample chunk, 1 otherwise.
-template <int V, class T, class Binning, class Counter>
+/// The value of every sample in a plain histogram: one.
+template <class Counter>
+struct unit_weights {
+  [[nodiscard]] static constexpr bool aligned() { return true; }
+  template <int V>
+  [[nodiscard]] __device__ __forceinline__ scatter::chunk<Counter, V> load(cuda::std::size_t) const {
+    scatter::chunk<Counter, V> ones;
+#pragma unroll
+    for (int j = 0; j < V; ++j) ones.v[j] = Counter{1};
+    return ones;
+  }
+  [[nodiscard]] __device__ __forceinline__ Counter load_one(cuda::std::size_t) const { return Counter{1}; }
+};
+
+/// The caller's weights, one per sample (of the bins' type), read like multireduce's values.
+template <class W>
+struct sample_weights {
+  const W* weights;
+
+  /// Whether the weights can be read 4 per vector load.
+  [[nodiscard]] bool aligned() const {
+    return reinterpret_cast<std::uintptr_t>(weights) % scatter::chunk_alignment<W, multireduce::pair_vector_width> == 0;
+  }
+  template <int V>
+  [[nodiscard]] __device__ __forceinline__ scatter::chunk<W, V> load(cuda::std::size_t c) const {
+    return multireduce::load_chunk<V>(weights, c);
+  }
+  [[nodiscard]] __device__ __forceinline__ W load_one(cuda::std::size_t i) const { return weights[i]; }
+};
+
+/// Samples as (bin, weight) pairs (the pair source of detail/multireduce/pair_walk.cuh); V = 4 when the
+/// samples (and weights) are aligned to their 4-element chunk, 1 otherwise.
+template <int V, class T, class Binning, class Weights, class Counter>
 struct binned_samples {
   using value_type = Counter;
   using shared = typename Binning::shared;
@@ -47,30 +78,33 @@ struct binned_samples {
     const T* samples;
     cuda::std::size_t n;
     Lookup bin_of;
+    Weights weights;
 
     [[nodiscard]] __device__ cuda::std::size_t size() const { return n; }
     [[nodiscard]] __device__ __forceinline__ multireduce::pairs<Counter, V> load(cuda::std::size_t c) const {
       const auto chunk = multireduce::load_chunk<V>(samples, c);
+      const auto weight = weights.template load<V>(c);
       multireduce::pairs<Counter, V> p;
 #pragma unroll
       for (int j = 0; j < V; ++j) {
         p.bucket[j] = bin_of(chunk.v[j]);
-        p.value[j] = Counter{1};
+        p.value[j] = weight.v[j];
       }
       return p;
     }
     [[nodiscard]] __device__ __forceinline__ multireduce::pairs<Counter, 1> load_one(cuda::std::size_t i) const {
-      return {{bin_of(samples[i])}, {Counter{1}}};
+      return {{bin_of(samples[i])}, {weights.load_one(i)}};
     }
   };
 
   const T* samples;
   cuda::std::size_t n;
   Binning binning;
+  Weights weights;
 
   __device__ auto stage(shared& storage, unsigned thread, unsigned threads) const {
     using lookup = cuda::std::decay_t<decltype(binning.stage(storage, thread, threads))>;
-    return reader<lookup>{samples, n, binning.stage(storage, thread, threads)};
+    return reader<lookup>{samples, n, binning.stage(storage, thread, threads), weights};
   }
 };
 
@@ -87,14 +121,16 @@ template <class T>
   return {binning.splitters, binning.levels};
 }
 
-/// Calls run(source) with the fast source when the samples are aligned to their 4-sample chunk.
-template <class T, class Binning, class Counter, class Run>
-void with_binned_samples(const T* samples, cuda::std::size_t n, const Binning& binning, Counter*, Run run) {
+/// Calls run(source) with the fast source when the samples and weights are aligned to their 4-element
+/// chunks, the one-element source otherwise.
+template <class T, class Binning, class Weights, class Counter, class Run>
+void with_binned_samples(const T* samples, cuda::std::size_t n, const Binning& binning, const Weights& weights,
+                         Counter*, Run run) {
   constexpr int V = multireduce::pair_vector_width;
   using B = cuda::std::decay_t<decltype(unstaged(binning))>;
-  if (reinterpret_cast<std::uintptr_t>(samples) % scatter::chunk_alignment<T, V> == 0)
-    run(binned_samples<V, T, B, Counter>{samples, n, unstaged(binning)});
-  else run(binned_samples<1, T, B, Counter>{samples, n, unstaged(binning)});
+  if (reinterpret_cast<std::uintptr_t>(samples) % scatter::chunk_alignment<T, V> == 0 && weights.aligned())
+    run(binned_samples<V, T, B, Weights, Counter>{samples, n, unstaged(binning), weights});
+  else run(binned_samples<1, T, B, Weights, Counter>{samples, n, unstaged(binning), weights});
 }
 
 /// Bucket sets of m counters that one block of the shared strategy holds here (0: none fit).

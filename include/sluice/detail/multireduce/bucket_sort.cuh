@@ -7,6 +7,12 @@
 // follows m as the thesis's SRTS with "minimal bits" did (Fig 4.18: steps at each digit). Stability keeps
 // equal buckets in index order, which is all a non-commutative operator needs.
 // Traffic: labels read once, ids written once, then the sort's passes over (id, payload).
+//
+// Run lengths (add_run_lengths): in sorted ids every bucket is one contiguous run, so its length comes
+// from its two ends alone: the first element subtracts its index, the last adds its index + 1, integer
+// atomics that are exact in any order (at most two per run: m + 2 boundaries). The offsets of
+// fold_sorted_buckets (multireduce's sorted finish) and the counts of the histogram's sort_based
+// strategy are these lengths.
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -22,6 +28,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace sluice::detail::multireduce {
 
@@ -60,6 +67,37 @@ void sort_pairs_by_bucket(context& ctx, const std::uint32_t* buckets, const P* p
   radix_sort_pairs(ctx, cuda::std::span<const std::uint32_t>(buckets, n), cuda::std::span<const P>(payload, n),
                    cuda::std::span<std::uint32_t>(sorted_buckets, n), cuda::std::span<P>(sorted_payload, n),
                    {.end_bit = bucket_bits(m)});
+}
+
+/// Sort of n bucket ids alone (no payload: the histogram counts only their runs).
+inline void sort_buckets(context& ctx, const std::uint32_t* buckets, std::size_t n, std::uint32_t m,
+                         std::uint32_t* sorted_buckets) {
+  sluice::radix_sort(ctx, cuda::std::span<const std::uint32_t>(buckets, n),
+                     cuda::std::span<std::uint32_t>(sorted_buckets, n),
+                     {.end_bit = bucket_bits(m)});
+}
+
+/// counts[k] += the length of bucket k's run in the sorted ids, for k < m (header comment), modulo the
+/// width of the unsigned counter word C (4 or 8 bytes); ids ≥ m are skipped.
+template <class C>
+__global__ void bucket_run_lengths_kernel(const std::uint32_t* __restrict__ sorted_buckets, std::size_t n,
+                                          std::uint32_t m, C* counts) {
+  for (cuda::std::size_t i = blockIdx.x * cuda::std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += cuda::std::size_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t k = sorted_buckets[i];
+    if (k >= m) continue;
+    if (i == 0 || sorted_buckets[i - 1] != k) atomicAdd(counts + k, C{0} - static_cast<C>(i));
+    if (i + 1 == n || sorted_buckets[i + 1] != k) atomicAdd(counts + k, static_cast<C>(i + 1));
+  }
+}
+
+/// Adds each bucket's run length in n sorted ids to counts[bucket] (unsigned or unsigned long long).
+template <class C>
+void add_run_lengths(context& ctx, const std::uint32_t* sorted_buckets, std::size_t n, std::uint32_t m, C* counts) {
+  static_assert(std::is_same_v<C, unsigned> || std::is_same_v<C, unsigned long long>);
+  auto kernel = bucket_run_lengths_kernel<C>;
+  kernel<<<scan::streaming_grid(ctx, kernel, n), 256, 0, ctx.stream()>>>(sorted_buckets, n, m, counts);
+  SLUICE_CHECK_LAUNCH();
 }
 
 /// Bucket ids of n labels, stably sorted together with a payload: `sorted_buckets` and `sorted_payload`

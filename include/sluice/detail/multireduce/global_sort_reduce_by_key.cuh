@@ -6,8 +6,9 @@
 // Steps: bucket ids and the sort of (bucket, value) (bucket_sort.cuh); then the finish shared with
 // block_sort_segmented's records (fold_sorted_buckets):
 //   offsets  every bucket's run is contiguous, so bucket k is [offsets[k], offsets[k+1]): the run ends
-//            add their lengths to counts (integer atomics at the m + 2 boundaries at most), and an
-//            exclusive scan of the integers gives the m + 1 offsets (exact in any order);
+//            add their lengths to counts (bucket_sort.cuh's add_run_lengths, shared with the histogram's
+//            sort_based strategy), and an exclusive scan of the integers gives the m + 1 offsets (exact
+//            in any order);
 //   reduce   segmented_reduce by those offsets with the merge-path strategy (segmented.cuh), init = the
 //            identity, into m totals; ids ≥ m (dropped, padding) sort last and belong to no segment;
 //   fold     out[k] = out[k] ⊕ total[k] for every non-empty bucket (out holds the identity or the
@@ -37,20 +38,6 @@
 
 namespace sluice::detail::multireduce {
 
-/// counts[k] = the length of bucket k's run in the sorted ids, for k < m (counts zeroed by the caller):
-/// a run's first element subtracts its index, its last adds its index + 1 (modulo 2^64, exact in any
-/// order). Only elements at run boundaries touch memory, at most two per run.
-__global__ inline void bucket_run_lengths_kernel(const std::uint32_t* __restrict__ sorted_buckets, std::size_t n,
-                                                 std::uint32_t m, unsigned long long* counts) {
-  for (cuda::std::size_t i = blockIdx.x * cuda::std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += cuda::std::size_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t k = sorted_buckets[i];
-    if (k >= m) continue;
-    if (i == 0 || sorted_buckets[i - 1] != k) atomicAdd(counts + k, 0ull - i);
-    if (i + 1 == n || sorted_buckets[i + 1] != k) atomicAdd(counts + k, static_cast<unsigned long long>(i) + 1);
-  }
-}
-
 /// out[k] = out[k] ⊕ totals[k] for every non-empty bucket k < m; an empty one keeps out[k].
 template <class T, class Op>
 __global__ void fold_bucket_totals_kernel(const std::size_t* __restrict__ offsets, const T* __restrict__ totals,
@@ -72,9 +59,7 @@ void fold_sorted_buckets(context& ctx, const std::uint32_t* sorted_buckets, cons
   scan::scratch<T> totals(ctx, m);
   auto* counts = reinterpret_cast<unsigned long long*>(offsets.get());
   SLUICE_CUDA_CHECK(cudaMemsetAsync(counts, 0, bounds * sizeof(std::size_t), ctx.stream()));
-  bucket_run_lengths_kernel<<<scan::streaming_grid(ctx, bucket_run_lengths_kernel, n), 256, 0, ctx.stream()>>>(
-      sorted_buckets, n, m, counts);
-  SLUICE_CHECK_LAUNCH();
+  add_run_lengths(ctx, sorted_buckets, n, m, counts);
   // counts[m] is never written (0): the exclusive scan's last entry is offsets[m], the sum of the others.
   scan::run_single_pass_scan<scan::scan_kind::exclusive, true>(ctx, static_cast<const std::size_t*>(offsets.get()),
                                                                offsets.get(), bounds, std::size_t{0}, plus{});
