@@ -71,8 +71,6 @@ void check(sluice::context& ctx, multireduce_algorithm algorithm, const std::vec
 }
 
 constexpr std::uint32_t bucket_counts[] = {1, 2, 3, 4, 5, 8, 31, 32, 33, 256, 257, 4096, 1u << 16, 1u << 20, 1u << 24};
-constexpr distribution distributions[] = {distribution::uniform, distribution::all_equal, distribution::sorted,
-                                          distribution::zipf, distribution::few_used};
 
 /// 0, 1, 33, one sort tile ± 1 and ~10^5 (33 tiles); m ≥ 2^20 only at 10^5 (its output dominates the time).
 /// Where vector runs (m ≤ vector_max_buckets), also 31, 32 and one of its warp tiles ± 1.
@@ -91,18 +89,15 @@ std::vector<std::size_t> sizes_for(std::uint32_t m) {
 /// Every ordered strategy × m × size × distribution for one operator.
 template <class T, class Op>
 void sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
-  for (std::uint32_t m : bucket_counts)
-    for (std::size_t n : sizes_for<T>(m))
-      for (distribution d : distributions) {
-        if (m >= (1u << 20) && d != distribution::uniform && d != distribution::few_used) continue;
-        if (d == distribution::zipf && m > sluice::data::max_table_range) continue;
-        const auto labels = sluice::testing::multireduce_labels(n, m, d, n + m);
-        const auto values = values_of<T>(n, n * 3 + m);
-        for (multireduce_algorithm algorithm : ordered_for(m)) {
-          SCOPED_TRACE(std::string(sluice::data::to_string(d)));
-          check(ctx, algorithm, labels, values, m, op, tolerance);
-        }
-      }
+  const auto run = [&](std::uint32_t m, std::size_t n, distribution d) {
+    const auto labels = sluice::testing::multireduce_labels(n, m, d, n + m);
+    const auto values = values_of<T>(n, n * 3 + m);
+    for (multireduce_algorithm algorithm : ordered_for(m)) {
+      SCOPED_TRACE(std::string(sluice::data::to_string(d)));
+      check(ctx, algorithm, labels, values, m, op, tolerance);
+    }
+  };
+  sluice::testing::for_each_sweep_case(bucket_counts, sizes_for<T>, run);
 }
 
 TEST_F(MultireduceOrdered, PlusU32) { sweep<std::uint32_t>(ctx(), sluice::plus{}); }

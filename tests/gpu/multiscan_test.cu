@@ -119,8 +119,6 @@ void check_multitag(sluice::context& ctx, multiscan_algorithm algorithm, const s
 }
 
 constexpr std::uint32_t bucket_counts[] = {1, 2, 31, 32, 33, 256, 257, 4096, 1u << 16, 1u << 20, 1u << 24};
-constexpr distribution distributions[] = {distribution::uniform, distribution::all_equal, distribution::sorted,
-                                          distribution::zipf, distribution::few_used};
 
 template <class T>
 std::vector<std::size_t> sizes_for(std::uint32_t m) {
@@ -131,18 +129,15 @@ std::vector<std::size_t> sizes_for(std::uint32_t m) {
 
 template <class T, class Op>
 void sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
-  for (std::uint32_t m : bucket_counts)
-    for (std::size_t n : sizes_for<T>(m))
-      for (distribution d : distributions) {
-        if (m >= (1u << 20) && d != distribution::uniform && d != distribution::few_used) continue;
-        if (d == distribution::zipf && m > sluice::data::max_table_range) continue;
-        const auto labels = sluice::testing::multireduce_labels(n, m, d, n + m);
-        const auto values = values_of<T>(n, n * 3 + m);
-        for (multiscan_algorithm algorithm : strategies_for<T>(m)) {
-          SCOPED_TRACE(std::string(sluice::data::to_string(d)));
-          check(ctx, algorithm, labels, values, m, op, tolerance);
-        }
-      }
+  const auto run = [&](std::uint32_t m, std::size_t n, distribution d) {
+    const auto labels = sluice::testing::multireduce_labels(n, m, d, n + m);
+    const auto values = values_of<T>(n, n * 3 + m);
+    for (multiscan_algorithm algorithm : strategies_for<T>(m)) {
+      SCOPED_TRACE(std::string(sluice::data::to_string(d)));
+      check(ctx, algorithm, labels, values, m, op, tolerance);
+    }
+  };
+  sluice::testing::for_each_sweep_case(bucket_counts, sizes_for<T>, run);
 }
 
 TEST_F(Multiscan, PlusU32) { sweep<std::uint32_t>(ctx(), sluice::plus{}); }

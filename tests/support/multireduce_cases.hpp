@@ -33,6 +33,30 @@ std::vector<L> multireduce_labels(std::size_t n, std::uint32_t m, data::distribu
   return labels;
 }
 
+/// The (m, n, distribution) cases of an ordered strategy sweep: every m with its sizes (sizes_for(m)),
+/// every seed distribution the generator takes at that m (m ≥ 2^20: uniform and few-used only, the
+/// output dominating the time). Under a sanitizer (racecheck runs the block sorts 100–1000× slower: one
+/// full sweep did not finish in 165 s) only m ∈ {1, 5, 33, 4096, 2^16} — the vector trick, the block
+/// sort's shared accumulators, its records path and the global sort — with uniform and all-equal labels.
+template <class SizesFor, class Body>
+void for_each_sweep_case(std::span<const std::uint32_t> bucket_counts, SizesFor sizes_for, Body body) {
+  using data::distribution;
+  constexpr distribution distributions[] = {distribution::uniform, distribution::all_equal, distribution::sorted,
+                                            distribution::zipf, distribution::few_used};
+  const auto sanitizer_keeps = [](std::uint32_t m, distribution d) {
+    const bool path_m = m == 1 || m == 5 || m == 33 || m == 4096 || m == (1u << 16);
+    return path_m && (d == distribution::uniform || d == distribution::all_equal);
+  };
+  for (std::uint32_t m : bucket_counts)
+    for (std::size_t n : sizes_for(m))
+      for (distribution d : distributions) {
+        if (m >= (1u << 20) && d != distribution::uniform && d != distribution::few_used) continue;
+        if (d == distribution::zipf && m > data::max_table_range) continue;
+        if (under_sanitizer() && !sanitizer_keeps(m, d)) continue;
+        body(m, n, d);
+      }
+}
+
 /// Runs sluice::multireduce and compares buckets and dropped count with the oracle; tolerance < 0:
 /// exact. `start`: accumulate onto these contents instead of a poisoned output.
 template <class L, class T, class Op>
