@@ -47,19 +47,7 @@ std::vector<multireduce_algorithm> ordered_for(std::uint32_t m) {
 }
 
 using affine = sluice::affine<std::uint32_t>;
-constexpr std::uint32_t matrix_modulus = 1000003;
-
-template <class T>
-std::vector<T> values_of(std::size_t n, std::uint64_t seed) {
-  if constexpr (std::is_same_v<T, sluice::mat2>) return sluice::testing::random_matrices(n, seed, matrix_modulus);
-  else if constexpr (std::is_same_v<T, affine>) {
-    const auto w = sluice::data::generate_host<std::uint32_t>(2 * n, {distribution::uniform, 0, 0.0, seed});
-    std::vector<affine> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = {w[2 * i] | 1u, w[2 * i + 1]};
-    return v;
-  } else return sluice::data::generate_host<T>(n, {distribution::uniform, 0, 0.0, seed});
-}
-
+using sluice::testing::matrix_modulus;
 
 /// Runs `algorithm` on the inputs and checks buckets and dropped count against the oracle
 /// (support/multireduce_cases.hpp); tolerance < 0: exact; `start`: accumulate onto these contents.
@@ -91,7 +79,7 @@ template <class T, class Op>
 void sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
   const auto run = [&](std::uint32_t m, std::size_t n, distribution d) {
     const auto labels = sluice::testing::multireduce_labels(n, m, d, n + m);
-    const auto values = values_of<T>(n, n * 3 + m);
+    const auto values = sluice::testing::ordered_values<T>(n, n * 3 + m);
     for (multireduce_algorithm algorithm : ordered_for(m)) {
       SCOPED_TRACE(std::string(sluice::data::to_string(d)));
       check(ctx, algorithm, labels, values, m, op, tolerance);
@@ -116,8 +104,8 @@ TEST_F(MultireduceOrdered, ManyTilesPerBlock) {
     for (distribution d : {distribution::uniform, distribution::all_equal}) {
       const auto labels = sluice::testing::multireduce_labels(n, m, d, m);
       for (multireduce_algorithm algorithm : ordered_for(m)) {
-        check(ctx(), algorithm, labels, values_of<affine>(n, 5), m, sluice::affine_compose{});
-        check(ctx(), algorithm, labels, values_of<std::uint32_t>(n, 6), m, sluice::plus{});
+        check(ctx(), algorithm, labels, sluice::testing::ordered_values<affine>(n, 5), m, sluice::affine_compose{});
+        check(ctx(), algorithm, labels, sluice::testing::ordered_values<std::uint32_t>(n, 6), m, sluice::plus{});
       }
     }
 }
@@ -128,7 +116,7 @@ TEST_F(MultireduceOrdered, SixtyFourMillionPairs) {
   for (std::uint32_t m : {8u, 256u, 1u << 20}) {
     const auto labels = sluice::testing::multireduce_labels(n, m, distribution::uniform, 77);
     for (multireduce_algorithm algorithm : ordered_for(m))
-      check(ctx(), algorithm, labels, values_of<affine>(n, 78), m, sluice::affine_compose{});
+      check(ctx(), algorithm, labels, sluice::testing::ordered_values<affine>(n, 78), m, sluice::affine_compose{});
   }
 }
 
@@ -140,8 +128,8 @@ TEST_F(MultireduceOrdered, SignedLabelsOutsideRangeAreDropped) {
   for (std::size_t i = 0; i < n; i += 7) labels[i] = i % 2 ? -static_cast<std::int64_t>(i) : std::int64_t{1} << 40;
   for (std::size_t i = 3; i < n; i += 11) labels[i] = m - 1;
   for (multireduce_algorithm algorithm : ordered) {
-    check(ctx(), algorithm, labels, values_of<affine>(n, 4), m, sluice::affine_compose{});
-    check(ctx(), algorithm, labels, values_of<std::uint32_t>(n, 4), m, sluice::plus{});
+    check(ctx(), algorithm, labels, sluice::testing::ordered_values<affine>(n, 4), m, sluice::affine_compose{});
+    check(ctx(), algorithm, labels, sluice::testing::ordered_values<std::uint32_t>(n, 4), m, sluice::plus{});
   }
 }
 
@@ -149,11 +137,11 @@ TEST_F(MultireduceOrdered, AccumulateFoldsOntoOut) {
   for (std::uint32_t m : {1u, 7u, 5000u, 1u << 16}) {
     const std::size_t n = 30011;
     const auto labels = sluice::testing::multireduce_labels(n, m, distribution::zipf, m);
-    const auto start = values_of<affine>(m, 9);
-    const auto start_sums = values_of<std::uint32_t>(m, 10);
+    const auto start = sluice::testing::ordered_values<affine>(m, 9);
+    const auto start_sums = sluice::testing::ordered_values<std::uint32_t>(m, 10);
     for (multireduce_algorithm algorithm : ordered_for(m)) {
-      check(ctx(), algorithm, labels, values_of<affine>(n, 11), m, sluice::affine_compose{}, -1.0, &start);
-      check(ctx(), algorithm, labels, values_of<std::uint32_t>(n, 12), m, sluice::plus{}, -1.0, &start_sums);
+      check(ctx(), algorithm, labels, sluice::testing::ordered_values<affine>(n, 11), m, sluice::affine_compose{}, -1.0, &start);
+      check(ctx(), algorithm, labels, sluice::testing::ordered_values<std::uint32_t>(n, 12), m, sluice::plus{}, -1.0, &start_sums);
     }
   }
 }
@@ -179,7 +167,7 @@ TEST_F(MultireduceOrdered, FloatSumsAreBitIdenticalAcrossRuns) {
                              float_case{larger, 1u << 16, distribution::few_used},
                              float_case{larger, 1u << 16, distribution::uniform}}) {
     const auto labels = sluice::testing::multireduce_labels(c.n, c.m, c.d, 21 + c.m);
-    const auto values = values_of<float>(c.n, 22 + c.m);
+    const auto values = sluice::testing::ordered_values<float>(c.n, 22 + c.m);
     // The oracle in double: its own rounding stays far below the tolerance at these sizes.
     const std::vector<double> wide(values.begin(), values.end());
     const auto exact = sluice::reference::multireduce(std::span<const std::uint32_t>(labels),
@@ -220,7 +208,7 @@ void vector_sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
                           warp_tile - 1, warp_tile + 1, std::size_t{100003}})
       for (distribution d : {distribution::uniform, distribution::all_equal, distribution::sorted}) {
         SCOPED_TRACE(std::string(sluice::data::to_string(d)));
-        check(ctx, multireduce_algorithm::vector, sluice::testing::multireduce_labels(n, m, d, n + 7 * m), values_of<T>(n, n + m), m, op,
+        check(ctx, multireduce_algorithm::vector, sluice::testing::multireduce_labels(n, m, d, n + 7 * m), sluice::testing::ordered_values<T>(n, n + m), m, op,
               tolerance);
       }
 }
@@ -239,11 +227,11 @@ TEST_F(MultireduceOrdered, VectorManyTilesPerWarpSignedLabelsAndAccumulate) {
   for (std::uint32_t m : {1u, 3u, 8u}) {
     auto labels = sluice::testing::multireduce_labels<std::int64_t>(n, m, distribution::uniform, 41 + m);
     for (std::size_t i = 0; i < n; i += 7) labels[i] = i % 2 ? -static_cast<std::int64_t>(i) : std::int64_t{1} << 40;
-    check(ctx(), multireduce_algorithm::vector, labels, values_of<affine>(n, 42), m, sluice::affine_compose{});
-    check(ctx(), multireduce_algorithm::vector, labels, values_of<sluice::mat2>(n, 43), m,
+    check(ctx(), multireduce_algorithm::vector, labels, sluice::testing::ordered_values<affine>(n, 42), m, sluice::affine_compose{});
+    check(ctx(), multireduce_algorithm::vector, labels, sluice::testing::ordered_values<sluice::mat2>(n, 43), m,
           sluice::mat2_multiply_mod{matrix_modulus});
-    const auto start = values_of<affine>(m, 44);
-    check(ctx(), multireduce_algorithm::vector, labels, values_of<affine>(n, 45), m, sluice::affine_compose{}, -1.0,
+    const auto start = sluice::testing::ordered_values<affine>(m, 44);
+    check(ctx(), multireduce_algorithm::vector, labels, sluice::testing::ordered_values<affine>(n, 45), m, sluice::affine_compose{}, -1.0,
           &start);
   }
 }

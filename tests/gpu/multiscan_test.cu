@@ -28,12 +28,13 @@ using sluice::multiscan_algorithm;
 using sluice::data::distribution;
 using sluice::testing::all_equal;
 using sluice::testing::all_near;
+using sluice::testing::matches;
 using sluice::testing::gpu_test;
 
 class Multiscan : public gpu_test {};
 
 using affine = sluice::affine<std::uint32_t>;
-constexpr std::uint32_t matrix_modulus = 1000003;
+using sluice::testing::matrix_modulus;
 
 /// The strategies that take m buckets of T (block_sort_segmented keeps m · sizeof(T) ≤ 48 KiB).
 template <class T>
@@ -41,25 +42,6 @@ std::vector<multiscan_algorithm> strategies_for(std::uint32_t m) {
   std::vector<multiscan_algorithm> all{multiscan_algorithm::global_sort_scan_by_key, multiscan_algorithm::automatic};
   if (sluice::detail::multiscan::block_sort_fits<T>(m)) all.push_back(multiscan_algorithm::block_sort_segmented);
   return all;
-}
-
-template <class T>
-std::vector<T> values_of(std::size_t n, std::uint64_t seed) {
-  if constexpr (std::is_same_v<T, sluice::mat2>) return sluice::testing::random_matrices(n, seed, matrix_modulus);
-  else if constexpr (std::is_same_v<T, affine>) {
-    const auto w = sluice::data::generate_host<std::uint32_t>(2 * n, {distribution::uniform, 0, 0.0, seed});
-    std::vector<affine> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = {w[2 * i] | 1u, w[2 * i + 1]};
-    return v;
-  } else return sluice::data::generate_host<T>(n, {distribution::uniform, 0, 0.0, seed});
-}
-
-
-template <class T>
-::testing::AssertionResult matches(const std::vector<T>& got, const std::vector<T>& expected, double tolerance) {
-  if constexpr (std::is_floating_point_v<T>)
-    if (tolerance >= 0) return all_near(got, expected, tolerance);
-  return all_equal(got, expected);
 }
 
 /// Both scans (with totals, and without), out poisoned, against the oracle; tolerance < 0: exact.
@@ -131,7 +113,7 @@ template <class T, class Op>
 void sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
   const auto run = [&](std::uint32_t m, std::size_t n, distribution d) {
     const auto labels = sluice::testing::multireduce_labels(n, m, d, n + m);
-    const auto values = values_of<T>(n, n * 3 + m);
+    const auto values = sluice::testing::ordered_values<T>(n, n * 3 + m);
     for (multiscan_algorithm algorithm : strategies_for<T>(m)) {
       SCOPED_TRACE(std::string(sluice::data::to_string(d)));
       check(ctx, algorithm, labels, values, m, op, tolerance);
@@ -162,7 +144,7 @@ TEST_F(Multiscan, ManyTilesPerBlock) {
     for (distribution d : {distribution::uniform, distribution::all_equal}) {
       const auto labels = sluice::testing::multireduce_labels(n, m, d, m);
       for (multiscan_algorithm algorithm : strategies_for<affine>(m))
-        check(ctx(), algorithm, labels, values_of<affine>(n, 5), m, sluice::affine_compose{});
+        check(ctx(), algorithm, labels, sluice::testing::ordered_values<affine>(n, 5), m, sluice::affine_compose{});
       check_multitag(ctx(), multiscan_algorithm::block_sort_segmented, labels, m);
     }
 }
@@ -173,7 +155,7 @@ TEST_F(Multiscan, SixtyFourMillionElements) {
   for (std::uint32_t m : {256u, 1u << 20}) {
     const auto labels = sluice::testing::multireduce_labels(n, m, distribution::uniform, 77);
     for (multiscan_algorithm algorithm : strategies_for<affine>(m))
-      check(ctx(), algorithm, labels, values_of<affine>(n, 78), m, sluice::affine_compose{});
+      check(ctx(), algorithm, labels, sluice::testing::ordered_values<affine>(n, 78), m, sluice::affine_compose{});
   }
 }
 
@@ -184,7 +166,7 @@ TEST_F(Multiscan, SignedLabelsOutsideRangeAreDropped) {
   for (std::size_t i = 0; i < n; i += 7) labels[i] = i % 2 ? -static_cast<std::int64_t>(i) : std::int64_t{1} << 40;
   for (std::size_t i = 3; i < n; i += 11) labels[i] = m - 1;
   for (multiscan_algorithm algorithm : strategies_for<affine>(m)) {
-    check(ctx(), algorithm, labels, values_of<affine>(n, 4), m, sluice::affine_compose{});
+    check(ctx(), algorithm, labels, sluice::testing::ordered_values<affine>(n, 4), m, sluice::affine_compose{});
     check_multitag(ctx(), algorithm, labels, m);
   }
 }
@@ -193,7 +175,7 @@ TEST_F(Multiscan, InPlace) {
   const std::size_t n = 200003;
   for (std::uint32_t m : {5u, 4096u, 1u << 16}) {
     const auto labels = sluice::testing::multireduce_labels(n, m, distribution::zipf, m);
-    const auto values = values_of<affine>(n, 8);
+    const auto values = sluice::testing::ordered_values<affine>(n, 8);
     const std::span<const std::uint32_t> l(labels);
     const auto expected = sluice::reference::multiscan_exclusive(l, std::span<const affine>(values), m,
                                                                  sluice::affine_compose{}, affine{1, 0});

@@ -10,6 +10,7 @@
 
 #include "support/compare.hpp"
 #include "support/gpu_test.hpp"
+#include "support/random_operands.hpp"
 
 #include <gtest/gtest.h>
 
@@ -31,6 +32,31 @@ std::vector<L> multireduce_labels(std::size_t n, std::uint32_t m, data::distribu
   std::vector<L> labels(drawn.begin(), drawn.end());
   for (std::size_t i = 13; i < n; i += 97) labels[i] = static_cast<L>(std::uint64_t{m} + i % 3);
   return labels;
+}
+
+/// The modulus of the 2x2 matrix products in the ordered tests.
+inline constexpr std::uint32_t matrix_modulus = 1000003;
+
+/// n values of T for the ordered tests: 2x2 matrices mod matrix_modulus, affine maps over u32 with odd
+/// slopes (invertible, so no product collapses to a constant), or uniform draws.
+template <class T>
+std::vector<T> ordered_values(std::size_t n, std::uint64_t seed) {
+  using affine = sluice::affine<std::uint32_t>;
+  if constexpr (std::is_same_v<T, mat2>) return random_matrices(n, seed, matrix_modulus);
+  else if constexpr (std::is_same_v<T, affine>) {
+    const auto w = data::generate_host<std::uint32_t>(2 * n, {data::distribution::uniform, 0, 0.0, seed});
+    std::vector<affine> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = {w[2 * i] | 1u, w[2 * i + 1]};
+    return v;
+  } else return data::generate_host<T>(n, {data::distribution::uniform, 0, 0.0, seed});
+}
+
+/// got == expected, or within `tolerance` for floating point when tolerance ≥ 0.
+template <class T>
+::testing::AssertionResult matches(const std::vector<T>& got, const std::vector<T>& expected, double tolerance) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (tolerance >= 0) return all_near(got, expected, tolerance);
+  return all_equal(got, expected);
 }
 
 /// The (m, n, distribution) cases of an ordered strategy sweep: every m with its sizes (sizes_for(m)),
@@ -80,15 +106,7 @@ void check_multireduce(context& ctx, const multireduce_options& options, const s
     else out.fill_bytes(poison);
     dropped.fill_bytes(poison);
     multireduce(ctx, d_labels.span(), d_values.span(), out.span(), op, dropped.data(), run);
-    if constexpr (std::is_floating_point_v<T>) {
-      if (tolerance >= 0) {
-        ASSERT_TRUE(all_near(out.to_host(), expected, tolerance)) << where;
-      } else {
-        ASSERT_TRUE(all_equal(out.to_host(), expected)) << where;
-      }
-    } else {
-      ASSERT_TRUE(all_equal(out.to_host(), expected)) << where;
-    }
+    ASSERT_TRUE(matches(out.to_host(), expected, tolerance)) << where;
     ASSERT_EQ(dropped.to_host()[0], expected_dropped) << where;
   }
 }
