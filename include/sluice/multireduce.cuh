@@ -93,23 +93,18 @@ namespace detail::multireduce {
 /// Every strategy has this contract: fold each bucket's values, in index order for the order-preserving
 /// ones, onto out[k] (which holds the identity or, with accumulate, the caller's contents), skip labels
 /// outside [0, m) and add their number to *dropped (device memory; may be null; zeroed by the caller).
+/// The atomic ones instantiate no kernel for an operator or value they cannot run (runs_atomically,
+/// atomics.cuh); resolve has refused those already.
 template <class L, class T, class Op>
 void run(context& ctx, multireduce_algorithm algorithm, const multireduce_options& options, const L* labels,
          const T* values, std::size_t n, T* out, std::uint32_t m, Op op, std::size_t* dropped) {
-  // The atomic strategies combine 4- or 8-byte words: other values never instantiate them (resolve has
-  // already rejected an explicit request for one).
-  constexpr bool atomic_word = sizeof(T) == 4 || sizeof(T) == 8;
   switch (algorithm) {
-    case multireduce_algorithm::per_bank_shared:
-      if constexpr (atomic_word) run_per_bank_shared(ctx, labels, values, n, out, m, op, dropped);
-      return;
+    case multireduce_algorithm::per_bank_shared: return run_per_bank_shared(ctx, labels, values, n, out, m, op, dropped);
     case multireduce_algorithm::per_bank_multi_pass:
-      if constexpr (atomic_word) run_per_bank_multi_pass(ctx, labels, values, n, out, m, op, dropped);
-      return;
+      return run_per_bank_multi_pass(ctx, labels, values, n, out, m, op, dropped);
     case multireduce_algorithm::global_atomic_sets:
-      if constexpr (atomic_word)
-        run_global_atomic_sets(ctx, labels, values, n, out, m, op, dropped, options.sets, options.partial_sort_bits);
-      return;
+      return run_global_atomic_sets(ctx, labels, values, n, out, m, op, dropped, options.sets,
+                                    options.partial_sort_bits);
     case multireduce_algorithm::block_sort_segmented:
       return run_block_sort_segmented(ctx, labels, values, n, out, m, op, dropped);
     case multireduce_algorithm::global_sort_reduce_by_key:
