@@ -14,6 +14,7 @@
 # and the build there is kept for the next call. SLUICE_TEST_FILTER narrows the gpu tests and sanitizers
 # (a gtest filter); SLUICE_SANITIZERS narrows the sanitizer part to some of its tools (default
 # "memcheck racecheck synccheck"); SLUICE_BENCH_ARGS replaces the bench's arguments (default: --quick --gpu-only).
+# SLUICE_CHECK_PART=build only builds; SLUICE_SKIP_BUILD=1 then lets several parts run side by side.
 # SLUICE_CHECK_PART=profile runs Nsight Compute over `sluice bench $SLUICE_BENCH_ARGS`, profiling
 # SLUICE_PROFILE_COUNT (default 1) launches of the kernels matching the regex SLUICE_PROFILE_KERNEL
 # after skipping SLUICE_PROFILE_SKIP (default 0) of them; the report goes to profile-$SLUICE_PROFILE_NAME
@@ -62,14 +63,27 @@ case "$part" in
   sanitizers) steps="configure build ${SLUICE_SANITIZERS:-memcheck racecheck synccheck}" ;;
   bench) steps="configure build info bench examples" ;;
   profile) steps="configure build profile" ;;
-  *) echo "SLUICE_CHECK_PART must be all, tests, sanitizers, bench or profile (got '$part')" >&2; exit 2 ;;
+  build) steps="configure build" ;;
+  *) echo "SLUICE_CHECK_PART must be all, tests, sanitizers, bench, profile or build (got '$part')" >&2; exit 2 ;;
 esac
+# SLUICE_SKIP_BUILD=1: the build is current (a `build` part ran first), so parts may run side by side.
+[ -n "${SLUICE_SKIP_BUILD:-}" ] && steps=${steps/configure build/}
 wants() { [[ " $steps " == *" $1 "* ]]; }
 summary() { for name in ${steps/profile/profile-${SLUICE_PROFILE_NAME:-kernel}}; do cat "$logs/$name.status" 2>/dev/null; done; }
 
-sanitize() {  # sanitize TOOL: the gpu tests under compute-sanitizer, sweeps capped (tests/support/gpu_test.hpp)
-  SLUICE_UNDER_SANITIZER=1 compute-sanitizer --tool "$1" --error-exitcode 1 $([ "$1" = memcheck ] && echo --leak-check full) \
-    "$gpu_tests" "$sanitizer_filter"
+# sanitize TOOL: the gpu tests under compute-sanitizer, sweeps capped (tests/support/gpu_test.hpp). The tool
+# is host-bound, so the tests run as SLUICE_SANITIZER_SHARDS (default 4) gtest shards side by side; the
+# shards' logs are joined into TOOL.log, and the step fails if any shard does.
+sanitize() {
+  local tool=$1 shards=${SLUICE_SANITIZER_SHARDS:-4} shard failed=0
+  for ((shard = 0; shard < shards; shard++)); do
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard SLUICE_UNDER_SANITIZER=1 \
+      compute-sanitizer --tool "$tool" --error-exitcode 1 $([ "$tool" = memcheck ] && echo --leak-check full) \
+      "$gpu_tests" "$sanitizer_filter" >"$logs/$tool.shard$shard.log" 2>&1 &
+  done
+  for ((shard = 0; shard < shards; shard++)); do wait -n || failed=1; done
+  cat "$logs/$tool".shard*.log
+  return $failed
 }
 
 # Resource report of sluice's kernels (registers, stack, local memory): spills show as STACK/LOCAL > 0.
