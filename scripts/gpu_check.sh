@@ -14,7 +14,7 @@
 # and the build there is kept for the next call. SLUICE_TEST_FILTER narrows the gpu tests and sanitizers
 # (a gtest filter); SLUICE_SANITIZERS narrows the sanitizer part to some of its tools (default
 # "memcheck racecheck synccheck"); SLUICE_BENCH_ARGS replaces the bench's arguments (default: --quick --gpu-only).
-# SLUICE_CHECK_PART=build only builds; SLUICE_SKIP_BUILD=1 then lets several parts run side by side.
+# SLUICE_CHECK_PART=build only builds (SLUICE_BUILD_TARGET: only that target); SLUICE_SKIP_BUILD=1 then lets several parts run side by side.
 # SLUICE_CHECK_PART=profile runs Nsight Compute over `sluice bench $SLUICE_BENCH_ARGS`, profiling
 # SLUICE_PROFILE_COUNT (default 1) launches of the kernels matching the regex SLUICE_PROFILE_KERNEL
 # after skipping SLUICE_PROFILE_SKIP (default 0) of them; the report goes to profile-$SLUICE_PROFILE_NAME
@@ -107,7 +107,8 @@ resources() {
 
 if wants build; then
   step configure cmake --preset ci || { summary; exit 1; }
-  step build cmake --build --preset ci -j "$(nproc)" || { tail -40 "$logs/build.log"; summary; exit 1; }
+  # shellcheck disable=SC2086  # SLUICE_BUILD_TARGET: one target (e.g. sluice) to save build time
+  step build cmake --build --preset ci -j "$(nproc)" ${SLUICE_BUILD_TARGET:+--target $SLUICE_BUILD_TARGET} || { tail -40 "$logs/build.log"; summary; exit 1; }
 fi
 if wants gpu-tests; then
   step gpu-tests "$gpu_tests" --gtest_filter="$test_filter" --gtest_output="xml:$logs/gpu-tests.xml"
