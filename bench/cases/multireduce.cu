@@ -2,8 +2,11 @@
 // H100: 2^28 pairs of a u32 label and a u32 value, plus, every commutative strategy that takes m
 // (per_bank_shared while one block's shared memory holds m counters, per_bank_multi_pass up to 2^16,
 // global_atomic_sets) and automatic, for m = 2^0 … 2^24 (--quick: 2^0, 2^5, 2^8, 2^12, 2^16, 2^20, 2^24)
-// with uniform and all-equal labels (the seed's "random" and "degenerate"). Case names end in
-// "m = 2^k", so `sluice bench --plot` draws ns per pair against m.
+// with uniform and all-equal labels (the seed's "random" and "degenerate"). At m = 2^20 and 2^24 also
+// global_atomic_sets after the partial radix sort by the label's top 8 and 16 bits (Table 4.2; one and
+// two onesweep digits), beside automatic and global_atomic_sets with the bits plan.hpp chooses (0 at
+// 2^20, 8 at 2^24 on an H100: choose_partial_sort_bits, provisional until these rows are measured).
+// Case names end in "m = 2^k", so `sluice bench --plot` draws ns per pair against m.
 //
 // Bytes: 8 per pair (label and value read once; the m outputs are negligible up to 2^24 · 4 bytes =
 // 64 MiB, which is 3% of the input). Baseline in the same run: cub::DeviceHistogram::HistogramEven over
@@ -96,6 +99,11 @@ std::vector<multireduce_algorithm> strategies_for(context& ctx, std::uint32_t m)
   return all;
 }
 
+/// The partial sort bits measured at 2^k buckets: one and two radix digits at m = 2^20 and 2^24.
+std::vector<int> partial_sort_bits_measured(int k) {
+  return k == 20 || k == 24 ? std::vector<int>{8, 16} : std::vector<int>{};
+}
+
 void sweep(bench::case_context& session, data::distribution d) {
   auto& ctx = session.gpu();
   static const std::vector<sum_count> fine = fine_totals();
@@ -111,12 +119,16 @@ void sweep(bench::case_context& session, data::distribution d) {
                                        "plus u32 " + std::string(data::to_string(d)) + ", m = 2^" + std::to_string(k),
                                        pairs, 8.0 * static_cast<double>(pairs)};
     device_buffer<unsigned> out(ctx, m);
-    for (multireduce_algorithm a : strategies_for(ctx, m)) {
+    auto subject = [&](const std::string& name, const multireduce_options& options) {
       out.fill_bytes(0xA5);
-      bench::measure(session, work, "sluice::multireduce " + std::string(to_string(a)), bench::role::subject, true,
-                     [&] { multireduce(ctx, labels.span(), values.span(), out.span(), plus{}, nullptr, {.algorithm = a}); },
+      bench::measure(session, work, "sluice::multireduce " + name, bench::role::subject, true,
+                     [&] { multireduce(ctx, labels.span(), values.span(), out.span(), plus{}, nullptr, options); },
                      [&] { return out.to_host() == sums; });
-    }
+    };
+    for (multireduce_algorithm a : strategies_for(ctx, m)) subject(std::string(to_string(a)), {.algorithm = a});
+    for (int bits : partial_sort_bits_measured(k))
+      subject("global_atomic_sets + partial sort " + std::to_string(bits) + " bits",
+              {.algorithm = multireduce_algorithm::global_atomic_sets, .partial_sort_bits = bits});
     device_buffer<int> histogram(ctx, m);
     auto cub_run = [&](void* temp, std::size_t& bytes) {
       SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, labels.data(), histogram.data(),

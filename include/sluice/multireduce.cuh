@@ -27,9 +27,10 @@
 //                              what the device's shared memory per block holds (read from the device).
 //   per_bank_multi_pass        §4.4d: per_bank_shared over windows of buckets, one pass per window.
 //   global_atomic_sets         Alg. 4.9: nSets interleaved bucket sets in global memory with atomics, then
-//                              one reduction over the sets (Table 4.1). The partial radix sort by the
-//                              label's top bits first (Table 4.2) is not built yet (partial_sort_bits > 0
-//                              is rejected). Commutative; any m.
+//                              one reduction over the sets (Table 4.1); with partial_sort_bits = b > 0
+//                              the pairs are first sorted stably by the top b bits of the label (Table
+//                              4.2), so the atomics stay in an L2-sized window of buckets. Commutative;
+//                              any m.
 //   block_sort_segmented       Alg. 4.13: each tile sorted by label in shared memory (cub::BlockRadixSort,
 //                              stable) after the padded segmented transpose load (Alg. 4.7), segment
 //                              totals per tile, then the tiles' partials reduced in tile order (large m:
@@ -55,10 +56,12 @@
 // ("values"); out overlapping labels or values ("out"); host memory; an explicit strategy that cannot
 // run the operator or value ("options": an atomic strategy with a non-commutative operator, with
 // options.deterministic, or with a value that is not 4 or 8 bytes; per_bank_shared with more buckets than
-// shared memory holds). Working memory that the device cannot provide is sluice::cuda_error
-// (cudaErrorMemoryAllocation), raised before any value reaches a bucket (without accumulate, out may
-// already hold the identity). Not yet tested on a GPU: the global sort strategies need 8·(m + 1) bytes
-// of offsets plus m values of totals, which passes 80 GB only for m near 2^32 with 8-byte values.
+// shared memory holds; sets not 0 or a power of two ≤ 32; partial_sort_bits < −1 or > ⌈log2 m⌉).
+// Working memory that the device cannot provide (every strategy takes it from the context's pool) is
+// sluice::out_of_memory (a cuda_error, cudaErrorMemoryAllocation) naming "multireduce", the strategy
+// and the bytes of the allocation that failed, raised before any value reaches a bucket (without
+// accumulate, out may already hold the identity, and *dropped is unspecified); the context stays
+// usable.
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -136,8 +139,10 @@ void multireduce(context& ctx, cuda::std::span<LIn, E1> labels, cuda::std::span<
   if (dropped) SLUICE_CUDA_CHECK(cudaMemsetAsync(dropped, 0, sizeof(std::size_t), ctx.stream()));
   if (!options.accumulate) mr::fill_identity<Op>(ctx, buckets.data(), m);
   if (label_span.empty()) return;
-  mr::run(ctx, algorithm, options, label_span.data(), value_span.data(), label_span.size(), buckets.data(), m, op,
-          dropped);
+  detail::naming_out_of_memory(function, to_string(algorithm), [&] {
+    mr::run(ctx, algorithm, options, label_span.data(), value_span.data(), label_span.size(), buckets.data(), m, op,
+            dropped);
+  });
 }
 
 }  // namespace sluice

@@ -5,7 +5,9 @@
 // min and max on integers (hardware atomics) and floating point (the CAS loop); a user commutative
 // operator on u32 (gcd) and on an 8-byte struct (CAS loop); labels outside [0, m) in every input (dropped
 // and counted), signed 64-bit labels, misaligned inputs (the one-pair-per-load path), explicit sets,
-// accumulate mode, strict mode, bad arguments, 2^26 pairs, and 2^31 + 5 pairs (*Large*).
+// the partial radix sort of global_atomic_sets (explicit bits 1, 5 and ⌈log2 m⌉; the chosen bits run in
+// the full sweep), accumulate mode, strict mode, bad arguments, working memory beyond the device's
+// (*ApiError*: out_of_memory, then the context still works), 2^26 pairs, and 2^31 + 5 pairs (*Large*).
 #include <sluice/data/generate.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
 #include <sluice/multireduce.cuh>
@@ -17,6 +19,7 @@
 #include "support/multireduce_cases.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -209,6 +212,72 @@ TEST_F(Multireduce, GlobalSetsExplicitSetCounts) {
     }
 }
 
+/// The partial sort bits the tests ask for at m: 1, 5 (below a whole digit) and ⌈log2 m⌉ (a full sort).
+std::vector<int> partial_sort_bits_for_test(std::uint32_t m) {
+  std::vector<int> bits;
+  for (int b : {1, 5, mr::label_bits(m)})
+    if (b <= mr::label_bits(m) && std::find(bits.begin(), bits.end(), b) == bits.end()) bits.push_back(b);
+  return bits;
+}
+
+/// global_atomic_sets after the partial radix sort (Eilers Table 4.2): bits × sets ∈ {1, 4} × m from
+/// below one digit to 2^20 × uniform, all-equal and few-used labels (every 97th dropped) × sizes 0, 1,
+/// 33, 4097, 10^5 and 3·10^6; then accumulate onto known contents with the full sort. Under a sanitizer
+/// (every sort is a radix sort's kernels, slow instrumented) the sizes up to 2^15, m up to 2^16 and
+/// uniform and all-equal labels, as the other sweeps keep.
+template <class T>
+void partial_sort_sweep(sluice::context& ctx, double tolerance) {
+  const std::vector<std::size_t> sizes =
+      sluice::testing::sweep_sizes(std::vector<std::size_t>{0, 1, 33, 4097, 100003, 3000017});
+  for (std::uint32_t m : {33u, 4096u, 1u << 16, 1u << 20}) {
+    if (sluice::testing::under_sanitizer() && m > (1u << 16)) continue;
+    for (std::size_t n : sizes)
+      for (distribution d : {distribution::uniform, distribution::all_equal, distribution::few_used}) {
+        if (sluice::testing::under_sanitizer() && d == distribution::few_used) continue;
+        const auto labels = multireduce_labels(n, m, d, n + 5 * m);
+        const auto values = values_of<T>(n, n + m + 1);
+        SCOPED_TRACE(std::string(sluice::data::to_string(d)));
+        for (int bits : partial_sort_bits_for_test(m))
+          for (unsigned sets : {1u, 4u}) {
+            SCOPED_TRACE("partial_sort_bits = " + std::to_string(bits) + ", sets = " + std::to_string(sets));
+            check_multireduce(ctx, {.algorithm = multireduce_algorithm::global_atomic_sets, .sets = sets,
+                                    .partial_sort_bits = bits},
+                              labels, values, m, sluice::plus{}, tolerance);
+          }
+      }
+    const std::size_t n = sluice::testing::scaled_size(100003, 4097);
+    const auto labels = multireduce_labels(n, m, distribution::uniform, m + 3);
+    const auto values = values_of<T>(n, m + 4);
+    std::vector<T> start(m);
+    for (std::uint32_t b = 0; b < m; ++b) start[b] = static_cast<T>(b % 1000 + 17);
+    for (unsigned sets : {1u, 4u})
+      check_multireduce(ctx, {.algorithm = multireduce_algorithm::global_atomic_sets, .sets = sets,
+                              .partial_sort_bits = mr::label_bits(m)},
+                        labels, values, m, sluice::plus{}, tolerance, &start);
+  }
+}
+
+TEST_F(Multireduce, GlobalSetsPartialSortPlusU32) { partial_sort_sweep<std::uint32_t>(ctx(), -1.0); }
+// 1e-3: all-equal labels put 3·10^6 values of [0, 1) in one float bucket, where the oracle's own
+// sequential rounding drifts by about 4e-5 of the sum (one standard deviation).
+TEST_F(Multireduce, GlobalSetsPartialSortPlusFloatWithinTolerance) { partial_sort_sweep<float>(ctx(), 1e-3); }
+
+/// Labels outside [0, m) of a signed type (negative, the type's extremes) are dropped and counted once
+/// through the sort too: the ids pass maps them to m and only the global sets kernel counts them.
+TEST_F(Multireduce, GlobalSetsPartialSortDropsSignedLabelsOnce) {
+  const std::size_t n = sluice::testing::scaled_size(100003, 5003);
+  for (std::uint32_t m : {2u, 300u, 70000u}) {
+    auto labels = multireduce_labels<std::int64_t>(n, m, distribution::uniform, m);
+    for (std::size_t i = 5; i < n; i += 31) labels[i] = -static_cast<std::int64_t>(i % 5) - 1;
+    labels[0] = std::numeric_limits<std::int64_t>::min();
+    labels[n - 1] = std::numeric_limits<std::int64_t>::max();
+    const auto values = values_of<std::uint32_t>(n, 3);
+    for (int bits : partial_sort_bits_for_test(m))
+      check_multireduce(ctx(), {.algorithm = multireduce_algorithm::global_atomic_sets, .partial_sort_bits = bits},
+                        labels, values, m, sluice::plus{});
+  }
+}
+
 TEST_F(Multireduce, AccumulateFoldsOntoOut) {
   const std::size_t n = sluice::testing::scaled_size(100003, 5003);
   for (std::uint32_t m : {1u, 257u, 5000u, 1u << 20}) {
@@ -249,16 +318,18 @@ TEST_F(Multireduce, StrictModeNamesTheFirstBadLabelAndLeavesOutUntouched) {
   const sluice::device_buffer<std::int32_t> d_labels(ctx(), std::span<const std::int32_t>(labels));
   const sluice::device_buffer<std::uint32_t> d_values(ctx(), std::span<const std::uint32_t>(values));
   sluice::device_buffer<std::uint32_t> out(ctx(), 10);
-  for (multireduce_algorithm a : atomic_strategies) {
+  std::vector<sluice::multireduce_options> runs;
+  for (multireduce_algorithm a : atomic_strategies) runs.push_back({.algorithm = a, .strict = true});
+  runs.push_back({.algorithm = multireduce_algorithm::global_atomic_sets, .strict = true, .partial_sort_bits = 4});
+  for (const sluice::multireduce_options& options : runs) {
     out.fill_bytes(0x5A);
     sluice::testing::expect_invalid_argument(
         [&] {
-          sluice::multireduce(ctx(), d_labels.span(), d_values.span(), out.span(), sluice::plus{}, nullptr,
-                              {.algorithm = a, .strict = true});
+          sluice::multireduce(ctx(), d_labels.span(), d_values.span(), out.span(), sluice::plus{}, nullptr, options);
         },
         "labels", std::size_t{4321});
     ASSERT_TRUE(sluice::testing::all_equal(out.to_host(), std::vector<std::uint32_t>(10, 0x5A5A5A5Au)))
-        << sluice::to_string(a);
+        << sluice::to_string(options.algorithm) << ", partial_sort_bits = " << options.partial_sort_bits;
   }
 }
 
@@ -293,9 +364,100 @@ TEST_F(Multireduce, BadArgumentsAreRejected) {
   expect_invalid_argument(run(labels.span(), values.span(), out.span(),
                               {.algorithm = multireduce_algorithm::global_atomic_sets, .sets = 3}),
                           "options");
-  expect_invalid_argument(run(labels.span(), values.span(), out.span(),
-                              {.algorithm = multireduce_algorithm::global_atomic_sets, .partial_sort_bits = 5}),
-                          "options");  // not supported yet
+  // A label below m = 10 has 4 bits: 5 is more than a full sort; below −1 means nothing.
+  for (int bits : {5, 33, -2})
+    expect_invalid_argument(run(labels.span(), values.span(), out.span(),
+                                {.algorithm = multireduce_algorithm::global_atomic_sets, .partial_sort_bits = bits}),
+                            "options");
+}
+
+/// Gives back to the driver what the suite's pool keeps (its release threshold keeps everything), so that
+/// a test of working memory beyond the device's sees the device's free memory.
+void trim_pool(sluice::context& ctx) {
+  ctx.synchronize();
+  SLUICE_CUDA_CHECK(cudaMemPoolTrimTo(ctx.memory_pool(), 0));
+}
+
+/// Runs `call`, which must throw sluice::out_of_memory naming multireduce, the strategy and `bytes`.
+template <class Call>
+void expect_out_of_memory(Call call, multireduce_algorithm strategy, std::uint64_t bytes) {
+  try {
+    call();
+    FAIL() << "no out_of_memory from " << sluice::to_string(strategy);
+  } catch (const sluice::out_of_memory& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.code(), cudaErrorMemoryAllocation);
+    EXPECT_NE(what.find("multireduce (" + std::string(sluice::to_string(strategy)) + ")"), std::string::npos) << what;
+    EXPECT_NE(what.find(" of " + std::to_string(bytes) + " bytes"), std::string::npos) << what;
+  }
+}
+
+/// After an out_of_memory the context still works: a small multireduce with the same options is right.
+void expect_context_still_works(sluice::context& ctx, const sluice::multireduce_options& options) {
+  trim_pool(ctx);
+  const std::uint32_t m = 1000;
+  const auto labels = multireduce_labels(4097, m, distribution::uniform, 11);
+  const auto values = values_of<std::uint32_t>(4097, 12);
+  check_multireduce(ctx, options, labels, values, m, sluice::plus{});
+}
+
+// Tests named *ApiError* make runtime calls fail on purpose; the sanitizer runs leave them out.
+
+/// global_atomic_sets with 32 sets of m u64 buckets: m is the smallest power of two whose sets exceed
+/// the device's whole memory (2^29 on an 80 GB H100: 128 GiB of sets, out 4 GiB), so out itself fits.
+TEST_F(Multireduce, ApiErrorGlobalSetsBeyondDeviceMemoryIsOutOfMemory) {
+  constexpr unsigned sets = 32;
+  const std::uint64_t m = std::bit_ceil(ctx().properties().global_memory_bytes / (sets * sizeof(std::uint64_t)) + 1);
+  if (m > (std::uint64_t{1} << 31)) GTEST_SKIP() << "a device this large takes m ≥ 2^32 to exceed its memory";
+  trim_pool(ctx());
+  const std::size_t n = 1000;
+  sluice::device_buffer<std::uint32_t> labels(ctx(), n);
+  sluice::device_buffer<std::uint64_t> values(ctx(), n);
+  labels.fill_bytes(0);
+  values.fill_bytes(0);
+  const sluice::multireduce_options options{.algorithm = multireduce_algorithm::global_atomic_sets, .sets = sets,
+                                            .partial_sort_bits = 0};
+  {
+    sluice::device_buffer<std::uint64_t> out(ctx(), m);
+    const std::uint64_t stride = (m + mr::global_sets_stride_quantum - 1) / mr::global_sets_stride_quantum *
+                                 mr::global_sets_stride_quantum;
+    expect_out_of_memory(
+        [&] {
+          sluice::multireduce(ctx(), labels.span(), values.span(), out.span(), sluice::plus{}, nullptr, options);
+          ctx().synchronize();
+        },
+        options.algorithm, sets * stride * sizeof(std::uint64_t));
+  }
+  expect_context_still_works(ctx(), options);
+}
+
+/// The sort-based paths with n pairs whose temporaries cannot fit: u32 labels and values take half the
+/// free memory (8n bytes), and before its first kernel each path asks for at least three more arrays of
+/// 4n bytes (sorted ids, sorted values, ids): 125% of what was free. Every one of those arrays is 4n
+/// bytes, so the message names 4n whichever fails first. Cheap: two memsets, no kernel over the pairs.
+TEST_F(Multireduce, ApiErrorSortTemporariesBeyondDeviceMemoryIsOutOfMemory) {
+  trim_pool(ctx());
+  std::size_t free_bytes = 0, total_bytes = 0;
+  SLUICE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t n = free_bytes / 16;
+  const std::uint32_t m = 1u << 20;
+  const sluice::multireduce_options runs[] = {
+      {.algorithm = multireduce_algorithm::global_sort_reduce_by_key},
+      {.algorithm = multireduce_algorithm::global_atomic_sets, .sets = 4, .partial_sort_bits = 8}};
+  for (const sluice::multireduce_options& options : runs) {
+    {
+      sluice::device_buffer<std::uint32_t> labels(ctx(), n), values(ctx(), n), out(ctx(), m);
+      labels.fill_bytes(0);
+      values.fill_bytes(0);
+      expect_out_of_memory(
+          [&] {
+            sluice::multireduce(ctx(), labels.span(), values.span(), out.span(), sluice::plus{}, nullptr, options);
+            ctx().synchronize();
+          },
+          options.algorithm, std::uint64_t{4} * n);
+    }
+    expect_context_still_works(ctx(), options);
+  }
 }
 
 /// 2^31 + 5 pairs of u8 labels (the sorted staircase over 256 buckets, generated on the device) and u32

@@ -1,13 +1,14 @@
 // Host tests of multireduce's host-side plan (detail/multireduce/plan.hpp): the automatic choice, the
 // checks of explicit strategies and options, the per-bank shared-memory layout and multi-pass window,
-// and the global sets chosen from the L2 size. The budgets are an H100's (227 KiB per block after
-// opting in, 114 KiB per block for two blocks per SM, 50 MiB of L2).
+// and the global sets and partial sort bits chosen from the L2 size. The budgets are an H100's (227 KiB
+// per block after opting in, 114 KiB per block for two blocks per SM, 50 MiB of L2).
 #include <sluice/detail/multireduce/plan.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -133,22 +134,69 @@ TEST(MultireducePlan, ExplicitPerBankSharedNeedsTheBucketsToFit) {
 
 TEST(MultireducePlan, SetsAndPartialSortOptions) {
   sluice::multireduce_options options;
-  EXPECT_TRUE(mr::options_problem(options).empty());
+  EXPECT_TRUE(mr::options_problem(options, 1).empty());
   for (unsigned sets : {1u, 2u, 8u, 32u}) {
     options.sets = sets;
-    EXPECT_TRUE(mr::options_problem(options).empty()) << sets;
+    EXPECT_TRUE(mr::options_problem(options, 1000).empty()) << sets;
   }
   for (unsigned sets : {3u, 12u, 64u}) {
     options.sets = sets;
-    EXPECT_FALSE(mr::options_problem(options).empty()) << sets;
+    EXPECT_FALSE(mr::options_problem(options, 1000).empty()) << sets;
   }
   options.sets = 0;
   options.partial_sort_bits = 0;
-  EXPECT_TRUE(mr::options_problem(options).empty());
-  options.partial_sort_bits = 5;
-  EXPECT_NE(mr::options_problem(options).find("not supported yet"), std::string::npos);
+  EXPECT_TRUE(mr::options_problem(options, 1).empty());
   options.partial_sort_bits = -2;
-  EXPECT_FALSE(mr::options_problem(options).empty());
+  EXPECT_FALSE(mr::options_problem(options, 1000).empty());
+}
+
+TEST(MultireducePlan, PartialSortBitsAtMostTheLabelBits) {
+  EXPECT_EQ(mr::label_bits(1), 0);
+  EXPECT_EQ(mr::label_bits(2), 1);
+  EXPECT_EQ(mr::label_bits(33), 6);
+  EXPECT_EQ(mr::label_bits(4096), 12);
+  EXPECT_EQ(mr::label_bits(4097), 13);
+  EXPECT_EQ(mr::label_bits(0xfffffffeu), 32);
+  sluice::multireduce_options options;
+  const std::pair<std::uint32_t, int> cases[] = {{1u, 0}, {33u, 6}, {4096u, 12}, {1u << 20, 20}, {0xfffffffeu, 32}};
+  for (const auto& [m, bits] : cases) {
+    for (int b : {-1, 0, bits}) {
+      options.partial_sort_bits = b;
+      EXPECT_TRUE(mr::options_problem(options, m).empty()) << "m = " << m << ", b = " << b;
+    }
+    options.partial_sort_bits = bits + 1;
+    EXPECT_NE(mr::options_problem(options, m).find("at most " + std::to_string(bits)), std::string::npos)
+        << "m = " << m;
+  }
+}
+
+TEST(MultireducePlan, PartialSortChosenOnlyOnceTheSetsLeaveHalfTheL2) {
+  // Sets that fit half the L2 (25 MiB on an H100): no sort (Table 4.1's fast side).
+  for (std::uint32_t m : {1u, 33u, 1u << 16, 1u << 20, 1u << 22})
+    EXPECT_EQ(mr::choose_partial_sort_bits(m, mr::choose_global_sets(m, 4, h100_l2), 4, h100_l2), 0) << m;
+  EXPECT_EQ(mr::choose_partial_sort_bits(6553600, 1, 4, h100_l2), 0);  // exactly 25 MiB
+  // Beyond: one onesweep digit (8 bits) brings a window under the budget up to 2^30 four-byte buckets.
+  EXPECT_EQ(mr::choose_partial_sort_bits(6553601, 1, 4, h100_l2), 8);
+  EXPECT_EQ(mr::choose_partial_sort_bits(1u << 23, 1, 4, h100_l2), 8);
+  EXPECT_EQ(mr::choose_partial_sort_bits(1u << 24, 1, 4, h100_l2), 8);
+  EXPECT_EQ(mr::choose_partial_sort_bits(1u << 24, 1, 8, h100_l2), 8);
+  EXPECT_EQ(mr::choose_partial_sort_bits(1u << 30, 1, 4, h100_l2), 8);
+  EXPECT_EQ(mr::choose_partial_sort_bits(1u << 31, 1, 4, h100_l2), 16);
+  EXPECT_EQ(mr::choose_partial_sort_bits(0xfffffffeu, 1, 8, h100_l2), 16);
+  // More sets: sets · m decides (2^21 buckets in 8 sets are 64 MiB).
+  EXPECT_EQ(mr::choose_partial_sort_bits(1u << 21, 8, 4, h100_l2), 8);
+  // The seed's 512 KiB L2: m = 2^20 in 4 sets wants 6 bits, a whole digit is 8.
+  EXPECT_EQ(mr::choose_partial_sort_bits(1u << 20, 4, 4, 512u << 10), 8);
+  // An L2 that holds no window (or none reported): a full sort, never more than the label's bits.
+  EXPECT_EQ(mr::choose_partial_sort_bits(33, 1, 4, 0), 6);
+  EXPECT_EQ(mr::choose_partial_sort_bits(1u << 20, 32, 8, 1024), 20);
+  // Always a valid option value.
+  for (std::uint32_t m : {1u, 2u, 33u, 4096u, 1u << 20, 1u << 24, 0xfffffffeu})
+    for (std::size_t l2 : {std::size_t{0}, std::size_t{512} << 10, h100_l2}) {
+      sluice::multireduce_options options;
+      options.partial_sort_bits = mr::choose_partial_sort_bits(m, 8, 8, l2);
+      EXPECT_TRUE(mr::options_problem(options, m).empty()) << "m = " << m << ", l2 = " << l2;
+    }
 }
 
 TEST(MultireducePlan, Names) {

@@ -81,7 +81,10 @@ class context {
   [[nodiscard]] void* allocate_bytes(std::size_t bytes) {
     if (bytes == 0) return nullptr;
     void* pointer = nullptr;
-    SLUICE_CUDA_CHECK(cudaMallocFromPoolAsync(&pointer, bytes, pool_, stream_));
+    const cudaError_t status = cudaMallocFromPoolAsync(&pointer, bytes, pool_, stream_);
+    // The size goes into the message: an out_of_memory says how much was asked for.
+    if (status != cudaSuccess)
+      detail::check_cuda(status, "cudaMallocFromPoolAsync of " + std::to_string(bytes) + " bytes");
     return pointer;
   }
 

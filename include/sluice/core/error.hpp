@@ -27,9 +27,11 @@ class error : public std::runtime_error {
 class cuda_error : public error {
  public:
   cuda_error(cudaError_t code, std::string_view operation, const std::source_location& where)
-      : error(describe(code, operation, where)), code_(code), call_site_(site(where)) {}
+      : error(describe(code, operation, where)), code_(code), call_site_(site(where)), operation_(operation) {}
 
   [[nodiscard]] cudaError_t code() const noexcept { return code_; }
+  /// What failed, as the message names it ("cudaMallocFromPoolAsync of 4096 bytes").
+  [[nodiscard]] const std::string& operation() const noexcept { return operation_; }
   /// "file:line (function)" of the sluice code that made the failing call.
   [[nodiscard]] const std::string& call_site() const noexcept { return call_site_; }
 
@@ -44,6 +46,7 @@ class cuda_error : public error {
 
   cudaError_t code_;
   std::string call_site_;
+  std::string operation_;
 };
 
 class out_of_memory : public cuda_error {
@@ -89,6 +92,19 @@ inline void check_cuda(cudaError_t code, std::string_view operation,
   // reported again by the next launch check (non-sticky errors clear; sticky ones persist anyway).
   (void)cudaGetLastError();
   throw_cuda_error(code, operation, where);
+}
+
+/// Runs body(); an out_of_memory from it is thrown again with "function (variant): " before the failed
+/// call's own text (context::allocate_bytes names the bytes asked), so that the caller reads which
+/// operation ran out of memory ("multireduce (global_atomic_sets)"), not only which allocation.
+template <class Body>
+void naming_out_of_memory(std::string_view function, std::string_view variant, Body&& body,
+                          const std::source_location& where = std::source_location::current()) {
+  try {
+    body();
+  } catch (const out_of_memory& e) {
+    throw out_of_memory(e.code(), std::string(function) + " (" + std::string(variant) + "): " + e.operation(), where);
+  }
 }
 
 }  // namespace detail

@@ -15,11 +15,15 @@
 //   fold:   with sets > 1, out[b] = out[b] ⊕ (the fold of b's sets), one thread per bucket (+ accumulate
 //           semantics: out holds the identity or the caller's contents). One set needs no fold: the
 //           atomics go straight into out.
-// Sets (options.sets, or plan.hpp's choose_global_sets: up to 8 while sets·m values fit half the L2).
-// Temporary memory: sets · stride values when sets > 1 (O(m)). Traffic: n labels and n values read once
-// (streaming), the atomics, served by the L2 while sets·m fits it; the fold reads sets·m values and
-// reads and writes m. The partial radix sort of Table 4.2 (options.partial_sort_bits > 0) is not built
-// yet: plan.hpp rejects it.
+//   sort:   with partial_sort_bits = b > 0 (Table 4.2), the walk reads the pairs stably sorted by the
+//           top b bits of the label first (partial_sort.cuh), so that the atomics stay in a window of
+//           2^(⌈log2 m⌉ − b) buckets at a time, in the L2 when sets·m is not.
+// Sets (options.sets, or plan.hpp's choose_global_sets: up to 8 while sets·m values fit half the L2);
+// sort bits (options.partial_sort_bits, or plan.hpp's choose_partial_sort_bits: 0 while those sets fit
+// half the L2, whole radix digits beyond). Temporary memory: sets · stride values when sets > 1 (O(m)),
+// plus the sort's O(n). Traffic: n labels and n values read once (streaming), the atomics, served by
+// the L2 while sets·m (or, sorted, a window's sets) fits it; the fold reads sets·m values and reads and
+// writes m; the sort's passes (partial_sort.cuh) when b > 0.
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -30,6 +34,7 @@
 #include <sluice/detail/multireduce/atomics.cuh>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
+#include <sluice/detail/multireduce/partial_sort.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
 #include <sluice/warp/reduce.cuh>
 
@@ -128,14 +133,24 @@ template <class T>
   return requested != 0 ? requested : choose_global_sets(m, sizeof(T), ctx.properties().l2_cache_bytes);
 }
 
+/// The partial sort bits to use: the caller's, or plan.hpp's choice from m, the sets and the device's L2.
+template <class T>
+[[nodiscard]] int partial_sort_bits_for(const context& ctx, std::uint32_t m, unsigned sets, int requested) {
+  return requested >= 0 ? requested : choose_partial_sort_bits(m, sets, sizeof(T), ctx.properties().l2_cache_bytes);
+}
+
 template <class L, class T, class Op>
 void run_global_atomic_sets(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m,
-                            Op op, std::size_t* dropped, unsigned sets, int /*partial_sort_bits: > 0 rejected by
-                                                                               plan.hpp, not built yet*/) {
+                            Op op, std::size_t* dropped, unsigned sets, int partial_sort_bits) {
   if constexpr (runs_atomically<T, Op>) {
-    const unsigned chosen = global_sets_for<T>(ctx, m, sets);
-    with_labelled_values(labels, values, n, m,
-                         [&](const auto& source) { global_sets(ctx, source, out, m, op, dropped, chosen); });
+    const unsigned chosen_sets = global_sets_for<T>(ctx, m, sets);
+    const int bits = partial_sort_bits_for<T>(ctx, m, chosen_sets, partial_sort_bits);
+    auto reduce = [&](const auto* pair_labels, const T* pair_values) {
+      with_labelled_values(pair_labels, pair_values, n, m,
+                           [&](const auto& source) { global_sets(ctx, source, out, m, op, dropped, chosen_sets); });
+    };
+    if (bits == 0) reduce(labels, values);
+    else with_partially_sorted(ctx, labels, values, n, m, bits, reduce);
   } else {
     refuse_atomic("global_atomic_sets");
   }

@@ -42,8 +42,9 @@ struct multireduce_options {
   /// global_atomic_sets: the number of bucket sets, a power of two up to 32 (0: chosen from m and the
   /// L2 size).
   unsigned sets = 0;
-  /// global_atomic_sets: sort by this many top bits of the label first (−1: chosen; 0: no sort). Only
-  /// −1 and 0 are supported so far (the chosen value is 0); a positive value is an invalid_argument.
+  /// global_atomic_sets: first partition the pairs stably by this many top bits of the label's ⌈log2 m⌉
+  /// (Eilers Table 4.2), so that the atomics stay in a window of buckets that fits the L2 (−1: chosen
+  /// from m, the sets and the L2 size; 0: no sort; at most ⌈log2 m⌉, else an invalid_argument).
   int partial_sort_bits = -1;
 };
 

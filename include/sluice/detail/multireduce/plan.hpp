@@ -8,7 +8,9 @@
 //   bytes (no atomic word):   vector for m ≤ 8, block_sort_segmented for m ≤ 4096,
 //                             global_sort_reduce_by_key beyond (the seed's order-preserving ladder);
 //   commutative, 4/8 bytes:   per_bank_shared while the block holds at least 4 bucket sets of m buckets,
-//                             global_atomic_sets beyond (Table 4.1: in-L2 global sets stay fast).
+//                             global_atomic_sets beyond (Table 4.1: in-L2 global sets stay fast), with
+//                             the partial radix sort once its sets leave half the L2 (Table 4.2;
+//                             choose_partial_sort_bits).
 //
 // The per-bank layout: `sets` bucket sets of the window's buckets per block, set s of bucket b at
 // b·sets + s, so that with 32 sets and 4-byte values set s lives in bank s (Alg. 4.10). More sets
@@ -23,7 +25,10 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/multireduce/options.hpp>
+#include <sluice/detail/radix_sort/pass_plan.hpp>
 
+#include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -104,6 +109,46 @@ inline constexpr unsigned global_max_chosen_sets = 8;
   return sets;
 }
 
+/// ⌈log2 m⌉: the bits of a label below m (0 for m = 1). The partial sort takes its top bits.
+[[nodiscard]] constexpr int label_bits(std::uint32_t m) {
+  return m <= 1 ? 0 : static_cast<int>(std::bit_width(m - 1));
+}
+
+/// The partial sort bits global_atomic_sets chooses (options.partial_sort_bits = −1) for m buckets in
+/// `sets` sets of `value_bytes`, on an L2 of `l2_bytes` (read from the device). PROVISIONAL: derived
+/// from the seed's tables, not yet measured on the H100.
+///   - 0 while sets · m values fit half the L2, the budget of choose_global_sets: Table 4.1 is fast
+///     there, and Table 4.2's best at log2 m = 14 (2^16 four-byte buckets in all sets: half the seed's
+///     512 KiB L2) sorted by 0 bits, at log2 m = 16 (the whole L2) by 2; a sort would only add passes.
+///   - Beyond, enough top bits that one window, sets · 2^(log2 m − b) values, fits the same budget
+///     (the cliff of Table 4.1 is where sets · m leaves the L2; the sort's job is to bring what the
+///     grid touches at once back under it), rounded up to whole digits of the radix sort (8 bits for
+///     onesweep): the seed's "sortBits should be a multiple of five", SRTS's digit, since sorting by
+///     fewer bits than a whole digit costs the same pass. The rounding also leaves the windows far
+///     below the budget, the margin for warps that drift apart along the sorted pairs. At most
+///     log2 m bits (a full sort).
+/// The seed's best "rest complexity" log2(sets · m) − b was 6 to 8 on a 512 KiB L2 (windows of 1/1024
+/// of it), with blocks in their own segments of the input, whose current windows all had to fit at once
+/// (§4.5.1, the sorted scatter; a strided walk there tolerated one bit more). This rule gives 16 on an
+/// H100 at m = 2^24 (b = 8, one pass): the whole grid walks the sorted pairs together (pair_walk.cuh's
+/// grid stride), so the atomics touch about one grid step's stretch of sorted pairs at a time, plus
+/// however far the warps drift apart; windows smaller than that stretch buy nothing. For 2^28 pairs at
+/// m = 2^24, a step (about 2^21 pairs on an H100) spans m / 128 buckets, and b = 8 windows are m / 256.
+/// The seed warns that the scheduler, not the code, decides the drift: bench/cases/multireduce.cu
+/// measures 8 and 16 bits beside this choice.
+[[nodiscard]] constexpr int choose_partial_sort_bits(std::uint32_t m, unsigned sets, std::size_t value_bytes,
+                                                     std::size_t l2_bytes) {
+  const std::uint64_t budget = l2_bytes / 2;
+  const std::uint64_t set_bytes = std::uint64_t{sets} * value_bytes;
+  if (set_bytes * m <= budget) return 0;
+  const int bits = label_bits(m);
+  int window_bits = bits;  // the window holds 2^window_bits buckets
+  while (window_bits > 0 && (set_bytes << window_bits) > budget) --window_bits;
+  constexpr int digit = radix_sort::max_pass_bits;
+  const int needed = bits - window_bits;
+  return std::min(bits, (needed + digit - 1) / digit * digit);
+}
+
 /// What the choice depends on.
 struct problem {
   bool commutative = true;
@@ -153,15 +198,17 @@ struct problem {
   return {};
 }
 
-/// Why the global_atomic_sets parameters are invalid (whatever the strategy); empty when they are not.
-[[nodiscard]] inline std::string options_problem(const multireduce_options& options) {
+/// Why the global_atomic_sets parameters are invalid for m buckets (whatever the strategy); empty when
+/// they are not.
+[[nodiscard]] inline std::string options_problem(const multireduce_options& options, std::uint32_t m) {
   if (options.sets != 0 && (options.sets > per_bank_max_sets || (options.sets & (options.sets - 1)) != 0))
     return "sets = " + std::to_string(options.sets) + ": must be 0 (chosen) or a power of two up to 32";
-  if (options.partial_sort_bits > 0)
-    return "partial_sort_bits = " + std::to_string(options.partial_sort_bits) +
-           ": the partial radix sort of global_atomic_sets (Eilers Table 4.2) is not supported yet (use -1 or 0)";
   if (options.partial_sort_bits < -1)
     return "partial_sort_bits = " + std::to_string(options.partial_sort_bits) + ": must be -1 (chosen) or >= 0";
+  if (options.partial_sort_bits > label_bits(m))
+    return "partial_sort_bits = " + std::to_string(options.partial_sort_bits) + ": a label below m = " +
+           std::to_string(m) + " has " + std::to_string(label_bits(m)) + " bits, so at most " +
+           std::to_string(label_bits(m)) + " (a full sort)";
   return {};
 }
 
@@ -181,7 +228,7 @@ template <class T, class Op>
 [[nodiscard]] multireduce_algorithm resolve(const context& ctx, const char* function, std::uint32_t m,
                                             std::size_t /*n*/, const multireduce_options& options) {
   const problem p{is_commutative_v<Op>, options.deterministic, sizeof(T), m, device_shared_budget(ctx, 0)};
-  std::string why = options_problem(options);
+  std::string why = options_problem(options, m);
   if (why.empty() && options.algorithm != multireduce_algorithm::automatic) why = strategy_problem(options.algorithm, p);
   if (!why.empty()) throw invalid_argument(function, "options", why);
   return options.algorithm == multireduce_algorithm::automatic ? choose(p) : options.algorithm;
