@@ -4,6 +4,10 @@
 // the same run: CUB's stable radix sort of (label, index) over the bits of m − 1, a gather of the values,
 // cub::DeviceScan::InclusiveScanByKey, a scatter back by index (Eilers §5.5's Thrust pipeline). Bytes:
 // the pairs read once and the results written once (20 per pair; multitag 8).
+// The research strategies (sequential, sheffler: never automatic's choice) run at 2^24 pairs, the quick
+// size, in either mode, with the baseline again at that size: the thesis measured sheffler above 4 ns per
+// pair, and sequential's global bucket sets leave a few dozen segments of dependent updates at m ≥ 2^20,
+// so 2^28 pairs over 55 timed runs would take minutes per row.
 #include "cases/ordered_inputs.hpp"
 
 #include <sluice/multiscan.cuh>
@@ -15,7 +19,10 @@
 #include <thrust/scatter.h>
 #include <thrust/sequence.h>
 
+#include <iterator>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -24,10 +31,23 @@ using bench::ordered::affine;
 
 constexpr multiscan_algorithm strategies[] = {multiscan_algorithm::automatic, multiscan_algorithm::block_sort_segmented,
                                               multiscan_algorithm::global_sort_scan_by_key};
+constexpr multiscan_algorithm research_strategies[] = {multiscan_algorithm::sequential, multiscan_algorithm::sheffler};
+constexpr std::size_t research_pairs = std::size_t{1} << 24;
 
-void multiscan_case(bench::case_context& session, std::uint32_t m, data::distribution d) {
+/// The subjects at the session's size: the research strategies join when that size is theirs.
+std::vector<multiscan_algorithm> main_subjects(const bench::case_context& session) {
+  std::vector<multiscan_algorithm> subjects(std::begin(strategies), std::end(strategies));
+  if (bench::ordered::pair_count(session) <= research_pairs)
+    subjects.insert(subjects.end(), std::begin(research_strategies), std::end(research_strategies));
+  return subjects;
+}
+
+/// Whether the research strategies need cases of their own (the session's size is larger than theirs).
+bool research_apart(const bench::case_context& session) { return bench::ordered::pair_count(session) > research_pairs; }
+
+void multiscan_case(bench::case_context& session, std::uint32_t m, data::distribution d, std::size_t n,
+                    std::span<const multiscan_algorithm> subjects) {
   auto& ctx = session.gpu();
-  const std::size_t n = bench::ordered::pair_count(session);
   const auto in = bench::ordered::make_input(n, m, d);
   const auto expected = reference::multiscan_inclusive(std::span<const std::uint32_t>(in.labels),
                                                        std::span<const affine>(in.values), m, affine_compose{}, affine{1, 0});
@@ -37,7 +57,7 @@ void multiscan_case(bench::case_context& session, std::uint32_t m, data::distrib
   const std::string name = "inclusive affine u32, m = " + std::to_string(m) + ", " + in.label_name;
   const bench::work_description work{"multiscan", name, n, 20.0 * static_cast<double>(n)};
   auto verify = [&] { return out.to_host() == expected.out; };
-  for (const multiscan_algorithm algorithm : strategies) {
+  for (const multiscan_algorithm algorithm : subjects) {
     if (algorithm == multiscan_algorithm::block_sort_segmented && !detail::multiscan::block_sort_fits<affine>(m)) continue;
     out.fill_bytes(0xA5);
     bench::measure(session, work, "sluice::multiscan_inclusive " + std::string(to_string(algorithm)), bench::role::subject,
@@ -66,9 +86,9 @@ void multiscan_case(bench::case_context& session, std::uint32_t m, data::distrib
   }, verify);
 }
 
-void multitag_case(bench::case_context& session, std::uint32_t m, data::distribution d) {
+void multitag_case(bench::case_context& session, std::uint32_t m, data::distribution d, std::size_t n,
+                   std::span<const multiscan_algorithm> subjects) {
   auto& ctx = session.gpu();
-  const std::size_t n = bench::ordered::pair_count(session);
   const auto host = data::generate_host<std::uint32_t>(n, {d, m, 0.0, m});
   const auto expected = reference::multitag(std::span<const std::uint32_t>(host), m);
   const device_buffer<std::uint32_t> labels(ctx, std::span<const std::uint32_t>(host));
@@ -76,7 +96,7 @@ void multitag_case(bench::case_context& session, std::uint32_t m, data::distribu
   const std::string name = std::string("multitag u32, m = ") + std::to_string(m) +
                            (d == data::distribution::all_equal ? ", all equal" : ", uniform");
   const bench::work_description work{"multiscan", name, n, 8.0 * static_cast<double>(n)};
-  for (const multiscan_algorithm algorithm : strategies) {
+  for (const multiscan_algorithm algorithm : subjects) {
     if (algorithm == multiscan_algorithm::block_sort_segmented && !detail::multiscan::block_sort_fits<std::uint64_t>(m))
       continue;
     rank.fill_bytes(0xA5);
@@ -89,13 +109,29 @@ void multitag_case(bench::case_context& session, std::uint32_t m, data::distribu
 }  // namespace
 
 SLUICE_BENCH_CASE("multiscan", "inclusive affine u32, m swept", gpu) {
+  const auto subjects = main_subjects(session);
   for (const std::uint32_t m : bench::ordered::bucket_sweep(session))
     for (const data::distribution d : {data::distribution::uniform, data::distribution::all_equal})
-      multiscan_case(session, m, d);
+      multiscan_case(session, m, d, bench::ordered::pair_count(session), subjects);
 }
 
 SLUICE_BENCH_CASE("multiscan", "multitag u32, m swept", gpu) {
+  const auto subjects = main_subjects(session);
   for (const std::uint32_t m : bench::ordered::bucket_sweep(session))
     for (const data::distribution d : {data::distribution::uniform, data::distribution::all_equal})
-      multitag_case(session, m, d);
+      multitag_case(session, m, d, bench::ordered::pair_count(session), subjects);
+}
+
+SLUICE_BENCH_CASE("multiscan", "inclusive affine u32, research strategies at 2^24, m swept", gpu) {
+  if (!research_apart(session)) return;  // they ran in the case above
+  for (const std::uint32_t m : bench::ordered::bucket_sweep(session))
+    for (const data::distribution d : {data::distribution::uniform, data::distribution::all_equal})
+      multiscan_case(session, m, d, research_pairs, research_strategies);
+}
+
+SLUICE_BENCH_CASE("multiscan", "multitag u32, research strategies at 2^24, m swept", gpu) {
+  if (!research_apart(session)) return;
+  for (const std::uint32_t m : bench::ordered::bucket_sweep(session))
+    for (const data::distribution d : {data::distribution::uniform, data::distribution::all_equal})
+      multitag_case(session, m, d, research_pairs, research_strategies);
 }

@@ -9,7 +9,9 @@
 // order, so every strategy is order-preserving: non-commutative operators get the oracle's exact bits
 // (reference::multiscan_inclusive / _exclusive / multitag). Float rounding across runs: with
 // block_sort_segmented the grouping of every ⊕ is fixed (tiles in order within a block, the blocks'
-// bucket sets scanned one thread per bucket in block order), so float results repeat bit for bit;
+// bucket sets scanned one thread per bucket in block order), so float results repeat bit for bit, and so
+// do sequential's and sheffler's (sheffler's spinetree has a timing-dependent shape, but every spine sums
+// whole rows in row order, so the labels alone fix the grouping);
 // global_sort_scan_by_key's inclusive_scan_by_key chains its tiles by decoupled look-back, whose
 // grouping of a run spanning tiles depends on timing, so its float results (and totals) can differ in
 // their last bits between runs (exact operators, integers included, are unaffected).
@@ -29,8 +31,19 @@
 //                            each block's prefix folded in on the left. m · sizeof(T) ≤ 48 KiB.
 //   global_sort_scan_by_key  §5.5: a stable radix sort of (bucket, index), the values gathered,
 //                            inclusive_scan_by_key, the results scattered back. Any m.
+//   sequential               §5.3 and Appendix B in the partitioning scheme: one contiguous segment per
+//                            thread, scanned sequentially against the thread's own bucket set (in shared
+//                            memory while 32 threads' sets fit 48 KiB, else in global memory, with fewer
+//                            segments as m grows); the segments' bucket sets scanned across segments in
+//                            order; each prefix folded in on the left. Any m. Research only.
+//   sheffler                 §5.4: Sheffler's spinetree multiprefix on segments of 32² elements, one warp
+//                            per segment, spinerecs in global memory (§5.4.2), inside the partitioning
+//                            scheme; the thesis's identity bug fixed (an explicit spine flag). Any m.
+//                            Research only: slow by construction (the thesis: > 4 ns per pair).
+//   sequential and sheffler are compiled for sm_90 but not yet run on a GPU.
 // automatic: block_sort_segmented for m ≤ 4096 where it fits, else global_sort_scan_by_key
-// (PROVISIONAL: from the thesis's Fig. 5.8/5.7, not yet measured on the H100).
+// (PROVISIONAL: from the thesis's Fig. 5.8/5.7, not yet measured on the H100); never sequential or
+// sheffler, which only an explicit options.algorithm selects.
 //
 //   sluice::device_buffer<std::uint32_t> labels(ctx, host_labels), rank(ctx, n);
 //   sluice::device_buffer<float> values(ctx, host_values), prefix(ctx, n);
@@ -41,7 +54,9 @@
 // labels.size() ("values" / "out"), rank.size() != labels.size() ("rank"); totals / counts neither empty
 // nor m entries ("totals" / "counts"); out overlapping labels, or values other than exactly ("out");
 // totals or counts overlapping anything ("totals" / "counts"); multitag with n > 2^32 ("labels": 32-bit
-// ranks); block_sort_segmented with m · sizeof(T) over 48 KiB ("options"); host memory.
+// ranks); block_sort_segmented with m · sizeof(T) over 48 KiB ("options"); host memory. sequential and
+// sheffler take any m; their scratch (segments · m values, or blocks · (m + 1024) spinerecs and m values)
+// comes from the context's pool, whose exhaustion is an error like any allocation's.
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -53,6 +68,8 @@
 #include <sluice/detail/multiscan/block_sort_segmented.cuh>
 #include <sluice/detail/multiscan/common.cuh>
 #include <sluice/detail/multiscan/global_sort_scan_by_key.cuh>
+#include <sluice/detail/multiscan/sequential.cuh>
+#include <sluice/detail/multiscan/sheffler.cuh>
 
 #include <cuda/std/span>
 
@@ -70,6 +87,8 @@ enum class multiscan_algorithm {
   automatic,                ///< block_sort_segmented for m ≤ 4096 where it fits, else global_sort_scan_by_key
   block_sort_segmented,     ///< Eilers Alg. 5.4 in the partitioning scheme (Alg. 5.2)
   global_sort_scan_by_key,  ///< Eilers §5.5: sort, scan by key, scatter back
+  sequential,               ///< Eilers §5.3 / App. B: a segment per thread, partitioned (research)
+  sheffler,                 ///< Eilers §5.4: Sheffler's spinetree, identity bug fixed (research, slow)
 };
 
 /// The enumerator's name ("block_sort_segmented"), for messages, reports and test names.
@@ -78,6 +97,8 @@ enum class multiscan_algorithm {
     case multiscan_algorithm::automatic: return "automatic";
     case multiscan_algorithm::block_sort_segmented: return "block_sort_segmented";
     case multiscan_algorithm::global_sort_scan_by_key: return "global_sort_scan_by_key";
+    case multiscan_algorithm::sequential: return "sequential";
+    case multiscan_algorithm::sheffler: return "sheffler";
   }
   return "?";
 }
@@ -102,6 +123,7 @@ multiscan_algorithm resolve(const char* function, std::uint32_t m, const multisc
                            "block_sort_segmented keeps m · sizeof(T) ≤ " + std::to_string(multireduce::accumulator_bytes) +
                                " bytes in shared memory, not m = " + std::to_string(m) + " of " +
                                std::to_string(sizeof(T)) + " bytes (global_sort_scan_by_key takes any m)");
+  // sequential and sheffler take any m and are only ever chosen explicitly.
   if (options.algorithm != multiscan_algorithm::automatic) return options.algorithm;
   return fits && m <= automatic_block_sort_max_buckets ? multiscan_algorithm::block_sort_segmented
                                                        : multiscan_algorithm::global_sort_scan_by_key;
@@ -134,10 +156,14 @@ void run(context& ctx, const char* function, multiscan_algorithm algorithm, bool
   if (dropped) SLUICE_CUDA_CHECK(cudaMemsetAsync(dropped, 0, sizeof(std::size_t), ctx.stream()));
   if (outputs.totals) multireduce::fill_identity<Op>(ctx, outputs.totals, m);
   if (n == 0) return;
-  if (algorithm == multiscan_algorithm::block_sort_segmented)
-    run_block_sort_segmented(ctx, labels, values, n, m, op, outputs, dropped);
-  else
-    run_global_sort_scan_by_key(ctx, labels, values, n, m, op, outputs, dropped);
+  switch (algorithm) {
+    case multiscan_algorithm::block_sort_segmented:
+      run_block_sort_segmented(ctx, labels, values, n, m, op, outputs, dropped);
+      return;
+    case multiscan_algorithm::sequential: run_sequential(ctx, labels, values, n, m, op, outputs, dropped); return;
+    case multiscan_algorithm::sheffler: run_sheffler(ctx, labels, values, n, m, op, outputs, dropped); return;
+    default: run_global_sort_scan_by_key(ctx, labels, values, n, m, op, outputs, dropped);
+  }
 }
 
 template <class L, class T, class Op>

@@ -12,6 +12,7 @@
 //      one thread per bucket; the last running result is the bucket's total.
 //   3. every element of block b ≥ 1 gets its bucket's prefix from step 2 folded in ON THE LEFT
 //      (Alg. 5.2 step 3: prefix ⊕ result, the order a non-commutative operator needs).
+//   Steps 2 and 3 are common.cuh's scan_and_fold_segments, a block's range of tiles being its segment.
 // Memory: blocks · m partials (blocks = one wave). A tile's values are staged before its results are
 // written over the same positions, so out may be the values array itself.
 // Traffic: labels and values read once, out written once; step 3 reads labels and out again and writes
@@ -78,34 +79,6 @@ __global__ void __launch_bounds__(Shape::threads)
   multireduce::add_dropped(tile.dropped, dropped);
 }
 
-/// Step 2: partials[b · m + k] ← the ⊕ of bucket k over blocks 0 … b − 1 (the identity for block 0);
-/// totals[k] (unless null) ← its ⊕ over all blocks.
-template <class T, class Op>
-__global__ void scan_block_partials_kernel(T* partials, std::size_t blocks, std::uint32_t m, T* totals, Op op) {
-  for (cuda::std::size_t k = blockIdx.x * cuda::std::size_t{blockDim.x} + threadIdx.x; k < m;
-       k += cuda::std::size_t{gridDim.x} * blockDim.x) {
-    T prefix = identity<Op, T>();
-    for (std::size_t b = 0; b < blocks; ++b) {
-      const T block_total = partials[b * m + k];
-      partials[b * m + k] = prefix;
-      prefix = op(prefix, block_total);
-    }
-    if (totals) totals[k] = prefix;
-  }
-}
-
-/// Step 3: out[i] = prefix of (i's block, i's bucket) ⊕ out[i], for the elements after the first block's.
-template <class L, class T, class O, class Op>
-__global__ void add_block_prefixes_kernel(const L* __restrict__ labels, cuda::std::size_t n, std::uint32_t m,
-                                          cuda::std::size_t block_elements, const T* __restrict__ prefixes, O* out,
-                                          Op op) {
-  for (cuda::std::size_t i = block_elements + blockIdx.x * cuda::std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += cuda::std::size_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t k = multireduce::bucket_of(labels[i], m);
-    if (k < m) out[i] = static_cast<O>(op(prefixes[(i / block_elements) * m + k], static_cast<T>(out[i])));
-  }
-}
-
 /// m buckets of T fit the block's shared accumulators.
 template <class T>
 constexpr bool block_sort_fits(std::uint32_t m) {
@@ -123,16 +96,8 @@ void run_block_sort_segmented(context& ctx, const L* labels, Values values, std:
       labels, values, n, m, multireduce::tile_sort_bits(m), launch.tiles_per_block, outputs, partials.get(), op,
       dropped);
   SLUICE_CHECK_LAUNCH();
-  auto scan_partials = scan_block_partials_kernel<T, Op>;
-  scan_partials<<<scan::streaming_grid(ctx, scan_partials, m), 256, 0, ctx.stream()>>>(partials.get(), launch.blocks,
-                                                                                       m, outputs.totals, op);
-  SLUICE_CHECK_LAUNCH();
-  if (launch.blocks == 1) return;
-  const std::size_t block_elements = launch.tiles_per_block * shape::tile;
-  auto add_prefixes = add_block_prefixes_kernel<L, T, O, Op>;
-  add_prefixes<<<scan::streaming_grid(ctx, add_prefixes, n - block_elements), 256, 0, ctx.stream()>>>(
-      labels, n, m, block_elements, partials.get(), outputs.out, op);
-  SLUICE_CHECK_LAUNCH();
+  scan_and_fold_segments(ctx, labels, n, m, partials.get(), partial_layout::segment_major(m), launch.blocks,
+                         launch.tiles_per_block * shape::tile, outputs, op);
 }
 
 }  // namespace sluice::detail::multiscan
