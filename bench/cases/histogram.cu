@@ -202,3 +202,29 @@ SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32 sort_based", gpu) {
             });
   }
 }
+
+// coarse_bins (DTU report ch. 6: the bin ids multisplit by coarse bin, then one kernel counting each
+// block's tile in privatised shared counters, a coarse bin at a time) past what one block's shared memory
+// holds, against HistogramEven. Samples over every u32 and bins over [0, 2^32 − 1), as in the full range
+// case, so that every bin receives samples (over [0, 2^20) only one bin in 16 would at 2^24 bins).
+SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32 full range coarse_bins", gpu) {
+  auto& ctx = session.gpu();
+  const samples s = uniform_samples(ctx, 339, 0);
+  const int n = static_cast<int>(samples_count);
+  constexpr std::uint32_t upper = 0xFFFFFFFFu;
+  for (std::uint32_t m : {1u << 16, 1u << 20, 1u << 24}) {
+    device_buffer<unsigned> bins(ctx, m);
+    const auto expected = expected_counts(s.host, host::even_bins<std::uint32_t>(0, upper, m));
+    compare(session, "histogram_even full range coarse_bins m=" + std::to_string(m), bins, expected,
+            "cub::DeviceHistogram::HistogramEven",
+            [&] {
+              histogram_even(ctx, s.device.span(), bins.span(), 0u, upper,
+                             {.algorithm = histogram_algorithm::coarse_bins});
+            },
+            [&](void* temp, std::size_t& bytes) {
+              SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, s.device.data(), bins.data(),
+                                                                    static_cast<int>(m + 1), 0u, upper, n,
+                                                                    ctx.stream()));
+            });
+  }
+}

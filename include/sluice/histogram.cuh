@@ -21,7 +21,8 @@
 // With options.accumulate the counts are added to bins as they are; otherwise bins is overwritten.
 // Samples may be any trivially copyable type for a bin function; even and range bins take integers
 // and floating point. Asynchronous on the context's stream. 1 ≤ m ≤ 2^32 − 2; temporary memory O(m)
-// at most (none for m ≤ what one block's shared memory holds).
+// at most for the atomic strategies (none for m ≤ what one block's shared memory holds), O(n + m) for
+// sort_based and coarse_bins.
 //
 //   sluice::histogram_even(ctx, samples.span(), counts.span(), 0.0f, 1024.0f);
 //   sluice::histogram_range(ctx, samples.span(), splitters.span(), counts.span(), {.accumulate = true});
@@ -40,10 +41,16 @@
 //   sort_based       detail/histogram/sort_based.cuh (Eilers §4.5a): radix sort of the bin ids over
 //                    ⌈log2(m + 1)⌉ bits, counts from the run boundaries; any m, deterministic, memory
 //                    O(n + m). Compiled, not yet run on a GPU.
+//   coarse_bins      detail/histogram/coarse_bins.cuh (DTU report ch. 6 §6.2): the bins in coarse bins of
+//                    as many as one block's shared memory holds; the bin ids multisplit by coarse bin on
+//                    the device, then one kernel whose blocks count equal tiles of them in privatised
+//                    shared counters, a coarse bin at a time; any m, memory O(n + m). For m past what
+//                    shared_per_bank holds. Compiled, not yet run on a GPU.
 //   automatic        warp_ballot for m ≤ 2 (unweighted), shared_per_bank while a block holds 4 sets of the
-//                    counters, global_atomics beyond; never bank_trish or sort_based (bank_trish awaits a
-//                    GPU measurement against shared_per_bank). PROVISIONAL: not yet measured on a GPU (the
-//                    warp ballots were 0.95× / 0.60× / 0.25× CUB HistogramEven at m = 2 / 32 / 256 on the H100).
+//                    counters, global_atomics beyond; never bank_trish, sort_based or coarse_bins (bank_trish
+//                    awaits a GPU measurement against shared_per_bank, coarse_bins one against
+//                    global_atomics). PROVISIONAL: not yet measured on a GPU (the warp ballots were
+//                    0.95× / 0.60× / 0.25× CUB HistogramEven at m = 2 / 32 / 256 on the H100).
 //
 // Errors (sluice::invalid_argument): bins empty or more than 2^32 − 2 bins; lower < upper false
 // ('upper'); splitters.size() != bins.size() + 1 ('splitters'); weights.size() != samples.size()
@@ -59,6 +66,7 @@
 #include <sluice/detail/histogram/bank_trish.cuh>
 #include <sluice/detail/histogram/binned_samples.cuh>
 #include <sluice/detail/histogram/binning.hpp>
+#include <sluice/detail/histogram/coarse_bins.cuh>
 #include <sluice/detail/histogram/sort_based.cuh>
 #include <sluice/detail/histogram/warp_ballot.cuh>
 
@@ -79,6 +87,7 @@ enum class histogram_algorithm {
   global_atomics,   ///< Eilers Alg. 4.9: counter sets in global memory, atomics (any m)
   bank_trish,       ///< Eilers §4.5.2: 64 sub-histograms of 8-bit counters (1-byte samples, m ≤ 256)
   sort_based,       ///< Eilers §4.5a: radix sort of the bin ids, counts from the runs (any m, deterministic)
+  coarse_bins,      ///< DTU ch. 6: ids partitioned by coarse bin, privatised shared counters per coarse bin (any m)
 };
 
 struct histogram_options {
@@ -107,7 +116,8 @@ inline constexpr std::uint32_t automatic_warp_ballot_max_bins = 2;
 
 /// The strategy automatic runs for m bins, given the per-bank sets one block holds of them. Weighted
 /// histograms skip the ballots, which only count. bank_trish is never chosen: the seed measured it against
-/// TRISH on a GTX 690, not against the per-bank kernel here, so choosing it awaits a GPU measurement.
+/// TRISH on a GTX 690, not against the per-bank kernel here, so choosing it awaits a GPU measurement;
+/// nor is coarse_bins (never run on a GPU yet: where it overtakes global_atomics is to be measured).
 [[nodiscard]] constexpr histogram_algorithm choose(std::uint32_t m, unsigned per_bank_sets, bool weighted) {
   if (!weighted && m <= automatic_warp_ballot_max_bins) return histogram_algorithm::warp_ballot;
   if (per_bank_sets >= multireduce::automatic_per_bank_min_sets) return histogram_algorithm::shared_per_bank;
@@ -151,15 +161,16 @@ struct problem {
   const std::string m = std::to_string(p.m);
   switch (algorithm) {
     case histogram_algorithm::warp_ballot:
-      if (p.weighted) return "warp_ballot counts samples: it takes no weights (shared_per_bank, global_atomics and "
-                             "sort_based do)";
+      if (p.weighted) return "warp_ballot counts samples: it takes no weights (shared_per_bank, global_atomics, "
+                             "sort_based and coarse_bins do)";
       if (p.m > warp_ballot_max_bins)
-        return "warp_ballot counts at most 256 bins, not " + m + " (shared_per_bank and global_atomics take more)";
+        return "warp_ballot counts at most 256 bins, not " + m + " (shared_per_bank, global_atomics and coarse_bins "
+                                                                 "take more)";
       return {};
     case histogram_algorithm::shared_per_bank:
       if (p.per_bank_sets == 0)
         return "shared_per_bank: " + m + " counters do not fit one block's shared memory here (global_atomics "
-                                         "takes any m)";
+                                         "and coarse_bins take any m)";
       return {};
     case histogram_algorithm::bank_trish:
       if (p.weighted) return "bank_trish counts in 8-bit counters: it takes no weights";
@@ -214,6 +225,7 @@ void run(context& ctx, const char* function, cuda::std::span<const T> samples, c
         return multireduce::global_sets(ctx, source, bins.data(), m, sluice::plus{}, nullptr,
                                         multireduce::global_sets_for<Counter>(ctx, m, 0));
       case histogram_algorithm::sort_based: return sort_based(ctx, source, bins.data(), m);
+      case histogram_algorithm::coarse_bins: return coarse_bins(ctx, function, source, bins.data(), m);
     }
     throw invalid_argument(function, "options.algorithm", "is not a histogram_algorithm");
   });

@@ -7,7 +7,8 @@
 // range (splitters searched in global memory) and bin-function histograms up to 2^24 bins, every
 // strategy on the same input, misaligned samples (the one-sample-per-load path). Weighted histograms (int
 // and double weights, every strategy that takes them), sort_based across m and sizes, bank_trish on
-// 1-byte samples (every bin count to 256, misaligned starts, sizes that are not multiples of 4).
+// 1-byte samples (every bin count to 256, misaligned starts, sizes that are not multiples of 4),
+// coarse_bins (in every strategy sweep, and across m = 1 … 2^24, five shapes and sizes around its step).
 #include <sluice/data/generate.cuh>
 #include <sluice/histogram.cuh>
 #include <sluice/reference/histogram.hpp>
@@ -293,7 +294,8 @@ struct truncate {
 std::vector<sluice::histogram_algorithm> strategies_for(std::uint32_t m, bool shared_fits) {
   std::vector<sluice::histogram_algorithm> all{sluice::histogram_algorithm::automatic,
                                                sluice::histogram_algorithm::global_atomics,
-                                               sluice::histogram_algorithm::sort_based};
+                                               sluice::histogram_algorithm::sort_based,
+                                               sluice::histogram_algorithm::coarse_bins};
   if (m <= 256) all.push_back(sluice::histogram_algorithm::warp_ballot);
   if (shared_fits) all.push_back(sluice::histogram_algorithm::shared_per_bank);
   return all;
@@ -307,6 +309,7 @@ const char* name_of(sluice::histogram_algorithm a) {
     case sluice::histogram_algorithm::global_atomics: return "global_atomics";
     case sluice::histogram_algorithm::bank_trish: return "bank_trish";
     case sluice::histogram_algorithm::sort_based: return "sort_based";
+    case sluice::histogram_algorithm::coarse_bins: return "coarse_bins";
   }
   return "?";
 }
@@ -375,7 +378,8 @@ TEST_F(Histogram, BadArgumentsAreRejected) {
 TEST_F(Histogram, WeightedSumsEveryStrategy) {
   const std::vector<sluice::histogram_algorithm> weighted{
       sluice::histogram_algorithm::automatic, sluice::histogram_algorithm::shared_per_bank,
-      sluice::histogram_algorithm::global_atomics, sluice::histogram_algorithm::sort_based};
+      sluice::histogram_algorithm::global_atomics, sluice::histogram_algorithm::sort_based,
+      sluice::histogram_algorithm::coarse_bins};
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{33}, std::size_t{1025}, std::size_t{100003}})
     for (std::uint32_t m : {1u, 7u, 256u, 5000u}) {
       const auto host = generated<std::uint32_t>(dist::distribution::zipf, n, m + m / 4 + 1, n + m);
@@ -541,8 +545,8 @@ TEST_F(Histogram, BinFunctionPastTheWarpBallotsWithMisalignedSamples) {
   }
 }
 
-/// 2^24 bins (CUB's HistogramEven asks for gigabytes of temporary memory there): automatic and global
-/// atomics, counts accumulated onto known contents.
+/// 2^24 bins (CUB's HistogramEven asks for gigabytes of temporary memory there): automatic, global
+/// atomics and coarse bins, counts accumulated onto known contents.
 TEST_F(Histogram, SixteenMillionBins) {
   const std::uint32_t m = 1u << 24;
   const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 24, 1u << 15);
@@ -556,12 +560,52 @@ TEST_F(Histogram, SixteenMillionBins) {
       start[b] = b * 3u;
       expected[b] = start[b] + static_cast<std::uint32_t>(counts[b]);
     }
-    for (auto a : {sluice::histogram_algorithm::automatic, sluice::histogram_algorithm::global_atomics}) {
+    for (auto a : {sluice::histogram_algorithm::automatic, sluice::histogram_algorithm::global_atomics,
+                   sluice::histogram_algorithm::coarse_bins}) {
       sluice::device_buffer<std::uint32_t> bins(ctx(), std::span<const std::uint32_t>(start));
       sluice::histogram_even(ctx(), samples.span(), bins.span(), 0u, 0xffffffffu, {.algorithm = a, .accumulate = true});
       ASSERT_TRUE(all_equal(bins.to_host(), expected)) << name_of(a) << " " << dist::to_string(shape);
     }
   }
+}
+
+/// coarse_bins (DTU report ch. 6): m = 1, 33 and 4096 (one coarse bin), 2^16 + 3 (two on an H100's
+/// 58 112 four-byte counters per block, the second short), 2^20 and 2^24 (19 and 289 there); shapes that
+/// give the tiles different segments: uniform (every coarse bin, a tile straddling one boundary or, at
+/// 2^24, many short segments), all-equal and few-used (one or a few long segments, many empty coarse
+/// bins), sorted (segments in input order), Zipf (skewed segment lengths); sizes 0, 1, 33, one block's
+/// step ± 1 (a second tile of one sample) and 2^23 + 5 (tiles of at least one coarse bin's counters on an
+/// H100's one-wave grid, so long segments are counted in shared memory, and short ones at segment ends
+/// by global atomics). Samples over [0, m + m/10], bins [0, m): a tenth fall outside and are dropped by
+/// the partition. Under a sanitizer: m up to 2^16 + 3 and the sizes up to step + 1.
+TEST_F(Histogram, CoarseBinsAcrossBinCountsShapesAndSizes) {
+  const std::size_t step = sluice::detail::histogram::coarse_step;
+  const bool sanitizer = sluice::testing::under_sanitizer();
+  std::vector<std::size_t> sizes{0, 1, 33, step - 1, step + 1};
+  std::vector<std::uint32_t> bin_counts{1, 33, 4096, (1u << 16) + 3};
+  if (!sanitizer) {
+    sizes.push_back((std::size_t{1} << 23) + 5);
+    bin_counts.insert(bin_counts.end(), {1u << 20, 1u << 24});
+  }
+  const auto coarse = sluice::histogram_options{.algorithm = sluice::histogram_algorithm::coarse_bins};
+  for (std::uint32_t m : bin_counts)
+    for (auto shape : {dist::distribution::uniform, dist::distribution::all_equal, dist::distribution::sorted,
+                       dist::distribution::zipf, dist::distribution::few_used})
+      for (std::size_t n : sizes) {
+        const std::uint64_t range = std::uint64_t{m} + m / 10 + 1;
+        const bool zipf = shape == dist::distribution::zipf;
+        const double used_values = std::min(5.0, static_cast<double>(range));  // few_used: at most range
+        const double parameter = zipf ? 1.1 : shape == dist::distribution::few_used ? used_values : 0.0;
+        const auto host = dist::generate_host<std::uint32_t>(
+            n, {shape, zipf ? std::min(range, dist::max_table_range) : range, parameter, n + m});
+        const sluice::device_buffer<std::uint32_t> samples(ctx(), std::span<const std::uint32_t>(host));
+        const auto expected =
+            ref::histogram(std::span<const std::uint32_t>(host), ref::even_bins<std::uint32_t>(0, m, m)).counts;
+        expect_counts<std::uint32_t>(ctx(), m, expected, [&](cuda::std::span<std::uint32_t> bins) {
+          sluice::histogram_even(ctx(), samples.span(), bins, 0u, m, coarse);
+        }, std::string("coarse_bins ") + std::string(dist::to_string(shape)) + ", n = " + std::to_string(n) +
+               ", m = " + std::to_string(m));
+      }
 }
 
 }  // namespace

@@ -15,15 +15,19 @@
 // Runs of equal bins within a thread become one atomic adding the run's length (pair_walk.cuh), so
 // all-equal and sorted samples cost few atomics. Counters in shared memory have the output's width
 // and wrap with it, so no block needs a sample limit.
+// The same pair source, read one sample at a time, also writes every sample's bin id (write_bin_ids)
+// for the two strategies that move ids instead of samples: sort_based.cuh and coarse_bins.cuh.
 #pragma once
 
 #include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/histogram/binning.hpp>
 #include <sluice/detail/multireduce/global_atomic_sets.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/per_bank.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
+#include <sluice/scan.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -131,6 +135,31 @@ void with_binned_samples(const T* samples, cuda::std::size_t n, const Binning& b
   if (reinterpret_cast<std::uintptr_t>(samples) % scatter::chunk_alignment<T, V> == 0 && weights.aligned())
     run(binned_samples<V, T, B, Weights, Counter>{samples, n, unstaged(binning), weights});
   else run(binned_samples<1, T, B, Weights, Counter>{samples, n, unstaged(binning), weights});
+}
+
+inline constexpr int bin_ids_threads = 256;
+
+/// ids[i] = the bin of sample i, m for a sample outside the bins.
+template <class Source>
+__global__ void __launch_bounds__(bin_ids_threads)
+    bin_ids_kernel(Source source, cuda::std::uint32_t m, cuda::std::uint32_t* __restrict__ ids) {
+  __shared__ typename Source::shared staged;
+  const auto reader = source.stage(staged, threadIdx.x, bin_ids_threads);
+  __syncthreads();
+  for (cuda::std::size_t i = blockIdx.x * cuda::std::size_t{bin_ids_threads} + threadIdx.x; i < source.n;
+       i += cuda::std::size_t{gridDim.x} * bin_ids_threads) {
+    const cuda::std::uint32_t bin = reader.load_one(i).bucket[0];
+    ids[i] = bin < m ? bin : m;
+  }
+}
+
+/// Writes the bin of each of the source's n samples to ids (n entries), m for a sample outside the bins:
+/// the first step of the strategies that move bin ids instead of samples (sort_based.cuh, coarse_bins.cuh).
+template <class Source>
+void write_bin_ids(context& ctx, const Source& source, std::uint32_t m, std::uint32_t* ids) {
+  auto kernel = bin_ids_kernel<Source>;
+  kernel<<<scan::streaming_grid(ctx, kernel, source.n), bin_ids_threads, 0, ctx.stream()>>>(source, m, ids);
+  SLUICE_CHECK_LAUNCH();
 }
 
 /// Bucket sets of m counters that one block of the shared strategy holds here (0: none fit).

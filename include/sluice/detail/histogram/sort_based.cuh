@@ -1,8 +1,8 @@
 // sluice/detail/histogram/sort_based.cuh: the histogram by a global sort of the bin ids (Eilers §4.5a,
 // "no partitioning", with ones as the values; DTU report ch. 6 sorted its coarse bins the same way).
 //
-//   ids      every sample's bin from the pair source of binned_samples.cuh (a sample outside the bins
-//            gets m, so dropped samples sort last and form a run no one counts);
+//   ids      every sample's bin (binned_samples.cuh's write_bin_ids, shared with coarse_bins.cuh: a
+//            sample outside the bins gets m, so dropped samples sort last and form a run no one counts);
 //   sort     sluice's radix sort of the ids over ⌈log2(m + 1)⌉ bits (bucket_sort.cuh's sort_buckets), so
 //            the passes follow m as the seed's "minimal bits" SRTS did;
 //   counts   each bin's run length from its two ends (bucket_sort.cuh's add_run_lengths, the piece
@@ -34,22 +34,6 @@
 
 namespace sluice::detail::histogram {
 
-inline constexpr int bin_ids_threads = 256;
-
-/// ids[i] = the bin of sample i, m for a sample outside the bins.
-template <class Source>
-__global__ void __launch_bounds__(bin_ids_threads)
-    bin_ids_kernel(Source source, cuda::std::uint32_t m, cuda::std::uint32_t* __restrict__ ids) {
-  __shared__ typename Source::shared staged;
-  const auto reader = source.stage(staged, threadIdx.x, bin_ids_threads);
-  __syncthreads();
-  for (cuda::std::size_t i = blockIdx.x * cuda::std::size_t{bin_ids_threads} + threadIdx.x; i < source.n;
-       i += cuda::std::size_t{gridDim.x} * bin_ids_threads) {
-    const cuda::std::uint32_t bin = reader.load_one(i).bucket[0];
-    ids[i] = bin < m ? bin : m;
-  }
-}
-
 /// The unsigned word a counter is added as (the counts are modulo its width either way).
 template <class Counter>
 using counter_word = cuda::std::conditional_t<sizeof(Counter) == 4, unsigned, unsigned long long>;
@@ -60,9 +44,7 @@ void sort_based(context& ctx, const Source& source, Counter* bins, std::uint32_t
   const std::size_t n = source.n;
   scan::scratch<std::uint32_t> ids(ctx, n);
   scan::scratch<std::uint32_t> sorted_ids(ctx, n);
-  auto kernel = bin_ids_kernel<Source>;
-  kernel<<<scan::streaming_grid(ctx, kernel, n), bin_ids_threads, 0, ctx.stream()>>>(source, m, ids.get());
-  SLUICE_CHECK_LAUNCH();
+  write_bin_ids(ctx, source, m, ids.get());
   if constexpr (std::is_same_v<std::remove_cvref_t<decltype(source.weights)>, unit_weights<Counter>>) {
     multireduce::sort_buckets(ctx, ids.get(), n, m, sorted_ids.get());
     multireduce::add_run_lengths(ctx, sorted_ids.get(), n, m, reinterpret_cast<counter_word<Counter>*>(bins));
