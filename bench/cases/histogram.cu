@@ -91,22 +91,31 @@ void compare(bench::case_context& session, const std::string& name, device_buffe
                  verify);
 }
 
+/// compare() for even bins over [0, upper) of the u32 samples: sluice's histogram_even with `options`
+/// against cub::DeviceHistogram::HistogramEven over the same bins.
+void compare_even(bench::case_context& session, const std::string& name, const samples& s,
+                  device_buffer<unsigned>& bins, const std::vector<unsigned>& expected, std::uint32_t upper,
+                  const histogram_options& options = {}) {
+  auto& ctx = session.gpu();
+  const auto m = static_cast<std::uint32_t>(bins.size());
+  compare(session, name, bins, expected, "cub::DeviceHistogram::HistogramEven",
+          [&] { histogram_even(ctx, s.device.span(), bins.span(), 0u, upper, options); },
+          [&](void* temp, std::size_t& bytes) {
+            SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, s.device.data(), bins.data(),
+                                                                  static_cast<int>(m + 1), 0u, upper,
+                                                                  static_cast<int>(samples_count), ctx.stream()));
+          });
+}
+
 }  // namespace
 
 SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32", gpu) {
   auto& ctx = session.gpu();
   const samples s = uniform_samples(ctx, 337);
-  const int n = static_cast<int>(samples_count);
   for (std::uint32_t m : bin_counts(session)) {
     device_buffer<unsigned> bins(ctx, m);
     const auto expected = expected_counts(s.host, host::even_bins<std::uint32_t>(0, sample_range, m));
-    compare(session, "histogram_even m=" + std::to_string(m), bins, expected, "cub::DeviceHistogram::HistogramEven",
-            [&] { histogram_even(ctx, s.device.span(), bins.span(), 0u, sample_range); },
-            [&](void* temp, std::size_t& bytes) {
-              SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, s.device.data(), bins.data(),
-                                                                    static_cast<int>(m + 1), 0u, sample_range, n,
-                                                                    ctx.stream()));
-            });
+    compare_even(session, "histogram_even m=" + std::to_string(m), s, bins, expected, sample_range);
   }
 }
 
@@ -115,18 +124,11 @@ SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32", gpu) {
 SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32 full range", gpu) {
   auto& ctx = session.gpu();
   const samples s = uniform_samples(ctx, 339, 0);
-  const int n = static_cast<int>(samples_count);
   constexpr std::uint32_t upper = 0xFFFFFFFFu;
   for (std::uint32_t m : bin_counts(session)) {
     device_buffer<unsigned> bins(ctx, m);
     const auto expected = expected_counts(s.host, host::even_bins<std::uint32_t>(0, upper, m));
-    compare(session, "histogram_even full range m=" + std::to_string(m), bins, expected,
-            "cub::DeviceHistogram::HistogramEven", [&] { histogram_even(ctx, s.device.span(), bins.span(), 0u, upper); },
-            [&](void* temp, std::size_t& bytes) {
-              SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, s.device.data(), bins.data(),
-                                                                    static_cast<int>(m + 1), 0u, upper, n,
-                                                                    ctx.stream()));
-            });
+    compare_even(session, "histogram_even full range m=" + std::to_string(m), s, bins, expected, upper);
   }
 }
 
@@ -185,21 +187,11 @@ SLUICE_BENCH_CASE("histogram", "histogram 2^28 u8 m=256", gpu) {
 SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32 sort_based", gpu) {
   auto& ctx = session.gpu();
   const samples s = uniform_samples(ctx, 337);
-  const int n = static_cast<int>(samples_count);
   for (std::uint32_t m : {256u, 1u << 20}) {
     device_buffer<unsigned> bins(ctx, m);
     const auto expected = expected_counts(s.host, host::even_bins<std::uint32_t>(0, sample_range, m));
-    compare(session, "histogram_even sort_based m=" + std::to_string(m), bins, expected,
-            "cub::DeviceHistogram::HistogramEven",
-            [&] {
-              histogram_even(ctx, s.device.span(), bins.span(), 0u, sample_range,
-                             {.algorithm = histogram_algorithm::sort_based});
-            },
-            [&](void* temp, std::size_t& bytes) {
-              SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, s.device.data(), bins.data(),
-                                                                    static_cast<int>(m + 1), 0u, sample_range, n,
-                                                                    ctx.stream()));
-            });
+    compare_even(session, "histogram_even sort_based m=" + std::to_string(m), s, bins, expected, sample_range,
+                 {.algorithm = histogram_algorithm::sort_based});
   }
 }
 
@@ -210,21 +202,11 @@ SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32 sort_based", gpu) {
 SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32 full range coarse_bins", gpu) {
   auto& ctx = session.gpu();
   const samples s = uniform_samples(ctx, 339, 0);
-  const int n = static_cast<int>(samples_count);
   constexpr std::uint32_t upper = 0xFFFFFFFFu;
   for (std::uint32_t m : {1u << 16, 1u << 20, 1u << 24}) {
     device_buffer<unsigned> bins(ctx, m);
     const auto expected = expected_counts(s.host, host::even_bins<std::uint32_t>(0, upper, m));
-    compare(session, "histogram_even full range coarse_bins m=" + std::to_string(m), bins, expected,
-            "cub::DeviceHistogram::HistogramEven",
-            [&] {
-              histogram_even(ctx, s.device.span(), bins.span(), 0u, upper,
-                             {.algorithm = histogram_algorithm::coarse_bins});
-            },
-            [&](void* temp, std::size_t& bytes) {
-              SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, s.device.data(), bins.data(),
-                                                                    static_cast<int>(m + 1), 0u, upper, n,
-                                                                    ctx.stream()));
-            });
+    compare_even(session, "histogram_even full range coarse_bins m=" + std::to_string(m), s, bins, expected, upper,
+                 {.algorithm = histogram_algorithm::coarse_bins});
   }
 }

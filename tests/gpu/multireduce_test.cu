@@ -168,13 +168,24 @@ TEST_F(Multireduce, BitOperators) {
 TEST_F(Multireduce, UserOperatorByCompareAndSwap) { short_sweep<std::uint32_t>(ctx(), gcd{}, -1.0, gcd_values); }
 TEST_F(Multireduce, EightByteStructByCompareAndSwap) { short_sweep<sum_max>(ctx(), sum_max_op{}); }
 
+namespace {
+
+/// Uniform signed labels in [0, m) with every 31st (from 5) negative and the type's two extremes at the
+/// ends: labels to drop and count.
+std::vector<std::int64_t> signed_labels_with_outsiders(std::size_t n, std::uint32_t m) {
+  auto labels = multireduce_labels<std::int64_t>(n, m, distribution::uniform, m);
+  for (std::size_t i = 5; i < n; i += 31) labels[i] = -static_cast<std::int64_t>(i % 5) - 1;
+  labels[0] = std::numeric_limits<std::int64_t>::min();
+  labels[n - 1] = std::numeric_limits<std::int64_t>::max();
+  return labels;
+}
+
+}  // namespace
+
 TEST_F(Multireduce, SignedLabelsOutsideRangeAreDropped) {
   const std::size_t n = sluice::testing::scaled_size(100003, 5003);
   for (std::uint32_t m : {1u, 300u, 70000u}) {
-    auto labels = multireduce_labels<std::int64_t>(n, m, distribution::uniform, m);
-    for (std::size_t i = 5; i < n; i += 31) labels[i] = -static_cast<std::int64_t>(i % 5) - 1;
-    labels[0] = std::numeric_limits<std::int64_t>::min();
-    labels[n - 1] = std::numeric_limits<std::int64_t>::max();
+    const auto labels = signed_labels_with_outsiders(n, m);
     const auto values = values_of<std::uint32_t>(n, 3);
     for (multireduce_algorithm a : strategies_for<std::uint32_t>(ctx(), m))
       check_multireduce(ctx(), {.algorithm = a}, labels, values, m, sluice::plus{});
@@ -272,10 +283,7 @@ TEST_F(Multireduce, GlobalSetsPartialSortPlusFloatWithinTolerance) { partial_sor
 TEST_F(Multireduce, GlobalSetsPartialSortDropsSignedLabelsOnce) {
   const std::size_t n = sluice::testing::scaled_size(100003, 5003);
   for (std::uint32_t m : {2u, 300u, 70000u}) {
-    auto labels = multireduce_labels<std::int64_t>(n, m, distribution::uniform, m);
-    for (std::size_t i = 5; i < n; i += 31) labels[i] = -static_cast<std::int64_t>(i % 5) - 1;
-    labels[0] = std::numeric_limits<std::int64_t>::min();
-    labels[n - 1] = std::numeric_limits<std::int64_t>::max();
+    const auto labels = signed_labels_with_outsiders(n, m);
     const auto values = values_of<std::uint32_t>(n, 3);
     for (int bits : partial_sort_bits_for_test(m))
       check_multireduce(ctx(), {.algorithm = multireduce_algorithm::global_atomic_sets, .partial_sort_bits = bits},

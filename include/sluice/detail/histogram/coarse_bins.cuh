@@ -119,24 +119,10 @@ using partitioned_bins =
 template <class Reader, class Sink>
 __device__ void walk_block_range(const Reader& reader, cuda::std::size_t begin, cuda::std::size_t end, Sink& sink) {
   constexpr int V = Reader::width;
-  using T = typename Reader::value_type;
   const cuda::std::size_t first_chunk = (begin + V - 1) / V;
   const cuda::std::size_t end_chunk = end / V;
-  const cuda::std::size_t threads = blockDim.x;
-  const auto lane = static_cast<cuda::std::size_t>(warp::lane_id());
-  multireduce::pairs<T, V> filler;
-#pragma unroll
-  for (int j = 0; j < V; ++j) {
-    filler.bucket[j] = multireduce::no_bucket;
-    filler.value[j] = sluice::identity<sluice::plus, T>();
-  }
-  // The warp goes on while its first lane has a chunk (c − lane is the first lane's chunk, ≥ first_chunk).
-  for (cuda::std::size_t c = first_chunk + threadIdx.x; c - lane < end_chunk; c += 2 * threads) {
-    multireduce::pairs<T, V> p[2] = {filler, filler};
-    if (c < end_chunk) p[0] = reader.load(c);
-    if (c + threads < end_chunk) p[1] = reader.load(c + threads);
-    multireduce::fold_runs(p, sluice::plus{}, sink);
-  }
+  multireduce::fold_chunk_pairs(reader, first_chunk + threadIdx.x, end_chunk, blockDim.x, sluice::plus{}, sink,
+                                [](const auto&) {});  // the partition dropped what lies outside the bins
   const cuda::std::size_t head_end = cuda::std::min(end, first_chunk * V);
   const cuda::std::size_t tail_begin = cuda::std::max(end_chunk * V, head_end);
   auto add_one = [&](cuda::std::size_t i) {

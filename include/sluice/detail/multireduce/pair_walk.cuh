@@ -167,17 +167,16 @@ template <class T, int V>
   return dropped;
 }
 
-/// The walk of the header comment over the reader's n pairs; adds the pairs with a bucket ≥ m to
-/// `dropped`. Every thread of the grid calls it; blockDim.x is a multiple of 32.
-template <class Op, class Reader, class Sink>
-__device__ void walk_pairs(const Reader& reader, cuda::std::uint32_t m, Op op, Sink& sink,
-                           unsigned long long& dropped) {
+/// The loop of the header comment over the chunks [first − (the thread's offset), end): this thread's
+/// chunks are c and c + stride for c = first, first + 2·stride, …; each loaded chunk goes to
+/// on_chunk(pairs) (the caller counts what it must) before their runs are folded into the sink. The warp
+/// goes on while its first lane has a chunk, so that its lanes stay together (first − lane is the warp's
+/// first lane's chunk, the same for every lane); a lane without a chunk folds fillers (no_bucket).
+template <class Op, class Reader, class Sink, class OnChunk>
+__device__ __forceinline__ void fold_chunk_pairs(const Reader& reader, cuda::std::size_t first, cuda::std::size_t end,
+                                                 cuda::std::size_t stride, Op op, Sink& sink, OnChunk on_chunk) {
   constexpr int V = Reader::width;
   using T = typename Reader::value_type;
-  const cuda::std::size_t n = reader.size();
-  const cuda::std::size_t chunks = n / V;
-  const cuda::std::size_t threads = cuda::std::size_t{gridDim.x} * blockDim.x;
-  const cuda::std::size_t first = cuda::std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const auto lane = static_cast<cuda::std::size_t>(warp::lane_id());
   pairs<T, V> filler;
 #pragma unroll
@@ -185,18 +184,31 @@ __device__ void walk_pairs(const Reader& reader, cuda::std::uint32_t m, Op op, S
     filler.bucket[j] = no_bucket;
     filler.value[j] = identity<Op, T>();
   }
-  // The warp goes on while its first lane has a chunk, so that its lanes stay together.
-  for (cuda::std::size_t c = first; c - lane < chunks; c += 2 * threads) {
+  for (cuda::std::size_t c = first; c - lane < end; c += 2 * stride) {
     pairs<T, V> p[2] = {filler, filler};
-    if (c < chunks) p[0] = reader.load(c);
-    if (c + threads < chunks) p[1] = reader.load(c + threads);
-    if (c < chunks) dropped += count_dropped(p[0], m);
-    if (c + threads < chunks) dropped += count_dropped(p[1], m);
+    if (c < end) p[0] = reader.load(c);
+    if (c + stride < end) p[1] = reader.load(c + stride);
+    if (c < end) on_chunk(p[0]);
+    if (c + stride < end) on_chunk(p[1]);
     fold_runs(p, op, sink);
   }
+}
+
+/// The walk of the header comment over the reader's n pairs; adds the pairs with a bucket ≥ m to
+/// `dropped`. Every thread of the grid calls it; blockDim.x is a multiple of 32.
+template <class Op, class Reader, class Sink>
+__device__ void walk_pairs(const Reader& reader, cuda::std::uint32_t m, Op op, Sink& sink,
+                           unsigned long long& dropped) {
+  constexpr int V = Reader::width;
+  const cuda::std::size_t n = reader.size();
+  const cuda::std::size_t chunks = n / V;
+  const cuda::std::size_t threads = cuda::std::size_t{gridDim.x} * blockDim.x;
+  const cuda::std::size_t first = cuda::std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  fold_chunk_pairs(reader, first, chunks, threads, op, sink,
+                   [&](const pairs<typename Reader::value_type, V>& p) { dropped += count_dropped(p, m); });
   const cuda::std::size_t tail = chunks * V + first;
   if (tail < n) {
-    const pairs<T, 1> p = reader.load_one(tail);
+    const pairs<typename Reader::value_type, 1> p = reader.load_one(tail);
     dropped += count_dropped(p, m);
     sink.add(p.bucket[0], p.value[0]);
   }
