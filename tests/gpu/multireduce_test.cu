@@ -168,8 +168,6 @@ TEST_F(Multireduce, BitOperators) {
 TEST_F(Multireduce, UserOperatorByCompareAndSwap) { short_sweep<std::uint32_t>(ctx(), gcd{}, -1.0, gcd_values); }
 TEST_F(Multireduce, EightByteStructByCompareAndSwap) { short_sweep<sum_max>(ctx(), sum_max_op{}); }
 
-namespace {
-
 /// Uniform signed labels in [0, m) with every 31st (from 5) negative and the type's two extremes at the
 /// ends: labels to drop and count.
 std::vector<std::int64_t> signed_labels_with_outsiders(std::size_t n, std::uint32_t m) {
@@ -179,8 +177,6 @@ std::vector<std::int64_t> signed_labels_with_outsiders(std::size_t n, std::uint3
   labels[n - 1] = std::numeric_limits<std::int64_t>::max();
   return labels;
 }
-
-}  // namespace
 
 TEST_F(Multireduce, SignedLabelsOutsideRangeAreDropped) {
   const std::size_t n = sluice::testing::scaled_size(100003, 5003);
