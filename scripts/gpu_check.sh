@@ -33,6 +33,13 @@ if [ -n "${SLUICE_CHECK_SOURCE:-}" ]; then
   SLUICE_CHECK_SOURCE= exec "$checked/scripts/gpu_check.sh" "$logs_dir"
 fi
 export PATH="/usr/local/cuda/bin:$PATH"
+# SLUICE_PREBUILT=build/prebuilt.tar.xz (scripts/pack_prebuilt.sh): binaries built elsewhere for the
+# commit; unpacked into the build folder, with their shared libraries, and the build is skipped.
+if [ -n "${SLUICE_PREBUILT:-}" ]; then
+  mkdir -p build/ci && tar xJf "$SLUICE_PREBUILT" -C build/ci || exit 1
+  export LD_LIBRARY_PATH="$PWD/build/ci/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" SLUICE_SKIP_BUILD=1
+  export SLUICE_COMMIT="${SLUICE_COMMIT:-$(cat build/ci/COMMIT)}"
+fi
 logs="${1:-${SLUICE_CHECK_LOGS:-build/gpu-check}}"
 mkdir -p "$logs"
 rm -f "$logs"/*.status

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Packs the ci preset's GPU-side binaries, built here for the committed tree, into build/prebuilt.tar.xz
+# (with the shared libraries they link that the GPU machine's image may lack: libcudart.so.13, libtbb.so.12),
+# so that a GPU call spends its time running rather than on a cold build (about 270 s with 16 cores).
+# scripts/gpu_check.sh takes it as SLUICE_PREBUILT=build/prebuilt.tar.xz. Refuses a tree with uncommitted
+# changes: the binaries must be those of the commit named in the check's logs. Arguments name the targets
+# to pack (paths under build/ci; default all four below): the working tree and the pack together must stay
+# under the device call's 64 MiB.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+  echo "pack_prebuilt: commit first (the tree has uncommitted changes)" >&2
+  exit 1
+fi
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(tests/sluice_gpu_tests tests/sluice_host_tests sluice examples/sssp_delta_stepping)
+cmake --build --preset ci --target "${targets[@]##*/}"
+staging=build/prebuilt-staging
+rm -rf "$staging" && mkdir -p "$staging/lib"
+for target in "${targets[@]}"; do install -D "build/ci/$target" "$staging/$target"; done
+for library in libcudart.so.13 libtbb.so.12; do
+  path=$(ldd build/ci/tests/sluice_gpu_tests | awk -v l="$library" '$1 == l { print $3 }')
+  [ -n "$path" ] && cp -L "$path" "$staging/lib/"
+done
+git rev-parse --short HEAD >"$staging/COMMIT"
+tar cf - -C "$staging" . | xz -9 -T0 >build/prebuilt.tar.xz
+echo "build/prebuilt.tar.xz: $(du -h build/prebuilt.tar.xz | cut -f1) for $(cat "$staging/COMMIT")"
