@@ -1,7 +1,10 @@
 // Benchmarks: gather and scatter of u32 values by u32 indices, identity and pseudo-random permutation,
-// against thrust::gather / thrust::scatter on the same data; scatter's last_writer row shows what
-// determinism costs (claim pass + write pass). Bytes: values read + indices read + out written, 12 per
-// element (random indices really move a 32-byte sector per 4-byte value, which the % of copy shows).
+// against thrust::gather / thrust::scatter on the same data; scatter's last_writer rows show what
+// determinism costs (claim pass + write pass). Scatter runs automatic (plain "sluice::scatter") and each
+// strategy by name, "[direct]" and "[partial_sort]" (Eilers §4.5.1: the pairs sorted by the index's top
+// bits first, chosen bits; docs/perf-notes.md holds its prediction), each with both semantics.
+// Bytes: values read + indices read + out written, 12 per element (random indices really move a
+// 32-byte sector per 4-byte value, which the % of copy shows; the partial sort's passes are not counted).
 // The permutation is a bijection of [0, 2^k) computed identically on host (oracle) and device (indices).
 #include "harness/measure.hpp"
 
@@ -100,20 +103,27 @@ void gather_case(bench::case_context& session, index_pattern p) {
   });
 }
 
+/// "sluice::scatter", "sluice::scatter [last_writer]", "sluice::scatter [partial_sort, last_writer]", …
+std::string scatter_row(scatter_algorithm algorithm, scatter_semantics semantics) {
+  std::string tags = algorithm == scatter_algorithm::automatic ? "" : std::string(to_string(algorithm));
+  if (semantics == scatter_semantics::last_writer) tags += tags.empty() ? "last_writer" : ", last_writer";
+  return tags.empty() ? "sluice::scatter" : "sluice::scatter [" + tags + "]";
+}
+
 void scatter_case(bench::case_context& session, index_pattern p) {
   auto& ctx = session.gpu();
   auto place = [p](std::vector<std::uint32_t>& expected, const std::vector<std::uint32_t>& values, std::size_t i,
                    int bits) { expected[host_index(p, i, bits)] = values[i]; };
   index_case(session, "scatter", p, place, [&](operands& d, const bench::work_description& work, auto& verify) {
     const std::size_t n = work.items;
-    for (auto semantics : {scatter_semantics::any_writer, scatter_semantics::last_writer}) {
-      d.out.fill_bytes(0xA5);
-      bench::measure(session, work,
-                     semantics == scatter_semantics::any_writer ? "sluice::scatter" : "sluice::scatter [last_writer]",
-                     bench::role::subject, true,
-                     [&] { scatter(ctx, d.values.span(), d.indices.span(), d.out.span(), nullptr, {.semantics = semantics}); },
-                     verify);
-    }
+    for (auto algorithm : {scatter_algorithm::automatic, scatter_algorithm::direct, scatter_algorithm::partial_sort})
+      for (auto semantics : {scatter_semantics::any_writer, scatter_semantics::last_writer}) {
+        d.out.fill_bytes(0xA5);
+        bench::measure(session, work, scatter_row(algorithm, semantics), bench::role::subject, true, [&] {
+          scatter(ctx, d.values.span(), d.indices.span(), d.out.span(), nullptr,
+                  {.semantics = semantics, .algorithm = algorithm});
+        }, verify);
+      }
     d.out.fill_bytes(0xA5);
     bench::measure(session, work, "thrust::scatter", bench::role::baseline, true, [&] {
       thrust::scatter(thrust::cuda::par_nosync.on(ctx.stream()), d.values.data(), d.values.data() + n, d.indices.data(),

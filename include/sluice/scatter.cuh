@@ -22,9 +22,26 @@
 // Slots that no valid index names keep their contents. out must not overlap values or indices (no in
 // place). Asynchronous on the context's stream (strict mode aside).
 //
+// Scatter strategies (scatter_options::algorithm; the same results, semantics and counts):
+//   direct:       the kernels of detail/scatter/scatter.cuh straight over (values, indices).
+//   partial_sort: (index, value) first sorted STABLY by the index's top partial_sort_bits bits (one
+//     8-bit onesweep pass up to 2^30 four-byte slots on a 50 MiB L2; detail/partial_sort.cuh, shared
+//     with multireduce), then the direct kernels over the sorted pairs, which visit the destination in
+//     L2-sized windows (Eilers §4.5.1). The sort's key is the index's own unsigned word, so nothing is
+//     computed first, and against min(out.size(), max(I) + 1) slots that word is in range exactly when
+//     the index is (a negative index's word is at least max(I) + 1): each out-of-range index is skipped
+//     and counted once, by the kernel that meets it in the sorted array. last_writer stays exact because
+//     the sort is stable: the values aimed at one slot keep their order, so the largest sorted position
+//     among them is the largest source position. Scratch from the context's pool: n indices and n
+//     values (twice that beyond 8 bits).
+//   automatic:    partial_sort where the destination is larger than the L2 and dense enough
+//     (detail/scatter/plan.hpp, provisional), direct otherwise.
+//
 //   sluice::gather(ctx, table.span(), indices.span(), out.span());
 //   sluice::scatter(ctx, values.span(), indices.span(), out.span(), skipped.data(),
 //                   {.semantics = sluice::scatter_semantics::last_writer});
+//   sluice::scatter(ctx, values.span(), indices.span(), out.span(), nullptr,
+//                   {.algorithm = sluice::scatter_algorithm::partial_sort, .partial_sort_bits = 8});
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -33,7 +50,11 @@
 #include <sluice/core/launch.hpp>
 #include <sluice/core/memory.hpp>
 #include <sluice/core/span.hpp>
+#include <sluice/detail/partial_sort.cuh>
+#include <sluice/detail/partial_sort_plan.hpp>
 #include <sluice/detail/scatter/gather.cuh>
+#include <sluice/detail/scatter/options.hpp>
+#include <sluice/detail/scatter/plan.hpp>
 #include <sluice/detail/scatter/scatter.cuh>
 
 #include <cuda/std/span>
@@ -49,22 +70,6 @@ namespace sluice {
 /// Index types of gather and scatter: 32- and 64-bit integers, signed or unsigned.
 template <class I>
 concept scatter_index = std::integral<I> && !std::same_as<I, bool> && (sizeof(I) == 4 || sizeof(I) == 8);
-
-enum class scatter_semantics {
-  any_writer,   ///< one pass; with duplicate destinations an unspecified one of the rivals wins
-  last_writer,  ///< the rival with the largest source position wins (claim pass + write pass)
-};
-
-struct gather_options {
-  /// Throw sluice::invalid_argument at the first out-of-range index instead of skipping (synchronises).
-  bool strict = false;
-};
-
-struct scatter_options {
-  scatter_semantics semantics = scatter_semantics::any_writer;
-  /// Throw sluice::invalid_argument at the first out-of-range index instead of skipping (synchronises).
-  bool strict = false;
-};
 
 namespace detail::scatter {
 
@@ -167,6 +172,38 @@ void launch_scatter_last_writer(context& ctx, const T* values, const I* indices,
   launch_gather(ctx, values, static_cast<const W*>(claims.data()), out, out_size, claimed_source<W>{}, nullptr);
 }
 
+/// The direct strategy: the scatter kernels straight over (values, indices). out_size bounds the
+/// indices' range check only (slots at and beyond it are never touched).
+template <class T, class I>
+void scatter_direct(context& ctx, scatter_semantics semantics, const T* values, const I* indices, std::size_t n,
+                    T* out, std::size_t out_size, std::size_t* skipped) {
+  if (semantics == scatter_semantics::any_writer)
+    return launch_scatter_any_writer(ctx, values, indices, n, out, out_size, skipped);
+  if (n < (std::size_t{1} << 32))
+    return launch_scatter_last_writer<unsigned>(ctx, values, indices, n, out, out_size, skipped);
+  return launch_scatter_last_writer<unsigned long long>(ctx, values, indices, n, out, out_size, skipped);
+}
+
+/// The partial_sort strategy (header comment): the pairs stably sorted by the top bits of the indices'
+/// unsigned words, then the direct kernels over the sorted pairs against the reachable slots. With
+/// nothing to sort by (at most one reachable slot) it is the direct strategy.
+template <class T, class I>
+void scatter_partially_sorted(context& ctx, scatter_semantics semantics, const T* values, const I* indices,
+                              std::size_t n, T* out, std::size_t out_size, std::size_t* skipped, int requested_bits) {
+  using U = std::make_unsigned_t<I>;
+  const std::uint64_t slots = reachable_slots<I>(out_size);
+  const int bits = partial_sort_bits(requested_bits, slots, sizeof(T), ctx.properties().l2_cache_bytes);
+  if (bits == 0) return scatter_direct(ctx, semantics, values, indices, n, out, out_size, skipped);
+  const int end_bit = key_bits_below(slots);
+  detail::with_partially_sorted_pairs<U>(
+      ctx, values, n, end_bit - bits, end_bit,
+      [&](auto sort) { sort(reinterpret_cast<const U*>(indices)); },  // a signed index and its word alias
+      [&](const U* sorted_indices, const T* sorted_values) {
+        scatter_direct(ctx, semantics, sorted_values, sorted_indices, n, out, static_cast<std::size_t>(slots),
+                       skipped);
+      });
+}
+
 /// Zeroes *skipped (the kernels add to it); false when there is nothing else to do.
 inline bool start_count(context& ctx, std::size_t* skipped, std::size_t n) {
   static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
@@ -197,7 +234,8 @@ void gather(context& ctx, cuda::std::span<VIn, E1> values, cuda::std::span<IIn, 
 }
 
 /// out[indices[i]] = values[i]; out-of-range indices are skipped and counted in *skipped (device
-/// memory, may be null), or throw with options.strict. Duplicates: see scatter_semantics.
+/// memory, may be null), or throw with options.strict. Duplicates: see scatter_semantics. Strategy:
+/// options.algorithm (header comment).
 template <class VIn, std::size_t E1, class IIn, std::size_t E2, class T, std::size_t E3>
   requires std::same_as<std::remove_const_t<VIn>, T> && scatter_index<std::remove_const_t<IIn>>
 void scatter(context& ctx, cuda::std::span<VIn, E1> values, cuda::std::span<IIn, E2> indices,
@@ -209,21 +247,16 @@ void scatter(context& ctx, cuda::std::span<VIn, E1> values, cuda::std::span<IIn,
   const auto index = detail::as_const_span(indices);
   sc::check_arguments<T, I>(ctx, function, source, index, cuda::std::span<T>(out), skipped);
   sc::check_size(function, "indices", index.size(), "values", source.size());
+  sc::check_options(function, options);
   auto device = ctx.activate();
   if (!sc::start_count(ctx, skipped, index.size())) return;
   if (options.strict) sc::require_indices_in_range(ctx, function, index, out.size());
   const std::size_t n = index.size();
-  switch (options.semantics) {
-    case scatter_semantics::any_writer:
-      return sc::launch_scatter_any_writer(ctx, source.data(), index.data(), n, out.data(), out.size(), skipped);
-    case scatter_semantics::last_writer:
-      if (n < (std::size_t{1} << 32))
-        return sc::launch_scatter_last_writer<unsigned>(ctx, source.data(), index.data(), n, out.data(), out.size(),
-                                                        skipped);
-      return sc::launch_scatter_last_writer<unsigned long long>(ctx, source.data(), index.data(), n, out.data(),
-                                                                out.size(), skipped);
-  }
-  throw invalid_argument(function, "options.semantics", "is not a scatter_semantics");
+  const sc::problem problem{n, sc::reachable_slots<I>(out.size()), sizeof(T), ctx.properties().l2_cache_bytes};
+  if (sc::resolve(options, problem) == scatter_algorithm::partial_sort)
+    return sc::scatter_partially_sorted(ctx, options.semantics, source.data(), index.data(), n, out.data(), out.size(),
+                                        skipped, options.partial_sort_bits);
+  sc::scatter_direct(ctx, options.semantics, source.data(), index.data(), n, out.data(), out.size(), skipped);
 }
 
 }  // namespace sluice

@@ -1,7 +1,11 @@
 // GPU tests of gather and scatter against sluice::reference::gather/scatter (Eilers §1.2): identity,
 // reversed, random-permutation, duplicate and out-of-range indices; 32- and 64-bit, signed and unsigned
 // index types; 1- to 16-byte values; any_writer (each written slot holds one of its candidates) and
-// last_writer (exact); unaligned spans (the element-wise paths); strict mode; bad arguments.
+// last_writer (exact); unaligned spans (the element-wise paths); strict mode; bad arguments. The
+// partial_sort strategy (Eilers §4.5.1) against the same oracle: both semantics, every index type and
+// value size, all-equal and few distinct indices, forced sort bits (1, 8, 9, 16: one and two onesweep
+// passes, clamped to the index's bits) and chosen ones, sizes around the scatter step and the onesweep
+// tile, automatic on a destination beyond the L2, and 2^32 + 5 destination slots (*Large*).
 #include <sluice/data/generate.cuh>
 #include <sluice/reference/scatter.hpp>
 #include <sluice/scatter.cuh>
@@ -11,6 +15,7 @@
 #include "support/gpu_test.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -31,9 +36,12 @@ class Scatter : public gpu_test {};
 /// Around one step of a block (256 threads × 16 elements), chunk tails (n mod 4), and scale.
 const std::size_t sizes[] = {0, 1, 31, 32, 33, 255, 256, 257, 4095, 4096, 4097, 100003, (std::size_t{1} << 20) + 7};
 
-enum class pattern { identity, reversed, permutation, duplicates, out_of_range };
+enum class pattern { identity, reversed, permutation, duplicates, out_of_range, all_equal, few_distinct };
 const pattern all_patterns[] = {pattern::identity, pattern::reversed, pattern::permutation, pattern::duplicates,
                                 pattern::out_of_range};
+/// The partial sort's: permutations and the duplicates that make last_writer's order matter.
+const pattern partial_sort_patterns[] = {pattern::permutation, pattern::duplicates, pattern::out_of_range,
+                                         pattern::all_equal, pattern::few_distinct};
 
 std::string describe(pattern p) {
   switch (p) {
@@ -42,6 +50,8 @@ std::string describe(pattern p) {
     case pattern::permutation: return "permutation";
     case pattern::duplicates: return "duplicates";
     case pattern::out_of_range: return "out of range";
+    case pattern::all_equal: return "all equal";
+    case pattern::few_distinct: return "few distinct";
   }
   return "?";
 }
@@ -51,7 +61,8 @@ std::string describe(pattern p) {
 std::size_t range_for(pattern p, std::size_t n) { return p == pattern::duplicates ? n / 4 + 1 : n; }
 
 /// Indices of the pattern into [0, range); out_of_range mixes in about one index in eight past the end
-/// (and negative ones for signed types).
+/// (negative ones for signed types, and for 64-bit types ones at 2^32 and beyond whose low word is in
+/// range); all_equal aims every index at range / 2, few_distinct at three slots.
 template <class I>
 std::vector<I> make_indices(pattern p, std::size_t n, std::size_t range, std::uint64_t seed) {
   std::vector<I> indices(n);
@@ -62,11 +73,19 @@ std::vector<I> make_indices(pattern p, std::size_t n, std::size_t range, std::ui
     const auto r = sluice::data::generate_host<std::uint64_t>(n, {sluice::data::distribution::uniform, range, 0.0, seed});
     for (std::size_t i = 0; i < n; ++i) indices[i] = static_cast<I>(r[i]);
   }
+  if (p == pattern::all_equal) std::fill(indices.begin(), indices.end(), static_cast<I>(range / 2));
+  if (p == pattern::few_distinct) {
+    const auto r = sluice::data::generate_host<std::uint8_t>(n, {sluice::data::distribution::uniform, 3, 0.0, seed});
+    const std::size_t slots[] = {0, range / 3, range - 1};
+    for (std::size_t i = 0; i < n; ++i) indices[i] = static_cast<I>(slots[r[i]]);
+  }
   if (p == pattern::out_of_range) {
     for (std::size_t i = 3; i < n; i += 8) indices[i] = static_cast<I>(range + i % 5);
     if constexpr (std::is_signed_v<I>)
       for (std::size_t i = 5; i < n; i += 16) indices[i] = static_cast<I>(-1 - static_cast<I>(i % 3));
     if (n > 6) indices[6] = std::numeric_limits<I>::max();
+    if constexpr (sizeof(I) == 8)
+      for (std::size_t i = 7; i < n; i += 32) indices[i] = static_cast<I>((std::uint64_t{1} << 32) + i % range);
   }
   return indices;
 }
@@ -136,8 +155,19 @@ template <class T, class I>
   return ::testing::AssertionSuccess();
 }
 
+/// "partial_sort, 9 bits" (bits 0: chosen).
+std::string describe(const sluice::scatter_options& strategy) {
+  std::string text(sluice::to_string(strategy.algorithm));
+  if (strategy.algorithm == sluice::scatter_algorithm::partial_sort)
+    text += strategy.partial_sort_bits == 0 ? ", bits chosen"
+                                            : ", " + std::to_string(strategy.partial_sort_bits) + " bits";
+  return text;
+}
+
+/// Both semantics of the strategy in `strategy` (its semantics is replaced).
 template <class T, class I>
-void check_scatter(sluice::context& ctx, pattern p, std::size_t n, std::size_t offset = 0) {
+void check_scatter(sluice::context& ctx, pattern p, std::size_t n, std::size_t offset = 0,
+                   sluice::scatter_options strategy = {}) {
   const std::size_t m = range_for(p, n);
   const auto values = random_values<T>(n, n + 3);
   const auto indices = make_indices<I>(p, n, m, n + 4);
@@ -156,14 +186,17 @@ void check_scatter(sluice::context& ctx, pattern p, std::size_t n, std::size_t o
     const std::size_t dropped = sluice::reference::scatter<T, I>(values, indices, expected);
     for (auto semantics : {sluice::scatter_semantics::any_writer, sluice::scatter_semantics::last_writer}) {
       const bool last = semantics == sluice::scatter_semantics::last_writer;
+      const std::string where = std::string(last ? "last_writer, " : "any_writer, ") + describe(strategy) + ", " +
+                                describe(p) + ", n = " + std::to_string(n);
       out.fill_bytes(poison);
       skipped.fill_bytes(poison);
-      sluice::scatter(ctx, values_view, indices_view, out_view, skipped.data(), {.semantics = semantics});
+      strategy.semantics = semantics;
+      sluice::scatter(ctx, values_view, indices_view, out_view, skipped.data(), strategy);
       auto got = out.to_host();
       got.erase(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(offset));
-      if (last) ASSERT_TRUE(all_equal(got, expected)) << "last_writer, " << describe(p) << ", n = " << n;
-      else ASSERT_TRUE(holds_a_candidate(got, values, indices, poisoned<T>(poison))) << describe(p) << ", n = " << n;
-      ASSERT_EQ(skipped.to_host()[0], dropped) << (last ? "last_writer, " : "any_writer, ") << describe(p);
+      if (last) ASSERT_TRUE(all_equal(got, expected)) << where;
+      else ASSERT_TRUE(holds_a_candidate(got, values, indices, poisoned<T>(poison))) << where;
+      ASSERT_EQ(skipped.to_host()[0], dropped) << where;
     }
   }
 }
@@ -226,6 +259,136 @@ TEST_F(Scatter, AllIndicesOnOneSlot) {
   EXPECT_EQ(out.to_host(), (std::vector<std::uint32_t>{values.back(), 0xA5A5A5A5u}));
 }
 
+/// Sizes for the partial sort: chunk tails, the scatter kernels' step (256 threads × 16 elements) and
+/// the onesweep tile of u32 pairs, each ± 1, and scale.
+std::vector<std::size_t> partial_sort_sizes() {
+  constexpr std::size_t tile =
+      sluice::detail::radix_sort::onesweep_shape<std::uint32_t, std::uint32_t, std::uint32_t>::tile;
+  const std::size_t around_tiles[] = {0, 1, 31, 32, 33, 4095, 4096, 4097, tile - 1, tile, tile + 1, 100003,
+                                      (std::size_t{1} << 20) + 7};
+  return sluice::testing::sweep_sizes(around_tiles);
+}
+
+/// Forced bits: 0 (chosen), 1, one whole digit, one more (two onesweep passes), two digits; more than
+/// a small destination's index has are clamped. Under a sanitizer the chosen and the two-pass ones.
+std::vector<int> forced_sort_bits() {
+  if (sluice::testing::under_sanitizer()) return {0, 9};
+  return {0, 1, 8, 9, 16};
+}
+
+sluice::scatter_options partial_sort_by(int bits) {
+  return {.algorithm = sluice::scatter_algorithm::partial_sort, .partial_sort_bits = bits};
+}
+
+TEST_F(Scatter, PartialSortMatchesTheReference) {
+  for (std::size_t n : partial_sort_sizes())
+    for (pattern p : partial_sort_patterns)
+      for (int bits : forced_sort_bits()) {
+        check_scatter<std::uint32_t, std::uint32_t>(ctx(), p, n, 0, partial_sort_by(bits));
+        check_scatter<std::uint32_t, std::int64_t>(ctx(), p, n, 0, partial_sort_by(bits));
+      }
+}
+
+TEST_F(Scatter, PartialSortEveryIndexTypeAndElementSize) {
+  const std::size_t few_sizes[] = {33, 4097, 100003};
+  for (std::size_t n : sluice::testing::sweep_sizes(few_sizes))
+    for (pattern p : partial_sort_patterns)
+      for (int bits : {0, 9}) {
+        const auto strategy = partial_sort_by(bits);
+        check_scatter<std::uint8_t, std::uint64_t>(ctx(), p, n, 0, strategy);
+        check_scatter<std::uint16_t, std::int32_t>(ctx(), p, n, 0, strategy);
+        check_scatter<std::uint32_t, std::int32_t>(ctx(), p, n, 0, strategy);
+        check_scatter<std::uint32_t, std::uint64_t>(ctx(), p, n, 0, strategy);
+        check_scatter<std::uint64_t, std::uint32_t>(ctx(), p, n, 0, strategy);
+        check_scatter<sixteen_bytes, std::int32_t>(ctx(), p, n, 0, strategy);
+        check_scatter<sixteen_bytes, std::uint64_t>(ctx(), p, n, 0, strategy);
+        check_scatter<sixteen_bytes, std::int64_t>(ctx(), p, n, 0, strategy);
+      }
+}
+
+/// The sort reads the caller's unaligned spans; the scatter out of its sorted scratch writes an
+/// unaligned out through the general layout.
+TEST_F(Scatter, PartialSortReadsUnalignedSpans) {
+  for (std::size_t offset : {1, 3})
+    for (std::size_t n : {std::size_t{31}, std::size_t{4097}}) {
+      check_scatter<std::uint32_t, std::uint32_t>(ctx(), pattern::duplicates, n, offset, partial_sort_by(8));
+      check_scatter<std::uint64_t, std::int64_t>(ctx(), pattern::out_of_range, n, offset, partial_sort_by(9));
+      check_scatter<std::uint8_t, std::int32_t>(ctx(), pattern::few_distinct, n, offset, partial_sort_by(0));
+    }
+}
+
+TEST_F(Scatter, PartialSortAllIndicesOnOneSlot) {
+  const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 20, 4097);
+  const auto values = random_values<std::uint32_t>(n, 9);
+  const std::vector<std::int32_t> indices(n, 0);
+  const sluice::device_buffer<std::uint32_t> d_values(ctx(), std::span<const std::uint32_t>(values));
+  const sluice::device_buffer<std::int32_t> d_indices(ctx(), std::span<const std::int32_t>(indices));
+  sluice::device_buffer<std::uint32_t> out(ctx(), 2);
+  for (auto semantics : {sluice::scatter_semantics::any_writer, sluice::scatter_semantics::last_writer}) {
+    out.fill_bytes(0xA5);
+    sluice::scatter(ctx(), d_values.span(), d_indices.span(), out.span(), nullptr,
+                    {.semantics = semantics, .algorithm = sluice::scatter_algorithm::partial_sort});
+    const auto got = out.to_host();
+    EXPECT_EQ(got[1], 0xA5A5A5A5u);
+    if (semantics == sluice::scatter_semantics::last_writer) EXPECT_EQ(got[0], values.back());
+    else EXPECT_NE(std::find(values.begin(), values.end(), got[0]), values.end());
+  }
+}
+
+/// A random permutation whose u32 destination is larger than the L2: automatic sorts (plan.hpp), and
+/// the result is the oracle's.
+TEST_F(Scatter, AutomaticSortsADestinationBeyondTheL2) {
+  if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "a destination beyond the L2: too slow instrumented";
+  const std::size_t n = std::bit_ceil(ctx().properties().l2_cache_bytes / sizeof(std::uint32_t) + 1);
+  namespace sc = sluice::detail::scatter;
+  ASSERT_EQ(sc::choose({n, n, sizeof(std::uint32_t), ctx().properties().l2_cache_bytes}),
+            sluice::scatter_algorithm::partial_sort);
+  check_scatter<std::uint32_t, std::uint32_t>(ctx(), pattern::permutation, n);
+  check_scatter<std::uint32_t, std::int64_t>(ctx(), pattern::out_of_range, n);
+}
+
+/// 2^32 + 5 one-byte destination slots: u64 indices reach all of them (sorted by the top bits of
+/// 33-bit keys: two onesweep passes on a 50 MiB L2), u32 indices the first 2^32 (the reachable-slot
+/// bound, every u32 index valid). last_writer's claims take 16 GiB.
+TEST_F(Scatter, LargePartialSortBeyond32BitDestinations) {
+  if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "4 GiB of destination: too slow instrumented";
+  const std::size_t m = (std::size_t{1} << 32) + 5;
+  const std::size_t n = std::size_t{1} << 20;
+  const auto values = random_values<std::uint8_t>(n, 21);
+  const auto r = sluice::data::generate_host<std::uint64_t>(n, {sluice::data::distribution::uniform, 0, 0.0, 22});
+  std::vector<std::uint64_t> wide(n);
+  std::vector<std::uint32_t> narrow(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    wide[i] = r[i] % (m + 64);  // a few past the end
+    if (i % 64 == 0) wide[i] = (std::uint64_t{1} << 32) + (i / 64) % 8;  // the top slots, and 3 past them
+    if (i % 64 == 1) wide[i] = wide[i - 1] - (std::uint64_t{1} << 32);   // the same low word, far below
+    // Any u32 (the top of the range included), or one of 4096 slots (duplicates).
+    narrow[i] = static_cast<std::uint32_t>(i % 2 == 0 ? r[i] : r[i] % 4096);
+  }
+  const sluice::device_buffer<std::uint8_t> d_values(ctx(), std::span<const std::uint8_t>(values));
+  sluice::device_buffer<std::uint8_t> out(ctx(), m);
+  sluice::device_buffer<std::size_t> skipped(ctx(), 1);
+  auto check = [&](const auto& indices) {
+    using I = typename std::decay_t<decltype(indices)>::value_type;
+    const sluice::device_buffer<I> d_indices(ctx(), std::span<const I>(indices));
+    std::vector<std::uint8_t> expected(m, 0xA5);
+    const std::size_t dropped = sluice::reference::scatter<std::uint8_t, I>(values, indices, expected);
+    for (auto semantics : {sluice::scatter_semantics::any_writer, sluice::scatter_semantics::last_writer}) {
+      out.fill_bytes(0xA5);
+      sluice::scatter(ctx(), d_values.span(), d_indices.span(), out.span(), skipped.data(),
+                      {.semantics = semantics, .algorithm = sluice::scatter_algorithm::partial_sort});
+      const auto got = out.to_host();
+      const std::string where = std::to_string(sizeof(I) * 8) + "-bit indices, " +
+                                (semantics == sluice::scatter_semantics::last_writer ? "last_writer" : "any_writer");
+      if (semantics == sluice::scatter_semantics::last_writer) ASSERT_TRUE(all_equal(got, expected)) << where;
+      else ASSERT_TRUE(holds_a_candidate(got, values, indices, std::uint8_t{0xA5})) << where;
+      ASSERT_EQ(skipped.to_host()[0], dropped) << where;
+    }
+  };
+  check(wide);
+  check(narrow);
+}
+
 TEST_F(Scatter, StrictModeThrowsAtTheFirstBadIndexAndWritesNothing) {
   const std::size_t n = 10000;
   const auto values = random_values<std::uint32_t>(n, 5);
@@ -247,6 +410,14 @@ TEST_F(Scatter, StrictModeThrowsAtTheFirstBadIndexAndWritesNothing) {
         [&] {
           sluice::scatter(ctx(), d_values.span(), d_indices.span(), out.span(), nullptr,
                           {.semantics = sluice::scatter_semantics::last_writer, .strict = true});
+        },
+        "indices", position);
+    sluice::testing::expect_invalid_argument(
+        [&] {
+          sluice::scatter(ctx(), d_values.span(), d_indices.span(), out.span(), nullptr,
+                          {.semantics = sluice::scatter_semantics::last_writer,
+                           .strict = true,
+                           .algorithm = sluice::scatter_algorithm::partial_sort});
         },
         "indices", position);
     EXPECT_EQ(out.to_host(), std::vector<std::uint32_t>(n, 0xA5A5A5A5u)) << "strict mode wrote before throwing";
@@ -273,6 +444,17 @@ TEST_F(Scatter, BadArgumentsAreRejected) {
   std::size_t host_count = 0;
   expect_invalid_argument([&] { sluice::gather(ctx(), values.span(), indices.span(), out.span(), &host_count); },
                           "skipped");
+  out.fill_bytes(0xA5);
+  expect_invalid_argument(
+      [&] { sluice::scatter(ctx(), values.span(), indices.span(), out.span(), nullptr, {.partial_sort_bits = -1}); },
+      "options.partial_sort_bits");
+  expect_invalid_argument(
+      [&] {
+        sluice::scatter(ctx(), values.span(), indices.span(), out.span(), nullptr,
+                        {.algorithm = static_cast<sluice::scatter_algorithm>(99)});
+      },
+      "options.algorithm");
+  EXPECT_EQ(out.to_host(), std::vector<std::uint32_t>(100, 0xA5A5A5A5u)) << "a rejected call wrote";
 }
 
 }  // namespace

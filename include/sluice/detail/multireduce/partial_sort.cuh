@@ -10,7 +10,8 @@
 // for locality, and any order is correct for the commutative operators this strategy runs.
 //
 // Steps: bucket ids (bucket_sort.cuh's write_bucket_ids: a dropped label becomes m), then one stable
-// radix_sort_pairs of (id, value) by bits [⌈log2 m⌉ − b, ⌈log2 m⌉) of the id, ⌈b / 8⌉ onesweep passes.
+// radix_sort_pairs of (id, value) by bits [⌈log2 m⌉ − b, ⌈log2 m⌉) of the id, ⌈b / 8⌉ onesweep passes
+// (detail/partial_sort.cuh, which scatter's partial_sort strategy shares).
 // The ids pass counts nothing: the sorted ids carry the dropped ones (id m, in whichever window its
 // bits name: harmless, no atomic is spent on it), and the global sets kernel counts them as it does
 // unsorted labels, so each is counted exactly once.
@@ -23,10 +24,8 @@
 #include <sluice/core/context.hpp>
 #include <sluice/detail/multireduce/bucket_sort.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
-#include <sluice/radix_sort.cuh>
+#include <sluice/detail/partial_sort.cuh>
 #include <sluice/scan.cuh>
-
-#include <cuda/std/span>
 
 #include <cstddef>
 #include <cstdint>
@@ -39,17 +38,15 @@ namespace sluice::detail::multireduce {
 template <class L, class T, class Run>
 void with_partially_sorted(context& ctx, const L* labels, const T* values, std::size_t n, std::uint32_t m, int bits,
                            Run run) {
-  scan::scratch<std::uint32_t> sorted_buckets(ctx, n);
-  scan::scratch<T> sorted_values(ctx, n);
-  {
-    scan::scratch<std::uint32_t> buckets(ctx, n);  // back to the pool (stream-ordered) once the sort is queued
-    write_bucket_ids(ctx, labels, n, m, nullptr, buckets.get(), static_cast<std::uint32_t*>(nullptr));
-    const int end_bit = label_bits(m);
-    radix_sort_pairs(ctx, cuda::std::span<const std::uint32_t>(buckets.get(), n), cuda::std::span<const T>(values, n),
-                     cuda::std::span<std::uint32_t>(sorted_buckets.get(), n),
-                     cuda::std::span<T>(sorted_values.get(), n), {.begin_bit = end_bit - bits, .end_bit = end_bit});
-  }
-  run(static_cast<const std::uint32_t*>(sorted_buckets.get()), static_cast<const T*>(sorted_values.get()));
+  const int end_bit = label_bits(m);
+  detail::with_partially_sorted_pairs<std::uint32_t>(
+      ctx, values, n, end_bit - bits, end_bit,
+      [&](auto sort) {
+        scan::scratch<std::uint32_t> buckets(ctx, n);  // back to the pool (stream-ordered) once the sort is queued
+        write_bucket_ids(ctx, labels, n, m, nullptr, buckets.get(), static_cast<std::uint32_t*>(nullptr));
+        sort(static_cast<const std::uint32_t*>(buckets.get()));
+      },
+      run);
 }
 
 }  // namespace sluice::detail::multireduce

@@ -25,6 +25,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/multireduce/options.hpp>
+#include <sluice/detail/partial_sort_plan.hpp>
 #include <sluice/detail/radix_sort/pass_plan.hpp>
 
 #include <algorithm>
@@ -110,9 +111,7 @@ inline constexpr unsigned global_max_chosen_sets = 8;
 }
 
 /// ⌈log2 m⌉: the bits of a label below m (0 for m = 1). The partial sort takes its top bits.
-[[nodiscard]] constexpr int label_bits(std::uint32_t m) {
-  return m <= 1 ? 0 : static_cast<int>(std::bit_width(m - 1));
-}
+[[nodiscard]] constexpr int label_bits(std::uint32_t m) { return key_bits_below(m); }
 
 /// The partial sort bits global_atomic_sets chooses (options.partial_sort_bits = −1) for m buckets in
 /// `sets` sets of `value_bytes`, on an L2 of `l2_bytes` (read from the device). PROVISIONAL: derived
@@ -135,18 +134,11 @@ inline constexpr unsigned global_max_chosen_sets = 8;
 /// however far the warps drift apart; windows smaller than that stretch buy nothing. For 2^28 pairs at
 /// m = 2^24, a step (about 2^21 pairs on an H100) spans m / 128 buckets, and b = 8 windows are m / 256.
 /// The seed warns that the scheduler, not the code, decides the drift: bench/cases/multireduce.cu
-/// measures 8 and 16 bits beside this choice.
+/// measures 8 and 16 bits beside this choice. The rule itself is partial_sort_plan.hpp's
+/// window_sort_bits with a bucket's sets as the slot, shared with scatter's partial_sort.
 [[nodiscard]] constexpr int choose_partial_sort_bits(std::uint32_t m, unsigned sets, std::size_t value_bytes,
                                                      std::size_t l2_bytes) {
-  const std::uint64_t budget = l2_bytes / 2;
-  const std::uint64_t set_bytes = std::uint64_t{sets} * value_bytes;
-  if (set_bytes * m <= budget) return 0;
-  const int bits = label_bits(m);
-  int window_bits = bits;  // the window holds 2^window_bits buckets
-  while (window_bits > 0 && (set_bytes << window_bits) > budget) --window_bits;
-  constexpr int digit = radix_sort::max_pass_bits;
-  const int needed = bits - window_bits;
-  return std::min(bits, (needed + digit - 1) / digit * digit);
+  return window_sort_bits(m, std::uint64_t{sets} * value_bytes, l2_bytes / 2);
 }
 
 /// What the choice depends on.

@@ -1,0 +1,132 @@
+// sluice/detail/scatter/plan.hpp: the host-side decisions of scatter: which strategy `automatic` runs,
+// how many top bits of the index the partial_sort strategy sorts by, and the check of the options.
+// Pure C++ over numbers read from the device, so the host tests (tests/host/scatter_plan_test.cpp)
+// cover every rule.
+//
+// Why a sort can pay (Eilers §4.5.1, Table 4.3: on a GTX 690 it did not). A direct scatter with random
+// indices into a destination larger than the L2 makes every store a partial-sector write that misses:
+// on the H100 (d1ea81c) a random permutation of 2^28 u32 took 20.3 ms, 75 ps per element, against
+// 1.15 ms for identity indices, and 2^20 u32 (4 MiB, L2-resident) ran at 46 G elements/s against
+// 13 G at 2^28. Sorting (index, value) stably by the index's top b bits cuts the destination into 2^b
+// windows that the scatter then visits in order, each small enough to stay in the L2 while its stores
+// arrive, so each destination sector goes to DRAM about once, whole. On the seed's 512 KiB L2 the
+// windows had to be 2^9 slots (log2 m − sortBits ≤ 9), so a scatter to 2^26 slots needed 17 bits of
+// 5-bit SRTS passes at 0.4 ns each, more than the 1.06 ns per element the naive scatter took. On a
+// 50 MiB L2 a window of 2^22 four-byte slots fits half of it, so one 8-bit onesweep pass (about 2.8 ms
+// for 2^28 u32 pairs on the H100, docs/perf-notes.md) covers destinations up to 2^30 slots.
+//
+// Thresholds PROVISIONAL: derived from the measurements above and the seed, not yet measured with a
+// partial sort on a GPU (docs/perf-notes.md holds the prediction to check).
+#pragma once
+
+#include <sluice/core/error.hpp>
+#include <sluice/detail/partial_sort_plan.hpp>
+#include <sluice/detail/radix_sort/pass_plan.hpp>
+#include <sluice/detail/scatter/options.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace sluice::detail::scatter {
+
+// ---- thresholds (provisional: not yet measured on a GPU) -------------------------------------------------
+/// automatic sorts only values that onesweep moves (at most 16 bytes): wider ones sort by multisplit,
+/// about 4× slower per pass (docs/radix_sort.md), which the locality is not predicted to repay.
+inline constexpr std::size_t automatic_partial_sort_max_value_bytes = 16;
+/// automatic sorts only this many elements and more: below, the sort's fixed costs (its upfront
+/// histogram, a look-back per tile, scratch from the pool) are not spread over enough elements. It only
+/// matters where the L2 size is unknown (reported as 0): a destination beyond the L2 with the density
+/// below already implies more elements than this on any GPU with an L2 of 16 MiB or more.
+inline constexpr std::uint64_t automatic_partial_sort_min_n = std::uint64_t{1} << 20;
+/// automatic sorts only when the elements put, on average, at least this many values into each
+/// 32-byte sector of the destination: the gain is the merging of a sector's stores in the L2 before it
+/// goes to DRAM once; a sparse scatter (fewer values than sectors) has nothing to merge and would pay
+/// the sort for DRAM locality alone.
+inline constexpr std::uint64_t automatic_partial_sort_min_values_per_sector = 2;
+inline constexpr std::uint64_t sector_bytes = 32;
+
+/// The destination slots an index of type I can name: min(size, max(I) + 1). The partial sort treats
+/// an index as the unsigned word of its width; against this bound that word is in range exactly when
+/// the index is in [0, size): a negative index's word is at least 2^(w − 1) = max(I) + 1.
+template <class I>
+[[nodiscard]] constexpr std::uint64_t reachable_slots(std::uint64_t size) {
+  constexpr auto top = static_cast<std::uint64_t>(std::numeric_limits<I>::max());
+  return size != 0 && size - 1 > top ? top + 1 : size;
+}
+
+/// The bits partial_sort sorts by when options.partial_sort_bits = 0, for `slots` reachable destination
+/// slots of `value_bytes` on an L2 of `l2_bytes` (read from the device): the fewest top bits of the
+/// index whose windows fit half the L2, in whole 8-bit onesweep digits (partial_sort_plan.hpp's
+/// window_sort_bits, the rule multireduce's global sets use with their sets as the slot), but at least
+/// one digit, since a caller who asks for partial_sort on a destination that fits gets a sort; at most
+/// the ⌈log2 slots⌉ bits an index in range has. Half, not all, of the L2: the sorted keys and values
+/// stream through it too, and the grid's warps drift apart along the sorted pairs. On an H100 (50 MiB)
+/// it gives 8 bits for 2^24 to 2^30 four-byte slots (windows of 2^16 to 2^22 slots), 16 beyond.
+[[nodiscard]] constexpr int choose_partial_sort_bits(std::uint64_t slots, std::size_t value_bytes,
+                                                     std::size_t l2_bytes) {
+  return std::min(key_bits_below(slots), std::max(window_sort_bits(slots, value_bytes, l2_bytes / 2),
+                                                  radix_sort::max_pass_bits));
+}
+
+/// The bits a partial_sort call sorts by: options.partial_sort_bits (≥ 0, checked) clamped to the bits
+/// an index in range has, or the choice above when it is 0. 0 only when there is nothing to sort by
+/// (at most one reachable slot): the call then runs direct.
+[[nodiscard]] constexpr int partial_sort_bits(int requested, std::uint64_t slots, std::size_t value_bytes,
+                                              std::size_t l2_bytes) {
+  return requested > 0 ? std::min(requested, key_bits_below(slots))
+                       : choose_partial_sort_bits(slots, value_bytes, l2_bytes);
+}
+
+/// What automatic's choice depends on.
+struct problem {
+  std::uint64_t n = 0;           ///< values scattered
+  std::uint64_t slots = 0;       ///< reachable destination slots (reachable_slots of out.size())
+  std::size_t value_bytes = 4;
+  std::size_t l2_bytes = 0;
+};
+
+/// The strategy `automatic` runs: partial_sort when the destination is larger than the whole L2 (below,
+/// the direct scatter's stores hit the L2: Table 4.3's and the H100's fast side), the values are
+/// dense enough to merge in its sectors, there are enough of them, and onesweep moves them; direct
+/// otherwise. It cannot see the order of the indices without reading them: for indices that are
+/// already local (identity, sorted runs), where direct moves like a copy (1.15 ms at 2^28 u32 on the
+/// H100), partial_sort adds its sort pass (predicted 2–3× slower there); such callers should pass
+/// algorithm = direct.
+[[nodiscard]] constexpr scatter_algorithm choose(const problem& p) {
+  if (p.value_bytes > automatic_partial_sort_max_value_bytes) return scatter_algorithm::direct;
+  const std::uint64_t destination_bytes = p.slots * p.value_bytes;  // at most out's bytes: no overflow
+  if (destination_bytes <= p.l2_bytes) return scatter_algorithm::direct;
+  if (p.n < automatic_partial_sort_min_n) return scatter_algorithm::direct;
+  if (p.n * sector_bytes < automatic_partial_sort_min_values_per_sector * destination_bytes)
+    return scatter_algorithm::direct;
+  return scatter_algorithm::partial_sort;
+}
+
+/// Throws invalid_argument naming the first option that is not valid (an enumerator outside its enum,
+/// a negative partial_sort_bits).
+inline void check_options(const char* function, const scatter_options& options) {
+  switch (options.algorithm) {
+    case scatter_algorithm::automatic:
+    case scatter_algorithm::direct:
+    case scatter_algorithm::partial_sort: break;
+    default: throw invalid_argument(function, "options.algorithm", "is not a scatter_algorithm");
+  }
+  switch (options.semantics) {
+    case scatter_semantics::any_writer:
+    case scatter_semantics::last_writer: break;
+    default: throw invalid_argument(function, "options.semantics", "is not a scatter_semantics");
+  }
+  if (options.partial_sort_bits < 0)
+    throw invalid_argument(function, "options.partial_sort_bits",
+                           "is " + std::to_string(options.partial_sort_bits) + ": must be 0 (chosen) or positive");
+}
+
+/// The strategy to run: options.algorithm, or automatic's choice.
+[[nodiscard]] constexpr scatter_algorithm resolve(const scatter_options& options, const problem& p) {
+  return options.algorithm == scatter_algorithm::automatic ? choose(p) : options.algorithm;
+}
+
+}  // namespace sluice::detail::scatter
