@@ -64,4 +64,23 @@ __device__ __forceinline__ int load_blocked_partial(const T* tile, int thread, i
   return left <= 0 ? 0 : (left < Items ? left : Items);
 }
 
+/// Copies the `count` elements at `from` (global memory) to `to` (shared memory), the block's threads
+/// striding over them. In 16-byte vectors when both ends are 16-byte aligned and the bytes make whole
+/// vectors: a warp's load is then 512 consecutive bytes, one instruction per 16 bytes whatever T is (an
+/// 8-byte T of 4-byte alignment, as affine<u32>, otherwise takes two 4-byte loads per element: ncu found
+/// half of the block sort's global sectors excessive, 2026-11-22). Element by element otherwise.
+template <class T>
+__device__ __forceinline__ void copy_to_shared(const T* from, T* to, int count) {
+  const int bytes = count * static_cast<int>(sizeof(T));
+  const auto addresses = reinterpret_cast<cuda::std::uintptr_t>(from) | reinterpret_cast<cuda::std::uintptr_t>(to);
+  if (addresses % 16 == 0 && bytes % 16 == 0) {
+    const uint4* source = reinterpret_cast<const uint4*>(from);
+    uint4* target = reinterpret_cast<uint4*>(to);
+#pragma unroll 4
+    for (int v = static_cast<int>(threadIdx.x); v < bytes / 16; v += static_cast<int>(blockDim.x)) target[v] = source[v];
+    return;
+  }
+  for (int i = static_cast<int>(threadIdx.x); i < count; i += static_cast<int>(blockDim.x)) to[i] = from[i];
+}
+
 }  // namespace sluice::block

@@ -19,6 +19,7 @@
 // Shared memory: the staged values (tile · sizeof(T)) plus the largest of the load, sort and scan storages.
 #pragma once
 
+#include <sluice/block/load.cuh>
 #include <sluice/block/neighbours.cuh>
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
@@ -34,6 +35,7 @@
 #include <cuda/std/cstddef>
 #include <cuda/std/functional>  // cuda::std::min (this CCCL has no <cuda/std/algorithm>)
 #include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
 
 #include <bit>
 #include <cstddef>
@@ -80,7 +82,7 @@ struct sorted_tile {
       block::neighbour_storage<threads, ends> neighbours;
       typename scan_t::TempStorage scan;
     } work;
-    alignas(T) unsigned char staged[tile * sizeof(T)];  ///< the tile's values by position
+    alignas(alignof(T) > 16 ? alignof(T) : 16) unsigned char staged[tile * sizeof(T)];  ///< the tile's values by position
   };
 
   std::uint32_t bucket[items];  ///< sorted bucket ids (m: dropped, m + 1: padding)
@@ -99,7 +101,9 @@ struct sorted_tile {
   __device__ void load_and_sort(TempStorage& temp, const L* labels, Values values, cuda::std::size_t offset,
                                 int valid, std::uint32_t m, int bits) {
     T* staged = reinterpret_cast<T*>(temp.staged);
-    for (int i = threadIdx.x; i < valid; i += threads) staged[i] = values[offset + i];
+    if constexpr (cuda::std::is_pointer_v<Values>) block::copy_to_shared(values + offset, staged, valid);
+    else
+      for (int i = threadIdx.x; i < valid; i += threads) staged[i] = values[offset + i];
     L raw[items];
     scan::load_tile<Shape>(labels + offset, valid, raw, temp.work.load);
 #pragma unroll

@@ -121,7 +121,9 @@ struct onesweep_shape {
   /// Two blocks per SM at least, so that one block's look-back and barriers overlap another's loads:
   /// the occupancy CUB's SM90 onesweep kernels compile to (64 registers at 512 threads, 74-80 at 384).
   /// Without the bound, ptxas gave the 1- and 2-byte keys 94 registers at 512 threads (one block).
-  static constexpr int min_blocks_per_sm = 2;
+  /// Three for 4-byte keys without values, as CUB's keys-only kernel (56 registers, ncu 2026-11-22):
+  /// ptxas fits ours in 56 without spills once the rank no longer holds the keys (load_tile_digits).
+  static constexpr int min_blocks_per_sm = key_bytes == 4 && value_bytes == 0 ? 3 : 2;
 
   static_assert(threads >= onesweep_digits, "thread d of a block looks back for digit d");
 };
@@ -379,17 +381,31 @@ __device__ __forceinline__ void load_tile_keys(const K* from, int valid, bool de
                                radix_key_of<K>(descending ? U{0} : static_cast<U>(~U{0})));
 }
 
-/// Loads the tile warp-striped, as load_tile_keys, for a dropping Digit: positions past `valid` are left
-/// unloaded and get digit 255 (≥ every kept digit, after every real key of digit 255 in rank order), so
-/// they rank last and are never staged; only the last tile of the last portion has them.
-template <class Shape, class K, class Digit>
-__device__ __forceinline__ void load_tile_digits(const K* from, int valid, const Digit& digit, K (&keys)[Shape::items],
-                                                 cuda::std::uint32_t (&digits)[Shape::items]) {
+/// The tile's keys warp-striped, as load_tile_keys, with positions past `valid` left unloaded (a dropping
+/// Digit has no padding key; load_tile_digits gives those positions their digit).
+template <class Shape, class K>
+__device__ __forceinline__ void load_tile_unpadded(const K* from, int valid, K (&keys)[Shape::items]) {
   if (valid == Shape::tile) cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys);
   else cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys, valid);
+}
+
+/// The digits of the tile's keys, warp-striped, for a dropping Digit: positions past `valid` get digit
+/// 255 (≥ every kept digit, after every real key of digit 255 in rank order), so they rank last and are
+/// never staged; only the last tile of the last portion has them. The keys die here: only the digits
+/// live across the rank (the kernel loads the keys again to stage them).
+template <class Shape, class K, class Digit>
+__device__ __forceinline__ void load_tile_digits(const K* from, int valid, const Digit& digit,
+                                                 cuda::std::uint32_t (&digits)[Shape::items]) {
+  K keys[Shape::items];
+  load_tile_unpadded<Shape>(from, valid, keys);
+  if (valid == Shape::tile) {
 #pragma unroll
-  for (int j = 0; j < Shape::items; ++j)
-    digits[j] = valid == Shape::tile || warp_striped_position<Shape>(j) < valid ? digit(keys[j]) : onesweep_digits - 1;
+    for (int j = 0; j < Shape::items; ++j) digits[j] = digit(keys[j]);
+  } else {
+#pragma unroll
+    for (int j = 0; j < Shape::items; ++j)
+      digits[j] = warp_striped_position<Shape>(j) < valid ? digit(keys[j]) : onesweep_digits - 1;
+  }
 }
 
 /// Writes each loaded element at its rank (its place in the tile sorted by digit), padding left out.
@@ -496,9 +512,14 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks_per_sm)
     status.publish(tile, threadIdx.x, tile == 0 ? scan::tile_inclusive : scan::tile_aggregate, count);
   };
   if constexpr (drops_digits<Digit>) {
+    // Keys, digits and ranks all live across the rank did not fit 80 registers (ncu at a968173, m = 32
+    // keys: 12 bytes spilled, 2.5 M local-memory requests, 944 M instructions against CUB's 714 M). So
+    // the rank holds the digits and ranks only, and the keys are read again afterwards (from L1/L2: the
+    // tile was read a moment before).
     cuda::std::uint32_t digits[Shape::items];
-    load_tile_digits<Shape>(portion.keys_in + first, valid, portion.digit, keys, digits);
+    load_tile_digits<Shape>(portion.keys_in + first, valid, portion.digit, digits);
     rank_t(s.rank).RankKeys(digits, ranks, rank_precomputed{}, first_staged, publish_counts);
+    load_tile_unpadded<Shape>(portion.keys_in + first, valid, keys);
   } else {
     load_tile_keys<Shape>(portion.keys_in + first, valid, portion.digit.descending, keys);
     rank_t(s.rank).RankKeys(keys, ranks, rank_digit<K>{portion.digit}, first_staged, publish_counts);
