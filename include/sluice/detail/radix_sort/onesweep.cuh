@@ -121,9 +121,8 @@ struct onesweep_shape {
   /// Two blocks per SM at least, so that one block's look-back and barriers overlap another's loads:
   /// the occupancy CUB's SM90 onesweep kernels compile to (64 registers at 512 threads, 74-80 at 384).
   /// Without the bound, ptxas gave the 1- and 2-byte keys 94 registers at 512 threads (one block).
-  /// Three for 4-byte keys without values, as CUB's keys-only kernel (56 registers, ncu 2026-11-22):
-  /// ptxas fits ours in 56 without spills once the rank no longer holds the keys (load_tile_digits).
-  static constexpr int min_blocks_per_sm = key_bytes == 4 && value_bytes == 0 ? 3 : 2;
+  /// Dropping digits ask for more where they can (onesweep_min_blocks).
+  static constexpr int min_blocks_per_sm = 2;
 
   static_assert(threads >= onesweep_digits, "thread d of a block looks back for digit d");
 };
@@ -301,6 +300,14 @@ template <class Digit>
 inline constexpr bool drops_digits = true;
 template <class K>
 inline constexpr bool drops_digits<radix_digit<K>> = false;
+
+/// Blocks per SM a pass kernel asks for: three for 4-byte keys without values of a dropping Digit, as
+/// CUB's keys-only kernel compiles to (56 registers, ncu 2026-11-22), since that rank holds digits and
+/// ranks only (load_tile_digits): ptxas fits it in 56 registers without spills. The radix sort's own
+/// keys-only pass, whose rank holds the keys, spilled 40–88 bytes at 56, so it keeps the shape's two.
+template <class Shape, class Digit>
+inline constexpr int onesweep_min_blocks =
+    drops_digits<Digit> && Shape::key_bytes == 4 && Shape::value_bytes == 0 ? 3 : Shape::min_blocks_per_sm;
 
 /// Whether staged keys of digit d are written.
 template <class Digit>
@@ -488,7 +495,7 @@ __device__ __forceinline__ void move_values(const onesweep_portion<K, V, Digit>&
 /// One tile per block: load, rank (publishing the tile's digit counts early), stage the keys in digit
 /// order, look back per digit, write the keys, then the values.
 template <class Shape, class K, class V, class Digit = radix_digit<K>>
-__global__ void __launch_bounds__(Shape::threads, Shape::min_blocks_per_sm)
+__global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Digit>))
     onesweep_kernel(onesweep_portion<K, V, Digit> portion) {
   using rank_t = onesweep_rank<Shape>;
   static_assert(rank_t::BINS_TRACKED_PER_THREAD == 1, "thread d < 256 holds the count of digit d");
