@@ -39,11 +39,17 @@
 //                0.54 ns in the 12da599 run) would be charged to every m. The count pass is timed
 //                alone (host::detail::bucket_plan, as label_groups builds it); the distribution pass
 //                gets what the partial sort takes beyond it and the straight loop.
-// The caches and the core times are measured again just before each row: this guest shares its cores'
-// second hardware threads and the L3 with other tenants, and their load moves the effective L1, L2 and
-// L3 sizes and the core's speed within seconds (the L1 chase at 48 KiB: 1.4 ns one second, 3.7 the
-// next), and memory's time per update by a third: memory's updates too. Memory's latency, the TLB and
-// the bandwidth are measured once. The measured runs are single-threaded (a TBB arena of one thread),
+// Interleaved rounds (host/simulator/rounds.hpp): this guest shares its cores' second hardware threads
+// and the L3 with other tenants, and their load moves the effective L1, L2 and L3 sizes and the core's
+// speed within seconds (the L1 chase at 48 KiB: 1.4 ns one second, 3.7 the next), memory's time per
+// update by a third, and the measured loop itself by up to 40% between two runs a minute apart (the
+// 2247829 runs). So the run is `rounds` rounds; each calibrates the machine once (memory's latency and
+// updates, the caches, the core times) and then visits every m once, in an order shuffled per round,
+// timing the straight loop and the partial sort (which goes first alternates by round), with the
+// straight loop's core time sampled before each visit. Each m reports the median over the rounds, with
+// the smallest and the largest; the model gets the median of every calibrated parameter over the same
+// rounds, so both sides are taken over the same minutes. The TLB, the walks and the bandwidth are
+// measured once, before the rounds. The measured runs are single-threaded (a TBB arena of one thread),
 // like the simulated core.
 #include "simulate.hpp"
 
@@ -54,6 +60,7 @@
 #include <sluice/host/huge_pages.hpp>
 #include <sluice/host/multireduce.hpp>
 #include <sluice/host/simulator/address_streams.hpp>
+#include <sluice/host/simulator/rounds.hpp>
 
 #include <fmt/format.h>
 
@@ -235,22 +242,30 @@ struct measured_run {
   std::vector<std::uint32_t> out;
 };
 
-measured_run measure_multireduce(const problem& p, host::multireduce_options options, int repetitions) {
-  const auto labels = data::generate_host<std::uint32_t>(p.n, p.label_spec());
-  const auto values = data::generate_host<std::uint32_t>(p.n, {data::distribution::uniform, 1u << 16, 0.0, p.seed + 1});
+/// Times host::multireduce over `labels` and `values` into m buckets: one warm-up run (the page faults
+/// of out, the code), then `repetitions` timed runs, whose median counts.
+measured_run time_multireduce(std::span<const std::uint32_t> labels, std::span<const std::uint32_t> values, std::size_t m,
+                              host::multireduce_options options, int repetitions) {
   measured_run run;
-  run.out.assign(p.m, 0);
+  run.out.assign(m, 0);
   std::vector<double> times;
   single_threaded([&] {
-    for (int r = 0; r <= repetitions; ++r) {  // the first run warms up (page faults of out, code)
+    for (int r = 0; r <= repetitions; ++r) {
       const auto start = steady::now();
       run.result = host::multireduce<std::uint32_t, std::uint32_t>(labels, values, run.out, plus{}, options);
-      if (r > 0) times.push_back(elapsed_ns(start) / static_cast<double>(p.n));
+      if (r > 0) times.push_back(elapsed_ns(start) / static_cast<double>(labels.size()));
     }
   });
-  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
-  run.ns_per_element = times[times.size() / 2];
+  run.ns_per_element = sim::median(times);
   return run;
+}
+
+std::vector<std::uint32_t> values_for(const problem& p) {
+  return data::generate_host<std::uint32_t>(p.n, {data::distribution::uniform, 1u << 16, 0.0, p.seed + 1});
+}
+
+measured_run measure_multireduce(const problem& p, host::multireduce_options options, int repetitions) {
+  return time_multireduce(data::generate_host<std::uint32_t>(p.n, p.label_spec()), values_for(p), p.m, options, repetitions);
 }
 
 // ---- the machine description -----------------------------------------------------------------------------
@@ -467,7 +482,7 @@ void calibrate_tlb(calibration& cal, std::ostream& log) {
       cal.walks.push_back({c.pages, std::max(penalty, c.ns / walking_share)});
     }
   const double walk = cal.walks.empty() ? penalty : cal.walks.back().ns;  // at the memory footprint's span
-  const double lost = cal.small_page_update_ns - cal.measured.back().update_ns;
+  const double lost = cal.small_page_update_ns - cal.memory.update_ns;
   cal.machine.tlb = {small_page,
                      {{"L1 DTLB", first_entries, 0, 0.0}, {"L2 DTLB", second_entries, 8, penalty}},
                      walk,
@@ -522,19 +537,70 @@ void calibrate_loops(calibration& cal) {
   cal.costs.page_fault_ns = page_fault_ns(std::size_t{64} << 20);
 }
 
-calibration calibrate(std::ostream& log) {
+/// What is measured once, before the rounds: memory's pools (its latency, its updates on 2 MiB and on
+/// 4 KiB pages), the TLB and the walks, the bandwidth.
+calibration calibrate_once(std::ostream& log) {
   calibration cal;
   calibrate_memory(cal);
-  calibrate_caches(cal, log);
   calibrate_tlb(cal, log);
   calibrate_bandwidth(cal);
-  calibrate_loops(cal);
   return cal;
 }
 
-void print_calibration(std::ostream& os, const calibration& cal) {
+/// One round's calibration: memory's latency and updates again, then the caches (sizes, latencies,
+/// slots, and memory's slots) and the core times.
+struct round_calibration {
+  sim::machine_description machine;
+  sim::loop_costs costs;
+  double core_update_ns = 0;
+  std::vector<level_timing> measured;  ///< per level past the first, then memory
+  std::string sweeps;
+  double seconds = 0;
+};
+
+round_calibration calibrate_round(const calibration& once) {
+  const auto start = steady::now();
+  calibration here = once;
+  here.memory = {best_of(3, [&] { return here.memory_pool->chase_ns(chase_steps); }), here.memory_pool->update_ns(update_steps)};
+  here.machine.timing.memory_latency_ns = here.memory.chase_ns;
+  std::ostringstream sweeps;
+  calibrate_caches(here, sweeps);
+  calibrate_loops(here);
+  return {here.machine, here.costs, here.core_update_ns, here.measured, sweeps.str(), elapsed_ns(start) * 1e-9};
+}
+
+/// The description the model gets: every parameter's median over the rounds (sim::median_machine,
+/// sim::median_costs); the measured chase and update times likewise, for the printout.
+calibration median_calibration(const calibration& once, const std::vector<round_calibration>& rounds) {
+  calibration out = once;
+  std::vector<sim::machine_description> machines;
+  std::vector<sim::loop_costs> costs;
+  std::vector<double> core_updates;
+  for (const auto& r : rounds) {
+    machines.push_back(r.machine);
+    costs.push_back(r.costs);
+    core_updates.push_back(r.core_update_ns);
+  }
+  out.machine = sim::median_machine(machines);
+  out.costs = sim::median_costs(costs);
+  out.core_update_ns = sim::median(core_updates);
+  out.measured.assign(rounds.front().measured.size(), {});
+  for (std::size_t i = 0; i < out.measured.size(); ++i) {
+    std::vector<double> chases, updates;
+    for (const auto& r : rounds) {
+      chases.push_back(r.measured[i].chase_ns);
+      updates.push_back(r.measured[i].update_ns);
+    }
+    out.measured[i] = {sim::median(chases), sim::median(updates)};
+  }
+  out.memory = out.measured.back();
+  return out;
+}
+
+void print_calibration(std::ostream& os, const calibration& cal, const std::string& what) {
   const auto& m = cal.machine;
-  os << "machine description (geometry from host::cache_info, times measured here):\n";
+  os << fmt::format("machine description (geometry from host::cache_info; times measured here, each the median of its {}):\n",
+                    what);
   for (std::size_t i = 0; i < m.caches.size(); ++i) {
     const auto& c = m.caches[i];
     os << fmt::format("  {:<8} {:>9.0f} KiB {:>3}-way {:>3} B lines  {:6.2f} ns", c.name,
@@ -570,87 +636,92 @@ void print_calibration(std::ostream& os, const calibration& cal) {
 struct sweep_row {
   int log2_m = 0;
   std::size_t n = 0;
-  double naive_measured = 0, naive_simulated = 0, naive_no_mlp = 0;
+  std::vector<double> naive_rounds{}, sorted_rounds{};  ///< ns per element measured in each round (round order)
+  std::vector<double> core_rounds{};                    ///< the straight loop's core time sampled before each visit
   int sort_bits = 0;
-  double sorted_measured = 0, sorted_simulated = 0;
+  double naive_simulated = 0, naive_no_mlp = 0, sorted_simulated = 0;
   sim::access_statistics naive_statistics{}, sorted_statistics{};  ///< where the simulated accesses were served
   std::vector<sim::phase_time> sorted_phases{};                     ///< the simulated partial sort, phase by phase
-  sim::machine_description machine{};                               ///< the caches as measured just before the row
-  sim::loop_costs costs{};                                          ///< the core times, likewise
-  double core_after_ns = 0;                                         ///< the straight loop's core time again after the row
-  /// Whether the core ran at the same speed before and after the row (within 10%): a neighbour on
-  /// the core's other hardware thread slows it by up to 1.7x, and a row it came or went during was
-  /// measured on a machine the row's description does not describe.
-  [[nodiscard]] bool steady() const { return std::abs(core_after_ns - costs.fold_ns) <= 0.1 * costs.fold_ns; }
-  std::string sweeps{};                                             ///< the size sweeps that found them
+
+  [[nodiscard]] sim::spread naive() const { return sim::spread_of(naive_rounds); }
+  [[nodiscard]] sim::spread sorted() const { return sim::spread_of(sorted_rounds); }
+  [[nodiscard]] sim::spread core() const { return sim::spread_of(core_rounds); }
 };
 
 double error_percent(double simulated, double measured) { return 100.0 * (simulated - measured) / measured; }
 
-sweep_row run_one(const calibration& cal, const simulate_arguments& args, int log2_m) {
-  const problem p{std::size_t{1} << args.log2_n, std::size_t{1} << log2_m, 1};
-  sweep_row row{.log2_m = log2_m, .n = p.n};
-  // The caches and the core times again, just before this row is measured: a neighbour (on the other
-  // hardware thread of the core, or on the shared L3) moves the caches' effective sizes and the core's
-  // speed within seconds (the first description is printed above, each row's at the end).
-  calibration here = cal;
-  here.memory.update_ns = here.memory_pool->update_ns(update_steps);
-  std::ostringstream sweeps;
-  calibrate_caches(here, sweeps);
-  calibrate_loops(here);
-  row.machine = here.machine;
-  row.costs = here.costs;
-  row.sweeps = sweeps.str();
-  const auto naive = measure_multireduce(p, {.algorithm = host::multireduce_algo::naive}, args.repetitions);
-  const auto sorted = measure_multireduce(p, {.algorithm = host::multireduce_algo::partial_sort}, args.repetitions);
+/// One visit of a round to one m: the straight loop's core time, then both loops on the same labels and
+/// values (`naive_first` says which goes first), each after its own warm-up run; the partial sort's
+/// buckets are checked against the straight loop's.
+void visit(sweep_row& row, std::span<const std::uint32_t> values, int repetitions, bool naive_first) {
+  const problem p{row.n, std::size_t{1} << row.log2_m, 1};
+  const auto labels = data::generate_host<std::uint32_t>(p.n, p.label_spec());
+  row.core_rounds.push_back(fold_core_ns());
+  measured_run naive, sorted;
+  const auto time_naive = [&] {
+    naive = time_multireduce(labels, values, p.m, {.algorithm = host::multireduce_algo::naive}, repetitions);
+  };
+  const auto time_sorted = [&] {
+    sorted = time_multireduce(labels, values, p.m, {.algorithm = host::multireduce_algo::partial_sort}, repetitions);
+  };
+  if (naive_first) {
+    time_naive();
+    time_sorted();
+  } else {
+    time_sorted();
+    time_naive();
+  }
   if (naive.out != sorted.out)
     throw invalid_argument("sluice simulate", "partial_sort", "disagrees with naive (the measurement is not valid)");
-  row.naive_measured = naive.ns_per_element;
-  row.sorted_measured = sorted.ns_per_element;
-  row.core_after_ns = fold_core_ns();
+  row.naive_rounds.push_back(naive.ns_per_element);
+  row.sorted_rounds.push_back(sorted.ns_per_element);
+  row.sort_bits = sorted.result.algorithm == host::multireduce_algo::partial_sort ? sorted.result.partial_sort_bits : 0;
+}
 
-  sim::machine_description machine = row.machine;
+/// The simulated side of a row, on the median description (the walk cost at the row's span).
+void simulate_row(sweep_row& row, const calibration& cal, const simulate_arguments& args) {
+  const problem p{row.n, std::size_t{1} << row.log2_m, 1};
+  sim::machine_description machine = cal.machine;
   machine.tlb.page_walk_ns = cal.walk_ns_for(p.m * sizeof(std::uint32_t));
   const data::sampler<std::uint32_t> labels(p.label_spec(), p.n);
   const auto label_at = [view = labels.host_view()](std::size_t i) { return view(i); };
   const sim::run_shape shape{p.n, p.m, 4, 4, 0, args.log2_sample == 0 ? 0 : std::size_t{1} << args.log2_sample};
-  const sim::simulated_run naive_run = sim::simulate_naive(machine, row.costs, shape, label_at);
+  const sim::simulated_run naive_run = sim::simulate_naive(machine, cal.costs, shape, label_at);
   row.naive_simulated = naive_run.ns_per_element(p.n);
   row.naive_statistics = naive_run.statistics;
   sim::machine_description sequential = machine;
   sequential.timing.miss_slots = 1;
   sequential.tlb.walk_slots = 1;
   for (auto& c : sequential.caches) c.miss_slots = 1;
-  row.naive_no_mlp = sim::simulate_naive(sequential, row.costs, shape, label_at).ns_per_element(p.n);
+  row.naive_no_mlp = sim::simulate_naive(sequential, cal.costs, shape, label_at).ns_per_element(p.n);
 
-  row.sort_bits = sorted.result.algorithm == host::multireduce_algo::partial_sort ? sorted.result.partial_sort_bits : 0;
   if (row.sort_bits == 0) {
     row.sorted_simulated = row.naive_simulated;  // partial_sort ran the straight loop: nothing to sort by
     row.sorted_statistics = row.naive_statistics;
   } else {
     sim::run_shape sorted_shape = shape;
     sorted_shape.sort_bits = row.sort_bits;
-    const sim::simulated_run sorted_run = sim::simulate_partial_sort(machine, row.costs, sorted_shape, label_at);
+    const sim::simulated_run sorted_run = sim::simulate_partial_sort(machine, cal.costs, sorted_shape, label_at);
     row.sorted_simulated = sorted_run.ns_per_element(p.n);
     row.sorted_statistics = sorted_run.statistics;
     row.sorted_phases = sorted_run.phases;
   }
-  return row;
 }
 
 void print_header(std::ostream& os) {
-  os << fmt::format("{:>6} | {:>9} {:>9} {:>7} {:>9} | {:>4} {:>9} {:>9} {:>7} | {:>11}\n", "log2 m", "naive", "simulated",
-                    "error", "no MLP", "bits", "p.sort", "simulated", "error", "core before");
-  os << fmt::format("{:>6} | {:>9} {:>9} {:>7} {:>9} | {:>4} {:>9} {:>9} {:>7} | {:>11}\n", "", "ns/elem", "ns/elem", "%",
-                    "ns/elem", "", "ns/elem", "ns/elem", "%", "/ after ns");
+  os << fmt::format("{:>6} | {:>20} {:>9} {:>7} {:>8} | {:>4} {:>20} {:>9} {:>7} | {}\n", "log2 m", "naive ns/elem", "simulated",
+                    "error", "no MLP", "bits", "p.sort ns/elem", "simulated", "error", "core ns/elem");
+  os << fmt::format("{:>6} | {:>20} {:>9} {:>7} {:>8} | {:>4} {:>20} {:>9} {:>7} | {}\n", "", "median [min, max]", "ns/elem", "%",
+                    "ns/elem", "", "median [min, max]", "ns/elem", "%", "median [min, max]");
 }
 
+std::string with_spread(const sim::spread& s) { return fmt::format("{:.2f} [{:.2f}, {:.2f}]", s.median, s.min, s.max); }
+
 void print_row(std::ostream& os, const sweep_row& r) {
-  os << fmt::format("{:>6} | {:>9.2f} {:>9.2f} {:>+7.1f} {:>9.2f} | {:>4} {:>9.2f} {:>9.2f} {:>+7.1f} | {:.2f} / {:.2f}{}\n",
-                    r.log2_m, r.naive_measured, r.naive_simulated, error_percent(r.naive_simulated, r.naive_measured),
-                    r.naive_no_mlp, r.sort_bits, r.sorted_measured, r.sorted_simulated,
-                    error_percent(r.sorted_simulated, r.sorted_measured), r.costs.fold_ns, r.core_after_ns,
-                    r.steady() ? "" : " *");
+  os << fmt::format("{:>6} | {:>20} {:>9.2f} {:>+7.1f} {:>8.2f} | {:>4} {:>20} {:>9.2f} {:>+7.1f} | {}\n", r.log2_m,
+                    with_spread(r.naive()), r.naive_simulated, error_percent(r.naive_simulated, r.naive().median),
+                    r.naive_no_mlp, r.sort_bits, with_spread(r.sorted()), r.sorted_simulated,
+                    error_percent(r.sorted_simulated, r.sorted().median), with_spread(r.core()));
 }
 
 /// "a / b / c": each count as a percentage of their sum.
@@ -662,26 +733,44 @@ std::string shares(const std::vector<std::uint64_t>& counts) {
   return out;
 }
 
-/// Each row's caches as measured just before it, the simulated accesses by the level that served them
-/// and by how they were translated, and the simulated partial sort's phases: the diagnosis behind each
-/// row's error.
-void print_diagnosis(std::ostream& os, const std::vector<sweep_row>& rows) {
-  os << "\neach row's machine, measured just before it: caches (effective size, latency, slots), memory (latency,\n"
-        "slots), core ns per element (fold, count, distribute)\n";
-  for (const auto& r : rows) {
-    os << fmt::format("{:>6} |", r.log2_m);
-    for (const auto& c : r.machine.caches)
+std::string list(const std::vector<double>& values) {
+  std::string out;
+  for (double v : values) out += fmt::format("{}{:.2f}", out.empty() ? "" : " ", v);
+  return out;
+}
+
+/// Each round's machine and the sweeps that found it, each row's rounds, where the simulated accesses
+/// were served (L1 / L2 / L3 / memory, TLB levels / walks) and the simulated partial sort phase by
+/// phase: the diagnosis behind each row's error.
+void print_diagnosis(std::ostream& os, const std::vector<sweep_row>& rows, const std::vector<round_calibration>& rounds,
+                     const std::vector<std::vector<std::size_t>>& orders) {
+  os << "\neach round's machine: caches (effective size, latency, slots), memory (latency, slots), core ns per element\n"
+        "(fold, count, distribute); the model got the median of each:\n";
+  for (std::size_t r = 0; r < rounds.size(); ++r) {
+    os << fmt::format("{:>6} |", fmt::format("r{}", r + 1));
+    for (const auto& c : rounds[r].machine.caches)
       os << fmt::format(" {} {:.0f} KiB {:.1f} ns {:.1f} |", c.name, static_cast<double>(c.geometry.size_bytes) / 1024,
                         c.latency_ns, c.miss_slots);
-    os << fmt::format(" memory {:.0f} ns {:.1f} | core {:.2f} {:.2f} {:.2f}\n", r.machine.timing.memory_latency_ns,
-                      r.machine.timing.miss_slots, r.costs.fold_ns, r.costs.count_ns, r.costs.distribute_ns);
+    os << fmt::format(" memory {:.0f} ns {:.1f} | core {:.2f} {:.2f} {:.2f}\n", rounds[r].machine.timing.memory_latency_ns,
+                      rounds[r].machine.timing.miss_slots, rounds[r].costs.fold_ns, rounds[r].costs.count_ns,
+                      rounds[r].costs.distribute_ns);
   }
   os << "\nthe sweeps behind them:\n";
-  for (const auto& r : rows) {
-    std::istringstream lines(r.sweeps);
-    for (std::string line; std::getline(lines, line);) os << fmt::format("{:>6} | {}\n", r.log2_m, line);
+  for (std::size_t r = 0; r < rounds.size(); ++r) {
+    std::istringstream lines(rounds[r].sweeps);
+    for (std::string line; std::getline(lines, line);) os << fmt::format("{:>6} | {}\n", fmt::format("r{}", r + 1), line);
   }
-  const sim::machine_description& machine = rows.front().machine;
+  os << "\nthe order of each round's visits (log2 m; which loop went first):\n";
+  for (std::size_t r = 0; r < orders.size(); ++r) {
+    os << fmt::format("{:>6} |", fmt::format("r{}", r + 1));
+    for (const std::size_t i : orders[r]) os << fmt::format(" {}", rows[i].log2_m);
+    os << fmt::format(" ({} first)\n", sim::naive_first(r) ? "naive" : "partial sort");
+  }
+  os << "\nmeasured ns per element in each round (round order), and the core time before each visit:\n";
+  for (const auto& r : rows)
+    os << fmt::format("{:>6} | naive {} | p.sort {} | core {}\n", r.log2_m, list(r.naive_rounds), list(r.sorted_rounds),
+                      list(r.core_rounds));
+  const sim::machine_description& machine = rounds.front().machine;
   std::string levels, translations;
   for (const auto& c : machine.caches) levels += c.name + " / ";
   for (const auto& t : machine.tlb.levels) translations += t.name + " / ";
@@ -700,14 +789,25 @@ void print_diagnosis(std::ostream& os, const std::vector<sweep_row>& rows) {
   }
 }
 
+std::string csv_list(const std::vector<double>& values) {
+  std::string out;
+  for (double v : values) out += fmt::format("{}{:.4f}", out.empty() ? "" : ";", v);
+  return out;
+}
+
 void write_csv(const std::string& path, const std::vector<sweep_row>& rows) {
   std::ofstream csv(path);
   csv << "log2_m,naive_measured_ns,naive_simulated_ns,naive_no_mlp_ns,sort_bits,partial_sort_measured_ns,"
-         "partial_sort_simulated_ns,core_before_ns,core_after_ns\n";
-  for (const auto& r : rows)
-    csv << fmt::format("{},{:.4f},{:.4f},{:.4f},{},{:.4f},{:.4f},{:.4f},{:.4f}\n", r.log2_m, r.naive_measured,
-                       r.naive_simulated, r.naive_no_mlp, r.sort_bits, r.sorted_measured, r.sorted_simulated,
-                       r.costs.fold_ns, r.core_after_ns);
+         "partial_sort_simulated_ns,naive_measured_min_ns,naive_measured_max_ns,partial_sort_measured_min_ns,"
+         "partial_sort_measured_max_ns,core_ns,core_min_ns,core_max_ns,rounds,naive_by_round_ns,partial_sort_by_round_ns,"
+         "core_by_round_ns\n";
+  for (const auto& r : rows) {
+    const sim::spread naive = r.naive(), sorted = r.sorted(), core = r.core();
+    csv << fmt::format("{},{:.4f},{:.4f},{:.4f},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{},{},{}\n",
+                       r.log2_m, naive.median, r.naive_simulated, r.naive_no_mlp, r.sort_bits, sorted.median,
+                       r.sorted_simulated, naive.min, naive.max, sorted.min, sorted.max, core.median, core.min, core.max,
+                       r.naive_rounds.size(), csv_list(r.naive_rounds), csv_list(r.sorted_rounds), csv_list(r.core_rounds));
+  }
 }
 
 }  // namespace
@@ -720,7 +820,11 @@ CLI::App* add_simulate_command(CLI::App& app, simulate_arguments& args) {
   cmd->add_option("--log2-m-last", args.log2_m_last, "Largest bucket count (log2)")->check(CLI::Range(1, 30));
   cmd->add_option("--log2-m-step", args.log2_m_step, "Step between bucket counts (log2)")->check(CLI::Range(1, 8));
   cmd->add_option("--log2-sample", args.log2_sample, "Iterations simulated per loop (log2; 0: all)")->check(CLI::Range(0, 30));
-  cmd->add_option("--repetitions", args.repetitions, "Timed runs per measurement (the median is reported)")
+  cmd->add_option("--rounds", args.rounds,
+                  "Interleaved rounds: each calibrates the machine once and times every m once, in a shuffled order; "
+                  "each m reports the median over the rounds (with min and max), the model gets the median calibration")
+      ->check(CLI::Range(1, 50));
+  cmd->add_option("--repetitions", args.repetitions, "Timed runs per loop and visit, after a warm-up run (their median)")
       ->check(CLI::Range(1, 100));
   cmd->add_option("--csv", args.csv, "Write the table to this CSV file");
   return cmd;
@@ -732,34 +836,88 @@ int run_simulate(simulate_arguments args) {
     args.log2_m_step = 4;
     args.log2_sample = 19;
   }
+  const auto started = steady::now();
+  const auto seconds_since = [](steady::time_point t) { return elapsed_ns(t) * 1e-9; };
   std::cout << "sluice simulate: cache simulator (Eilers §2.4, with TLB and memory-level parallelism) against the\n"
                "measured single-threaded sluice::host::multireduce (u32 labels uniform in [0, m), u32 values, +)\n\n";
-  const calibration cal = calibrate(std::cout);
-  print_calibration(std::cout, cal);
-  std::cout << fmt::format("\nn = 2^{} elements; median of {} timed runs; simulated: {}\n\n", args.log2_n, args.repetitions,
+  const calibration once = calibrate_once(std::cout);
+  const double once_seconds = seconds_since(started);
+  std::cout << fmt::format("(memory's latency and pools, the TLB, the walks and the bandwidth: measured once, {:.1f} s)\n\n",
+                           once_seconds);
+
+  std::vector<sweep_row> rows;
+  for (int log2_m = args.log2_m_first; log2_m <= args.log2_m_last; log2_m += args.log2_m_step)
+    rows.push_back({.log2_m = log2_m, .n = std::size_t{1} << args.log2_n});
+  if (rows.empty()) throw invalid_argument("sluice simulate", "--log2-m-first", "is past --log2-m-last: no bucket count to run");
+  const auto values = values_for({std::size_t{1} << args.log2_n, 1, 1});
+
+  std::cout << fmt::format("{} interleaved rounds; each calibrates the caches, memory and the core once, then times every m\n"
+                           "once (naive and partial sort, {} timed run{} each after a warm-up) in its own shuffled order:\n",
+                           args.rounds, args.repetitions, args.repetitions == 1 ? "" : "s");
+  const auto rounds_started = steady::now();
+  std::vector<round_calibration> rounds;
+  std::vector<std::vector<std::size_t>> orders;
+  for (int round = 0; round < args.rounds; ++round) {
+    const auto r = static_cast<std::size_t>(round);
+    rounds.push_back(calibrate_round(once));
+    const auto visits_started = steady::now();
+    orders.push_back(sim::round_order(rows.size(), r));
+    for (const std::size_t i : orders.back()) visit(rows[i], values, args.repetitions, sim::naive_first(r));
+    const auto& c = rounds.back();
+    std::cout << fmt::format("  round {}: calibration {:.1f} s (", round + 1, c.seconds);
+    for (const auto& level : c.machine.caches)
+      std::cout << fmt::format("{} {:.0f} KiB, ", level.name, static_cast<double>(level.geometry.size_bytes) / 1024);
+    std::cout << fmt::format("memory {:.0f} ns, core {:.2f} ns), visits {:.1f} s\n", c.machine.timing.memory_latency_ns,
+                             c.costs.fold_ns, seconds_since(visits_started));
+    std::cout.flush();
+  }
+  const double rounds_seconds = seconds_since(rounds_started);
+  const calibration median = median_calibration(once, rounds);
+  std::cout << "\n";
+  print_calibration(std::cout, median, fmt::format("{} rounds", args.rounds));
+
+  const auto simulation_started = steady::now();
+  std::cout << fmt::format("\nn = 2^{} elements; measured: the median over {} rounds of {} timed run{} each (the median of\n"
+                           "them), with the smallest and the largest round; simulated on the median description: {}\n\n",
+                           args.log2_n, args.rounds, args.repetitions, args.repetitions == 1 ? "" : "s",
                            args.log2_sample == 0 || args.log2_sample >= args.log2_n
                                ? std::string("every iteration")
                                : fmt::format("the first 2^{} iterations of each loop, scaled to the loop", args.log2_sample));
   print_header(std::cout);
-  std::vector<sweep_row> rows;
-  double worst_naive[2] = {}, worst_sorted[2] = {};  // all rows, steady rows
-  std::size_t steady = 0;
-  for (int log2_m = args.log2_m_first; log2_m <= args.log2_m_last; log2_m += args.log2_m_step) {
-    rows.push_back(run_one(cal, args, log2_m));
-    const sweep_row& r = rows.back();
+  for (auto& r : rows) {
+    simulate_row(r, median, args);
     print_row(std::cout, r);
     std::cout.flush();
-    steady += r.steady() ? 1 : 0;
-    for (int kind = 0; kind < (r.steady() ? 2 : 1); ++kind) {
-      worst_naive[kind] = std::max(worst_naive[kind], std::abs(error_percent(r.naive_simulated, r.naive_measured)));
-      worst_sorted[kind] = std::max(worst_sorted[kind], std::abs(error_percent(r.sorted_simulated, r.sorted_measured)));
-    }
   }
-  std::cout << "(*: the core's speed changed during the row by more than 10%)\n";
-  if (!rows.empty()) print_diagnosis(std::cout, rows);
-  std::cout << fmt::format("\nworst |error|: naive {:.1f}%, partial sort {:.1f}%; over the {} of {} rows with a steady core: "
-                           "naive {:.1f}%, partial sort {:.1f}%\n",
-                           worst_naive[0], worst_sorted[0], steady, rows.size(), worst_naive[1], worst_sorted[1]);
+  const double simulation_seconds = seconds_since(simulation_started);
+  print_diagnosis(std::cout, rows, rounds, orders);
+
+  struct worst {
+    double error = -1, width = -1;
+    int error_at = 0, width_at = 0, within_target = 0, within_spread = 0;
+  } naive, sorted;
+  const auto count = [](worst& w, const sweep_row& r, const sim::spread& s, double simulated) {
+    const double e = std::abs(error_percent(simulated, s.median));
+    if (e > w.error) w.error = e, w.error_at = r.log2_m;
+    if (s.relative_width() > w.width) w.width = s.relative_width(), w.width_at = r.log2_m;
+    w.within_target += e <= 25.0 ? 1 : 0;
+    w.within_spread += s.contains(simulated) ? 1 : 0;
+  };
+  for (const auto& r : rows) {
+    count(naive, r, r.naive(), r.naive_simulated);
+    count(sorted, r, r.sorted(), r.sorted_simulated);
+  }
+  std::cout << fmt::format("\nworst |error| against the median of {} rounds: naive {:.1f}% (m = 2^{}), partial sort {:.1f}% "
+                           "(m = 2^{});\n"
+                           "within 25%: naive at {} of {} m, partial sort at {} of {}; the simulated time within the rounds' "
+                           "[min, max]: naive at {}, partial sort at {}\n",
+                           args.rounds, naive.error, naive.error_at, sorted.error, sorted.error_at, naive.within_target,
+                           rows.size(), sorted.within_target, rows.size(), naive.within_spread, sorted.within_spread);
+  std::cout << fmt::format("the rounds' spread, (max - min) / median: naive up to {:.0f}% (m = 2^{}), partial sort up to {:.0f}% "
+                           "(m = 2^{})\n",
+                           100 * naive.width, naive.width_at, 100 * sorted.width, sorted.width_at);
+  std::cout << fmt::format("time: {:.0f} s once, {:.0f} s rounds, {:.0f} s simulation, {:.0f} s in all\n",
+                           once_seconds, rounds_seconds, simulation_seconds, seconds_since(started));
   if (!args.csv.empty()) write_csv(args.csv, rows);
   return 0;
 }

@@ -15,7 +15,8 @@ struct simulate_arguments {
   int log2_m_last = 26;
   int log2_m_step = 2;
   int log2_sample = 21;  ///< iterations simulated per loop; 0: every one
-  int repetitions = 3;
+  int rounds = 7;       ///< interleaved rounds: each calibrates once and times every m once (the median counts)
+  int repetitions = 1;  ///< timed runs per loop and visit, after a warm-up run
   std::string csv;
 };
 

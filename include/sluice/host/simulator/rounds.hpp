@@ -1,0 +1,143 @@
+// sluice/host/simulator/rounds.hpp: the statistics of `sluice simulate`'s interleaved rounds.
+//
+// On a shared machine the time of one loop moves by up to 40% between two runs a minute apart (the
+// 2247829 runs of docs/simulator.md: the naive loop at m = 2^10 took 0.72 ns where the identical
+// straight loop took 0.50 ns in the same row). A row measured once, with a machine description taken
+// once just before it, compares the model with whatever a neighbour did during those seconds. So
+// `sluice simulate` measures in rounds: every round calibrates the machine once and then measures
+// every bucket count once, in an order shuffled per round; each bucket count reports the median over
+// the rounds (with the smallest and the largest, so that the noise stays visible), and the model gets
+// the median of every calibrated parameter over the same rounds. The measured and the simulated side
+// are thus taken over the same minutes, and one disturbed round moves neither median.
+//
+// Pure functions, tested in tests/host/simulator_rounds_test.cpp.
+#pragma once
+
+#include <sluice/host/simulator/address_streams.hpp>
+#include <sluice/host/simulator/memory_model.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace sluice::host::simulator {
+
+/// The median of `values` (the mean of the middle two for an even count; 0 for none).
+[[nodiscard]] inline double median(std::span<const double> values) {
+  if (values.empty()) return 0;
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t half = sorted.size() / 2;
+  return sorted.size() % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+}
+
+/// The smallest, the median and the largest of a set of measurements.
+struct spread {
+  double min = 0, median = 0, max = 0;
+
+  /// (max − min) / median: how far apart the rounds were, relative to what is reported.
+  [[nodiscard]] double relative_width() const { return median > 0 ? (max - min) / median : 0.0; }
+  /// Whether `x` lies within [min, max].
+  [[nodiscard]] bool contains(double x) const { return min <= x && x <= max; }
+};
+
+[[nodiscard]] inline spread spread_of(std::span<const double> values) {
+  if (values.empty()) return {};
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return {*lo, median(values), *hi};
+}
+
+/// splitmix64: a small, fully specified generator (the standard library's distributions are not the
+/// same on every implementation; the order of a round should be).
+[[nodiscard]] constexpr std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/// The order in which round `round` visits `count` items: a permutation of [0, count), shuffled
+/// (Fisher–Yates) by a generator seeded with `seed` and the round, so that the same call gives the same
+/// order and no item keeps its place (first after the calibration, or right after the largest) in
+/// every round.
+[[nodiscard]] inline std::vector<std::size_t> round_order(std::size_t count, std::size_t round, std::uint64_t seed = 0x5eed) {
+  std::vector<std::size_t> order(count);
+  for (std::size_t i = 0; i < count; ++i) order[i] = i;
+  std::uint64_t state = seed ^ (0xd1b54a32d192ed03ULL * (static_cast<std::uint64_t>(round) + 1));
+  for (std::size_t i = count; i > 1; --i) {
+    const std::size_t j = static_cast<std::size_t>(splitmix64(state) % i);  // bias below 2^-40 for any count here
+    std::swap(order[i - 1], order[j]);
+  }
+  return order;
+}
+
+/// Whether round `round` measures the straight loop before the partial sort (alternating, so that
+/// neither always runs second, after the other has filled the caches and the page cache).
+[[nodiscard]] constexpr bool naive_first(std::size_t round) { return round % 2 == 0; }
+
+/// The median of each parameter over the rounds' descriptions (all of the same machine: the same
+/// levels, names and geometry but for the sizes). A level's size is the median size rounded down to a
+/// whole number of its sets (at least one set), as a cache of that associativity must be. Slots are
+/// not medians of their own: what a round measures is the latency and the time the core loses per
+/// access (latency / slots), and the loss is what independent accesses cost, so the slots are the
+/// median latency over the median loss (within the rounds' own range of slots). The median of the
+/// slots alone can pair a latency with a loss that no round measured (a development run's L3 rounds:
+/// 17.5 ns / 24.6 slots,
+/// 18.7 / 20.5, 19.1 / 19.1, 25.1 / 22.5 and 158 / 64 lose a median 1.0 ns per access; the medians
+/// 19.1 ns and 22.5 slots lose 0.85).
+[[nodiscard]] inline machine_description median_machine(std::span<const machine_description> rounds) {
+  if (rounds.empty()) return {};
+  machine_description out = rounds.front();
+  const auto median_of = [&](auto field) {
+    std::vector<double> values;
+    values.reserve(rounds.size());
+    for (const auto& r : rounds) values.push_back(field(r));
+    return median(values);
+  };
+  // Slots from the median latency and the median loss (latency / slots), kept within the rounds' slots.
+  const auto slots_for = [&](double latency, auto latency_of, auto slots_of) {
+    double fewest = slots_of(rounds.front()), most = fewest;
+    for (const auto& r : rounds) fewest = std::min(fewest, slots_of(r)), most = std::max(most, slots_of(r));
+    const double loss = median_of([&](const machine_description& r) { return latency_of(r) / slots_of(r); });
+    return loss > 0 ? std::clamp(latency / loss, fewest, most) : most;
+  };
+  for (std::size_t i = 0; i < out.caches.size(); ++i) {
+    auto& c = out.caches[i];
+    const std::size_t set_bytes = c.geometry.associativity * c.geometry.block_bytes;
+    const double bytes =
+        median_of([i](const machine_description& r) { return static_cast<double>(r.caches[i].geometry.size_bytes); });
+    c.geometry.size_bytes = std::max(static_cast<std::size_t>(bytes) / set_bytes, std::size_t{1}) * set_bytes;
+    c.latency_ns = median_of([i](const machine_description& r) { return r.caches[i].latency_ns; });
+    c.miss_slots = slots_for(c.latency_ns, [i](const machine_description& r) { return r.caches[i].latency_ns; },
+                             [i](const machine_description& r) { return r.caches[i].miss_slots; });
+  }
+  for (std::size_t i = 0; i < out.tlb.levels.size(); ++i)
+    out.tlb.levels[i].hit_penalty_ns = median_of([i](const machine_description& r) { return r.tlb.levels[i].hit_penalty_ns; });
+  out.tlb.page_walk_ns = median_of([](const machine_description& r) { return r.tlb.page_walk_ns; });
+  out.tlb.walk_slots = slots_for(out.tlb.page_walk_ns, [](const machine_description& r) { return r.tlb.page_walk_ns; },
+                                 [](const machine_description& r) { return r.tlb.walk_slots; });
+  out.timing.memory_latency_ns = median_of([](const machine_description& r) { return r.timing.memory_latency_ns; });
+  out.timing.memory_ns_per_line = median_of([](const machine_description& r) { return r.timing.memory_ns_per_line; });
+  out.timing.miss_slots =
+      slots_for(out.timing.memory_latency_ns, [](const machine_description& r) { return r.timing.memory_latency_ns; },
+                [](const machine_description& r) { return r.timing.miss_slots; });
+  return out;
+}
+
+/// The median of each core time over the rounds.
+[[nodiscard]] inline loop_costs median_costs(std::span<const loop_costs> rounds) {
+  const auto median_of = [&](double loop_costs::*field) {
+    std::vector<double> values;
+    values.reserve(rounds.size());
+    for (const auto& r : rounds) values.push_back(r.*field);
+    return median(values);
+  };
+  if (rounds.empty()) return {};
+  return {median_of(&loop_costs::fill_ns), median_of(&loop_costs::fold_ns), median_of(&loop_costs::count_ns),
+          median_of(&loop_costs::distribute_ns), median_of(&loop_costs::page_fault_ns)};
+}
+
+}  // namespace sluice::host::simulator
