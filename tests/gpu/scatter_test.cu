@@ -5,7 +5,7 @@
 // partial_sort strategy (Eilers §4.5.1) against the same oracle: both semantics, every index type and
 // value size, all-equal and few distinct indices, forced sort bits (1, 8, 9, 16: one and two onesweep
 // passes, clamped to the index's bits) and chosen ones, sizes around the scatter step and the onesweep
-// tile, automatic on a destination beyond the L2, and 2^32 + 5 destination slots (*Large*).
+// tile, a partial sort of a destination beyond the L2, and 2^32 + 5 destination slots (*Large*).
 #include <sluice/data/generate.cuh>
 #include <sluice/reference/scatter.hpp>
 #include <sluice/scatter.cuh>
@@ -335,16 +335,14 @@ TEST_F(Scatter, PartialSortAllIndicesOnOneSlot) {
   }
 }
 
-/// A random permutation whose u32 destination is larger than the L2: automatic sorts (plan.hpp), and
-/// the result is the oracle's.
-TEST_F(Scatter, AutomaticSortsADestinationBeyondTheL2) {
+/// A random permutation whose u32 destination is larger than the L2, partially sorted with the chosen
+/// bits: the result is the oracle's.
+TEST_F(Scatter, PartialSortOfADestinationBeyondTheL2) {
   if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "a destination beyond the L2: too slow instrumented";
   const std::size_t n = std::bit_ceil(ctx().properties().l2_cache_bytes / sizeof(std::uint32_t) + 1);
-  namespace sc = sluice::detail::scatter;
-  ASSERT_EQ(sc::choose({n, n, sizeof(std::uint32_t), ctx().properties().l2_cache_bytes}),
-            sluice::scatter_algorithm::partial_sort);
-  check_scatter<std::uint32_t, std::uint32_t>(ctx(), pattern::permutation, n);
-  check_scatter<std::uint32_t, std::int64_t>(ctx(), pattern::out_of_range, n);
+  const sluice::scatter_options sorted{.algorithm = sluice::scatter_algorithm::partial_sort};
+  check_scatter<std::uint32_t, std::uint32_t>(ctx(), pattern::permutation, n, 0, sorted);
+  check_scatter<std::uint32_t, std::int64_t>(ctx(), pattern::out_of_range, n, 0, sorted);
 }
 
 /// 2^32 + 5 one-byte destination slots: u64 indices reach all of them (sorted by the top bits of

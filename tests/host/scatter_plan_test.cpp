@@ -96,47 +96,10 @@ TEST(ScatterPlan, RequestedBitsAreClampedToTheIndex) {
   EXPECT_EQ(sc::partial_sort_bits(8, 1, 4, h100_l2), 0);  // one slot: nothing to sort by (direct)
 }
 
-sc::problem scatter_of(std::uint64_t n, std::uint64_t slots, std::size_t value_bytes = 4,
-                       std::size_t l2 = h100_l2) {
-  return {n, slots, value_bytes, l2};
-}
-
-TEST(ScatterPlan, AutomaticSortsOnlyBeyondTheL2) {
-  // The H100 rows of docs/scatter.md: 2^24 and 2^28 u32 permutations leave the L2, 2^20 fits it.
-  EXPECT_EQ(sc::choose(scatter_of(two_to(28), two_to(28))), scatter_algorithm::partial_sort);
-  EXPECT_EQ(sc::choose(scatter_of(two_to(24), two_to(24))), scatter_algorithm::partial_sort);
-  EXPECT_EQ(sc::choose(scatter_of(two_to(20), two_to(20))), scatter_algorithm::direct);
-  // The boundary: the destination's bytes against the whole L2.
-  EXPECT_EQ(sc::choose(scatter_of(h100_l2 / 4, h100_l2 / 4)), scatter_algorithm::direct);
-  EXPECT_EQ(sc::choose(scatter_of(h100_l2 / 4 + 1, h100_l2 / 4 + 1)), scatter_algorithm::partial_sort);
-  // Many values onto a destination that fits: direct.
-  EXPECT_EQ(sc::choose(scatter_of(two_to(28), two_to(16))), scatter_algorithm::direct);
-}
-
-TEST(ScatterPlan, AutomaticLeavesSparseScattersDirect) {
-  // At least two values per 32-byte sector on average: n ≥ slots · value_bytes / 16.
-  EXPECT_EQ(sc::choose(scatter_of(two_to(26), two_to(28))), scatter_algorithm::partial_sort);
-  EXPECT_EQ(sc::choose(scatter_of(two_to(26) - 1, two_to(28))), scatter_algorithm::direct);
-  EXPECT_EQ(sc::choose(scatter_of(two_to(28), two_to(28), 16)), scatter_algorithm::partial_sort);
-  EXPECT_EQ(sc::choose(scatter_of(two_to(28) - 1, two_to(28), 16)), scatter_algorithm::direct);
-  EXPECT_EQ(sc::choose(scatter_of(two_to(24), two_to(28), 1)), scatter_algorithm::partial_sort);
-}
-
-TEST(ScatterPlan, AutomaticNeedsEnoughElementsAndOnesweepValues) {
-  EXPECT_EQ(sc::choose(scatter_of(two_to(20) - 1, two_to(20) - 1, 4, 0)), scatter_algorithm::direct);
-  EXPECT_EQ(sc::choose(scatter_of(two_to(20), two_to(20), 4, 0)), scatter_algorithm::partial_sort);
-  EXPECT_EQ(sc::choose(scatter_of(two_to(28), two_to(28), 17)), scatter_algorithm::direct);
-  EXPECT_EQ(sc::choose(scatter_of(two_to(28), two_to(28), 32)), scatter_algorithm::direct);
-  EXPECT_EQ(sc::choose(scatter_of(0, 0)), scatter_algorithm::direct);
-}
-
-TEST(ScatterPlan, ExplicitStrategiesAreKept) {
-  const auto big = scatter_of(two_to(28), two_to(28));
-  const auto small = scatter_of(100, 100);
-  EXPECT_EQ(sc::resolve({.algorithm = scatter_algorithm::direct}, big), scatter_algorithm::direct);
-  EXPECT_EQ(sc::resolve({.algorithm = scatter_algorithm::partial_sort}, small), scatter_algorithm::partial_sort);
-  EXPECT_EQ(sc::resolve({}, big), scatter_algorithm::partial_sort);
-  EXPECT_EQ(sc::resolve({}, small), scatter_algorithm::direct);
+TEST(ScatterPlan, AutomaticIsDirectAndExplicitStrategiesAreKept) {
+  EXPECT_EQ(sc::resolve({}), scatter_algorithm::direct);
+  EXPECT_EQ(sc::resolve({.algorithm = scatter_algorithm::direct}), scatter_algorithm::direct);
+  EXPECT_EQ(sc::resolve({.algorithm = scatter_algorithm::partial_sort}), scatter_algorithm::partial_sort);
 }
 
 TEST(ScatterPlan, InvalidOptionsAreNamed) {

@@ -32,22 +32,6 @@
 
 namespace sluice::detail::scatter {
 
-// ---- thresholds (provisional: not yet measured on a GPU) -------------------------------------------------
-/// automatic sorts only values that onesweep moves (at most 16 bytes): wider ones sort by multisplit,
-/// about 4× slower per pass (docs/radix_sort.md), which the locality is not predicted to repay.
-inline constexpr std::size_t automatic_partial_sort_max_value_bytes = 16;
-/// automatic sorts only this many elements and more: below, the sort's fixed costs (its upfront
-/// histogram, a look-back per tile, scratch from the pool) are not spread over enough elements. It only
-/// matters where the L2 size is unknown (reported as 0): a destination beyond the L2 with the density
-/// below already implies more elements than this on any GPU with an L2 of 16 MiB or more.
-inline constexpr std::uint64_t automatic_partial_sort_min_n = std::uint64_t{1} << 20;
-/// automatic sorts only when the elements put, on average, at least this many values into each
-/// 32-byte sector of the destination: the gain is the merging of a sector's stores in the L2 before it
-/// goes to DRAM once; a sparse scatter (fewer values than sectors) has nothing to merge and would pay
-/// the sort for DRAM locality alone.
-inline constexpr std::uint64_t automatic_partial_sort_min_values_per_sector = 2;
-inline constexpr std::uint64_t sector_bytes = 32;
-
 /// The destination slots an index of type I can name: min(size, max(I) + 1). The partial sort treats
 /// an index as the unsigned word of its width; against this bound that word is in range exactly when
 /// the index is in [0, size): a negative index's word is at least 2^(w − 1) = max(I) + 1.
@@ -80,31 +64,6 @@ template <class I>
                        : choose_partial_sort_bits(slots, value_bytes, l2_bytes);
 }
 
-/// What automatic's choice depends on.
-struct problem {
-  std::uint64_t n = 0;           ///< values scattered
-  std::uint64_t slots = 0;       ///< reachable destination slots (reachable_slots of out.size())
-  std::size_t value_bytes = 4;
-  std::size_t l2_bytes = 0;
-};
-
-/// The strategy `automatic` runs: partial_sort when the destination is larger than the whole L2 (below,
-/// the direct scatter's stores hit the L2: Table 4.3's and the H100's fast side), the values are
-/// dense enough to merge in its sectors, there are enough of them, and onesweep moves them; direct
-/// otherwise. It cannot see the order of the indices without reading them: for indices that are
-/// already local (identity, sorted runs), where direct moves like a copy (1.15 ms at 2^28 u32 on the
-/// H100), partial_sort adds its sort pass (predicted 2–3× slower there); such callers should pass
-/// algorithm = direct.
-[[nodiscard]] constexpr scatter_algorithm choose(const problem& p) {
-  if (p.value_bytes > automatic_partial_sort_max_value_bytes) return scatter_algorithm::direct;
-  const std::uint64_t destination_bytes = p.slots * p.value_bytes;  // at most out's bytes: no overflow
-  if (destination_bytes <= p.l2_bytes) return scatter_algorithm::direct;
-  if (p.n < automatic_partial_sort_min_n) return scatter_algorithm::direct;
-  if (p.n * sector_bytes < automatic_partial_sort_min_values_per_sector * destination_bytes)
-    return scatter_algorithm::direct;
-  return scatter_algorithm::partial_sort;
-}
-
 /// Throws invalid_argument naming the first option that is not valid (an enumerator outside its enum,
 /// a negative partial_sort_bits).
 inline void check_options(const char* function, const scatter_options& options) {
@@ -124,9 +83,13 @@ inline void check_options(const char* function, const scatter_options& options) 
                            "is " + std::to_string(options.partial_sort_bits) + ": must be 0 (chosen) or positive");
 }
 
-/// The strategy to run: options.algorithm, or automatic's choice.
-[[nodiscard]] constexpr scatter_algorithm resolve(const scatter_options& options, const problem& p) {
-  return options.algorithm == scatter_algorithm::automatic ? choose(p) : options.algorithm;
+/// The strategy to run: options.algorithm, with automatic as direct. Measured on the H100 (023e2ee,
+/// 2^28 u32, docs/scatter.md): partial_sort gains nothing on a random permutation (20.64 against 20.31
+/// ms), 1.62× at 2^24 (0.62 against 1.01 ms), and is 2.8× slower where the indices are already local
+/// (identity: 3.21 against 1.16 ms). automatic cannot see the order of the indices without reading
+/// them, so it never sorts; partial_sort is for callers who know their indices are random.
+[[nodiscard]] constexpr scatter_algorithm resolve(const scatter_options& options) {
+  return options.algorithm == scatter_algorithm::automatic ? scatter_algorithm::direct : options.algorithm;
 }
 
 }  // namespace sluice::detail::scatter
