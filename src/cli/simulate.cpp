@@ -23,13 +23,19 @@
 //   TLB          first-level entries from CPUID (cache_info); the second level's reach and hit
 //                penalty, and the page walk as a function of the pages spanned, from a chase with one
 //                line per 4 KiB page minus the same lines packed on 2 MiB pages;
-//   MLP          per serving level (each cache past the first, and memory): independent
-//                read-modify-writes at random lines over the level's footprint, with line numbers and
-//                addends read from two arrays (the access kind of the straight loop, one update per
-//                line), cost the core their time per update minus the same updates' within the first
-//                level; slots = the level's latency over that loss, corrected like the latency for
-//                the share served inside. Walks: the same updates over the memory footprint on 4 KiB
-//                pages lose this much more than on 2 MiB pages; walk slots = the walk cost over it;
+//   MLP          per serving level (each cache past the first, and memory): the library's straight
+//                loop itself (host::detail::fold_range, Eilers Alg. 2.2: label stream, bounds check
+//                and branch, value stream, buckets[label] += value) over u32 buckets filling half the
+//                level's size, on 4 KiB pages as the measured loop's buckets are (memory's footprint
+//                on 2 MiB pages: its walks are charged by the walk slots), costs the core its time per
+//                element minus the same loop's over 2^10 buckets (all hits: the core time's m);
+//                slots = the level's latency over that loss, corrected like the latency for the share
+//                served inside.
+//                (Until this change an update kernel, one u64 read-modify-write per line on 2 MiB
+//                pages without the branch, gave the loss: at 4 MiB it lost 0.7 ns less per update than
+//                the library's loop, the 2f521f0 runs' naive misses at m = 2^20-2^24.) Walks: the
+//                update kernel over the memory footprint on 4 KiB pages loses this much more than on
+//                2 MiB pages; walk slots = the walk cost over it;
 //   bandwidth    a sequential read of 256 MiB; page faults: allocating, touching and freeing fresh
 //                memory, per page (the partial sort pays all three for its temporaries);
 //   core time    the straight loop and the partial sort on inputs that fit the first levels (m = 2^10,
@@ -182,18 +188,66 @@ class line_pool {
 
 constexpr std::size_t chase_steps = std::size_t{1} << 20, update_steps = std::size_t{1} << 21;
 
+/// The access mix the measured naive loop has, as the calibration kernel for memory-level parallelism
+/// (Eilers §2.4/§6.2: the overlap of misses the thesis's simulator lacked): the library's own loop,
+/// host::detail::fold_range with multireduce's label_of (label_bucket: the bounds check) and a value
+/// stream, over u32 buckets filling `bytes`. Built like the loop because the loss per access depends
+/// on the mix around the bucket update: the 2f521f0 runs had the library's loop losing 1.5-1.6 ns per
+/// L3 hit beyond its core time where the update kernel (one u64 per line, no branch, 2 MiB pages)
+/// lost 0.9-1.0 over the same 4 MiB. `huge`: the buckets on 2 MiB pages (memory's footprint, whose
+/// walks the walk slots charge); otherwise an ordinary allocation, like the measured loop's buckets.
+class loop_kernel {
+ public:
+  loop_kernel(std::size_t bytes, bool huge)
+      : buckets_(std::max<std::size_t>(bytes / sizeof(std::uint32_t), 16), huge), labels_(update_steps),
+        values_(update_steps) {
+    std::fill_n(buckets_.data(), buckets_.size(), 0u);  // the pages faulted in here, not in the timing
+    std::mt19937_64 rng(5);
+    std::uniform_int_distribution<std::uint32_t> label(0, static_cast<std::uint32_t>(buckets_.size() - 1));
+    for (std::size_t i = 0; i < labels_.size(); ++i) {
+      labels_[i] = label(rng);
+      values_[i] = static_cast<std::uint32_t>(i);
+    }
+  }
+
+  /// ns per element of the loop over the labels and values: the median of three runs, as update_ns.
+  double ns() {
+    const std::size_t m = buckets_.size();
+    const auto label_of = [&](std::size_t i) { return host::detail::label_bucket(labels_[i], m); };
+    const auto value_of = [&](std::size_t i) { return values_[i]; };
+    std::array<double, 3> times{};
+    for (auto& t : times) {
+      const auto start = steady::now();
+      dropped_ += host::detail::fold_range(0, labels_.size(), label_of, value_of, buckets_.span(), plus{});
+      t = elapsed_ns(start) / static_cast<double>(labels_.size());
+    }
+    if (dropped_ != 0) throw invalid_argument("sluice simulate", "loop kernel", "dropped labels that are in range");
+    std::sort(times.begin(), times.end());
+    return times[1];
+  }
+
+ private:
+  host::huge_page_buffer<std::uint32_t> buckets_;
+  std::vector<std::uint32_t> labels_, values_;
+  std::size_t dropped_ = 0;
+};
+
 double chase_ns(std::size_t bytes, std::size_t stride, bool huge) {
   const line_pool pool(std::max<std::size_t>(bytes / stride, 16), stride, huge);
   return best_of(3, [&] { return pool.chase_ns(chase_steps); });
 }
 
-/// A level's (or memory's) load-to-use latency and time per independent update, over `bytes` on 2 MiB pages.
+/// A level's (or memory's) load-to-use latency and time per independent update, over `bytes` on 2 MiB
+/// pages, and the loop kernel's time per element over the same bytes of buckets (the slots' source).
 struct level_timing {
-  double chase_ns, update_ns;
+  double chase_ns = 0, update_ns = 0, loop_ns = 0;
 };
 level_timing time_level(std::size_t bytes) {
   line_pool pool(std::max<std::size_t>(bytes / line_bytes, 16), line_bytes, true);
-  return {best_of(3, [&] { return pool.chase_ns(chase_steps); }), pool.update_ns(update_steps)};
+  const double chase = best_of(3, [&] { return pool.chase_ns(chase_steps); });
+  const double update = pool.update_ns(update_steps);
+  loop_kernel loop(bytes, false);  // 4 KiB pages, as the measured loop's buckets
+  return {chase, update, loop.ns()};
 }
 
 /// Latency of a level from a chase over `bytes`, given that a share inner/bytes still hits the level
@@ -289,7 +343,9 @@ struct calibration {
   std::size_t memory_bytes = 0;             ///< the footprint memory is timed over
   level_timing memory{};                    ///< memory's chase and updates (2 MiB pages)
   std::shared_ptr<line_pool> memory_pool;   ///< kept to time memory's updates again before each row
+  std::shared_ptr<loop_kernel> memory_loop; ///< the loop kernel over memory's footprint (2 MiB pages)
   double core_update_ns = 0;                ///< independent updates within the first level
+  double core_loop_ns = 0;                  ///< the loop kernel within the first level (the slots' baseline)
   std::vector<level_timing> measured;       ///< per level past the first, then memory: as measured
   double small_page_update_ns = 0;          ///< the updates over memory's footprint on 4 KiB pages
   std::vector<walk_point> walks;            ///< page walk cost by pages spanned, beyond the TLB's reach
@@ -367,12 +423,14 @@ std::size_t update_bytes(const std::string& name, std::size_t hit_bytes, const s
 }
 
 constexpr double max_slots = 64;
+constexpr std::size_t core_loop_bytes = (std::size_t{1} << 10) * sizeof(std::uint32_t);  // fold_core_ns's m
 
-/// Loads a level overlaps: its latency over the core time its updates lose (the measured time per
-/// update beyond the first level's, less the share of updates the level inside serves at its loss).
-double miss_slots(double latency, double core_update_ns, const level_timing& measured, std::size_t bytes,
+/// Loads a level overlaps: its latency over the core time the loop kernel loses there (its time per
+/// element beyond its time within the first level, less the share of updates the level inside serves
+/// at its loss).
+double miss_slots(double latency, double core_loop_ns, const level_timing& measured, std::size_t bytes,
                   std::size_t inner_bytes, double inner_lost_ns) {
-  const double lost = corrected_latency(measured.update_ns - core_update_ns, bytes, inner_bytes, inner_lost_ns);
+  const double lost = corrected_latency(measured.loop_ns - core_loop_ns, bytes, inner_bytes, inner_lost_ns);
   return lost <= latency / max_slots ? max_slots : std::max(latency / lost, 1.0);
 }
 
@@ -391,8 +449,10 @@ std::vector<const host::cache_level*> data_caches() {
 void calibrate_memory(calibration& cal) {
   for (const auto* c : data_caches()) cal.reported_bytes.push_back(c->size_bytes);
   cal.memory_bytes = std::max<std::size_t>(8 * cal.reported_bytes.back(), std::size_t{256} << 20);
-  cal.memory = time_level(cal.memory_bytes);
   cal.memory_pool = std::make_shared<line_pool>(cal.memory_bytes / line_bytes, line_bytes, true);
+  cal.memory_loop = std::make_shared<loop_kernel>(cal.memory_bytes, true);
+  cal.memory = {best_of(3, [&] { return cal.memory_pool->chase_ns(chase_steps); }),
+                cal.memory_pool->update_ns(update_steps), cal.memory_loop->ns()};
   line_pool small(cal.memory_bytes / line_bytes, line_bytes, false);
   cal.small_page_update_ns = small.update_ns(update_steps);
   for (int round = 0; round < 2; ++round) {
@@ -423,10 +483,15 @@ void calibrate_caches(calibration& cal, std::ostream& log) {
     const level_timing measured = time_level(bytes / 2);
     double latency = measured.chase_ns, slots = 1;
     if (i == 0) {
-      cal.core_update_ns = measured.update_ns;  // every update hits: the loop's own time
+      cal.core_update_ns = measured.update_ns;  // every update hits: the kernel's own time
+      // The loop kernel's own time over 2^10 buckets (4 KiB), where fold_core_ns takes the model's core
+      // time: over half the L1 (24 KiB) random u32 buckets already miss it now and then (the update
+      // sweeps: the L1 holds 16-30 KiB for them; a development run had the kernel at 0.62 ns there
+      // against the core's 0.46), and a baseline with misses in it would shrink every level's loss.
+      cal.core_loop_ns = loop_kernel(core_loop_bytes, false).ns();
     } else {
       latency = corrected_latency(measured.chase_ns, bytes / 2, inner_bytes, inner_latency);
-      slots = miss_slots(latency, cal.core_update_ns, measured, bytes / 2, inner_bytes, inner_lost);
+      slots = miss_slots(latency, cal.core_loop_ns, measured, bytes / 2, inner_bytes, inner_lost);
       inner_lost = latency / slots;
       cal.measured.push_back(measured);
     }
@@ -449,7 +514,7 @@ void calibrate_caches(calibration& cal, std::ostream& log) {
     inner_latency = latency;
   }
   cal.machine.timing.miss_slots =
-      miss_slots(cal.memory.chase_ns, cal.core_update_ns, cal.memory, cal.memory_bytes, inner_bytes, inner_lost);
+      miss_slots(cal.memory.chase_ns, cal.core_loop_ns, cal.memory, cal.memory_bytes, inner_bytes, inner_lost);
   cal.measured.push_back(cal.memory);
 }
 
@@ -552,7 +617,7 @@ calibration calibrate_once(std::ostream& log) {
 struct round_calibration {
   sim::machine_description machine;
   sim::loop_costs costs;
-  double core_update_ns = 0;
+  double core_update_ns = 0, core_loop_ns = 0;
   std::vector<level_timing> measured;  ///< per level past the first, then memory
   std::string sweeps;
   double seconds = 0;
@@ -561,12 +626,14 @@ struct round_calibration {
 round_calibration calibrate_round(const calibration& once) {
   const auto start = steady::now();
   calibration here = once;
-  here.memory = {best_of(3, [&] { return here.memory_pool->chase_ns(chase_steps); }), here.memory_pool->update_ns(update_steps)};
+  here.memory = {best_of(3, [&] { return here.memory_pool->chase_ns(chase_steps); }), here.memory_pool->update_ns(update_steps),
+                 here.memory_loop->ns()};
   here.machine.timing.memory_latency_ns = here.memory.chase_ns;
   std::ostringstream sweeps;
   calibrate_caches(here, sweeps);
   calibrate_loops(here);
-  return {here.machine, here.costs, here.core_update_ns, here.measured, sweeps.str(), elapsed_ns(start) * 1e-9};
+  return {here.machine, here.costs, here.core_update_ns, here.core_loop_ns, here.measured, sweeps.str(),
+          elapsed_ns(start) * 1e-9};
 }
 
 /// The description the model gets: every parameter's median over the rounds (sim::median_machine,
@@ -575,23 +642,26 @@ calibration median_calibration(const calibration& once, const std::vector<round_
   calibration out = once;
   std::vector<sim::machine_description> machines;
   std::vector<sim::loop_costs> costs;
-  std::vector<double> core_updates;
+  std::vector<double> core_updates, core_loops;
   for (const auto& r : rounds) {
     machines.push_back(r.machine);
     costs.push_back(r.costs);
     core_updates.push_back(r.core_update_ns);
+    core_loops.push_back(r.core_loop_ns);
   }
   out.machine = sim::median_machine(machines);
   out.costs = sim::median_costs(costs);
   out.core_update_ns = sim::median(core_updates);
+  out.core_loop_ns = sim::median(core_loops);
   out.measured.assign(rounds.front().measured.size(), {});
   for (std::size_t i = 0; i < out.measured.size(); ++i) {
-    std::vector<double> chases, updates;
+    std::vector<double> chases, updates, loops;
     for (const auto& r : rounds) {
       chases.push_back(r.measured[i].chase_ns);
       updates.push_back(r.measured[i].update_ns);
+      loops.push_back(r.measured[i].loop_ns);
     }
-    out.measured[i] = {sim::median(chases), sim::median(updates)};
+    out.measured[i] = {sim::median(chases), sim::median(updates), sim::median(loops)};
   }
   out.memory = out.measured.back();
   return out;
@@ -607,17 +677,21 @@ void print_calibration(std::ostream& os, const calibration& cal, const std::stri
                       static_cast<double>(c.geometry.size_bytes) / 1024, c.geometry.associativity, c.geometry.block_bytes,
                       c.latency_ns);
     if (i == 0)
-      os << fmt::format("  (independent updates {:.2f} ns each, at half the size)\n", cal.core_update_ns);
+      os << fmt::format("  (loop kernel {:.2f} ns, independent updates {:.2f} ns each, at half the size)\n",
+                        cal.core_loop_ns, cal.core_update_ns);
     else
-      os << fmt::format("  {:5.1f} slots (chase {:.2f} ns, independent updates {:.2f} ns at half the size)\n",
-                        c.miss_slots, cal.measured[i - 1].chase_ns, cal.measured[i - 1].update_ns);
+      os << fmt::format("  {:5.1f} slots (chase {:.2f} ns, loop kernel {:.2f} ns, independent updates {:.2f} ns at half "
+                        "the size)\n",
+                        c.miss_slots, cal.measured[i - 1].chase_ns, cal.measured[i - 1].loop_ns,
+                        cal.measured[i - 1].update_ns);
   }
   os << "  (sizes: the measured effective ones; reported:";
   for (const auto& c : cal.reported_bytes) os << fmt::format(" {} KiB", c / 1024);
   os << ")\n";
-  os << fmt::format("  memory   {:6.1f} ns latency, {:5.1f} slots (independent updates {:.2f} ns), {:.2f} ns per line "
-                    "streamed ({:.1f} GB/s)\n",
-                    m.timing.memory_latency_ns, m.timing.miss_slots, cal.measured.back().update_ns,
+  os << fmt::format("  memory   {:6.1f} ns latency, {:5.1f} slots (loop kernel {:.2f} ns, independent updates {:.2f} ns), "
+                    "{:.2f} ns per line streamed ({:.1f} GB/s)\n",
+                    m.timing.memory_latency_ns, m.timing.miss_slots, cal.measured.back().loop_ns,
+                    cal.measured.back().update_ns,
                     m.timing.memory_ns_per_line, static_cast<double>(line_bytes) / m.timing.memory_ns_per_line);
   for (const auto& t : m.tlb.levels)
     os << fmt::format("  {:<8} {:>5} entries × 4 KiB{}  +{:.2f} ns when it translates\n", t.name, t.entries,
