@@ -148,11 +148,18 @@ template <class T, class I>
     aimed[d] = 1;
     if (out[d] == values[i]) matched[d] = 1;
   }
+  std::size_t unmatched = 0, unwritten = 0, first = out.size();
   for (std::size_t d = 0; d < out.size(); ++d) {
-    if (aimed[d] && !matched[d]) return ::testing::AssertionFailure() << "slot " << d << " holds none of its candidates";
+    if (aimed[d] && !matched[d]) {
+      ++unmatched;
+      unwritten += out[d] == poison;
+      first = std::min(first, d);
+    }
     if (!aimed[d] && !(out[d] == poison)) return ::testing::AssertionFailure() << "slot " << d << " was written";
   }
-  return ::testing::AssertionSuccess();
+  if (unmatched == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << unmatched << " slots hold none of their candidates (" << unwritten
+                                       << " of them unwritten), the first slot " << first;
 }
 
 /// "partial_sort, 9 bits" (bits 0: chosen).
@@ -187,7 +194,9 @@ void check_scatter(sluice::context& ctx, pattern p, std::size_t n, std::size_t o
     for (auto semantics : {sluice::scatter_semantics::any_writer, sluice::scatter_semantics::last_writer}) {
       const bool last = semantics == sluice::scatter_semantics::last_writer;
       const std::string where = std::string(last ? "last_writer, " : "any_writer, ") + describe(strategy) + ", " +
-                                describe(p) + ", n = " + std::to_string(n);
+                                describe(p) + ", n = " + std::to_string(n) + ", " + std::to_string(sizeof(T)) +
+                                "-byte values, " + (std::is_signed_v<I> ? "i" : "u") + std::to_string(8 * sizeof(I)) +
+                                " indices";
       out.fill_bytes(poison);
       skipped.fill_bytes(poison);
       strategy.semantics = semantics;
@@ -276,11 +285,39 @@ std::vector<int> forced_sort_bits() {
   return {0, 1, 8, 9, 16};
 }
 
+/// partial_sort is withheld (detail/scatter/plan.hpp): at ccc6711 PartialSortEveryIndexTypeAndElementSize
+/// failed on the H100 (any_writer, chosen bits, permutation, n = 100003, two of its type pairs). The
+/// tests below wait for the fix; the strategy's calls are refused meanwhile (PartialSortIsWithheld).
+const std::string partial_sort_withheld =
+    "partial_sort is withheld: a wrong result found at ccc6711 is not yet fixed (docs/scatter.md)";
+
+/// Whether the library refuses partial_sort; once it no longer does, the tests below run again.
+bool partial_sort_is_withheld() {
+  try {
+    sluice::detail::scatter::check_options("scatter", {.algorithm = sluice::scatter_algorithm::partial_sort});
+    return false;
+  } catch (const sluice::invalid_argument&) {
+    return true;
+  }
+}
+
+TEST_F(Scatter, PartialSortIsWithheld) {
+  const sluice::device_buffer<std::uint32_t> values(ctx(), 8), indices(ctx(), 8);
+  sluice::device_buffer<std::uint32_t> out(ctx(), 8);
+  sluice::testing::expect_invalid_argument(
+      [&] {
+        sluice::scatter(ctx(), values.span(), indices.span(), out.span(), nullptr,
+                        {.algorithm = sluice::scatter_algorithm::partial_sort});
+      },
+      "options.algorithm");
+}
+
 sluice::scatter_options partial_sort_by(int bits) {
   return {.algorithm = sluice::scatter_algorithm::partial_sort, .partial_sort_bits = bits};
 }
 
 TEST_F(Scatter, PartialSortMatchesTheReference) {
+  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   for (std::size_t n : partial_sort_sizes())
     for (pattern p : partial_sort_patterns)
       for (int bits : forced_sort_bits()) {
@@ -290,6 +327,7 @@ TEST_F(Scatter, PartialSortMatchesTheReference) {
 }
 
 TEST_F(Scatter, PartialSortEveryIndexTypeAndElementSize) {
+  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   const std::size_t few_sizes[] = {33, 4097, 100003};
   for (std::size_t n : sluice::testing::sweep_sizes(few_sizes))
     for (pattern p : partial_sort_patterns)
@@ -309,6 +347,7 @@ TEST_F(Scatter, PartialSortEveryIndexTypeAndElementSize) {
 /// The sort reads the caller's unaligned spans; the scatter out of its sorted scratch writes an
 /// unaligned out through the general layout.
 TEST_F(Scatter, PartialSortReadsUnalignedSpans) {
+  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   for (std::size_t offset : {1, 3})
     for (std::size_t n : {std::size_t{31}, std::size_t{4097}}) {
       check_scatter<std::uint32_t, std::uint32_t>(ctx(), pattern::duplicates, n, offset, partial_sort_by(8));
@@ -318,6 +357,7 @@ TEST_F(Scatter, PartialSortReadsUnalignedSpans) {
 }
 
 TEST_F(Scatter, PartialSortAllIndicesOnOneSlot) {
+  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 20, 4097);
   const auto values = random_values<std::uint32_t>(n, 9);
   const std::vector<std::int32_t> indices(n, 0);
@@ -338,6 +378,7 @@ TEST_F(Scatter, PartialSortAllIndicesOnOneSlot) {
 /// A random permutation whose u32 destination is larger than the L2, partially sorted with the chosen
 /// bits: the result is the oracle's.
 TEST_F(Scatter, PartialSortOfADestinationBeyondTheL2) {
+  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "a destination beyond the L2: too slow instrumented";
   const std::size_t n = std::bit_ceil(ctx().properties().l2_cache_bytes / sizeof(std::uint32_t) + 1);
   const sluice::scatter_options sorted{.algorithm = sluice::scatter_algorithm::partial_sort};
@@ -349,6 +390,7 @@ TEST_F(Scatter, PartialSortOfADestinationBeyondTheL2) {
 /// 33-bit keys: two onesweep passes on a 50 MiB L2), u32 indices the first 2^32 (the reachable-slot
 /// bound, every u32 index valid). last_writer's claims take 16 GiB.
 TEST_F(Scatter, LargePartialSortBeyond32BitDestinations) {
+  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "4 GiB of destination: too slow instrumented";
   const std::size_t m = (std::size_t{1} << 32) + 5;
   const std::size_t n = std::size_t{1} << 20;
