@@ -54,8 +54,10 @@
 // timing the straight loop and the partial sort (which goes first alternates by round), with the
 // straight loop's core time sampled before each visit. Each m reports the median over the rounds, with
 // the smallest and the largest; the model gets the median of every calibrated parameter over the same
-// rounds, so both sides are taken over the same minutes. The TLB, the walks and the bandwidth are
-// measured once, before the rounds. The measured runs are single-threaded (a TBB arena of one thread),
+// rounds, so both sides are taken over the same minutes. The translation sweep (TLB and walks) is
+// taken in every round too, the model getting each span's median (it was measured once until the
+// ccc6711 runs showed it move 4x between two runs); memory's 4 KiB-page updates (the walk slots) and
+// the bandwidth are measured once, before the rounds. The measured runs are single-threaded (a TBB arena of one thread),
 // like the simulated core.
 #include "simulate.hpp"
 
@@ -349,6 +351,7 @@ struct calibration {
   std::vector<level_timing> measured;       ///< per level past the first, then memory: as measured
   double small_page_update_ns = 0;          ///< the updates over memory's footprint on 4 KiB pages
   std::vector<walk_point> walks;            ///< page walk cost by pages spanned, beyond the TLB's reach
+  std::vector<walk_point> translation;      ///< the translation sweep they came from (the rounds' median)
 
   /// The walk cost for random accesses over `bytes` (the nearest measured span, clamped to the ends).
   [[nodiscard]] double walk_ns_for(std::size_t bytes) const {
@@ -523,11 +526,9 @@ double translation_ns(std::size_t pages) {
   return chase_ns(pages * small_page, small_page, false) - chase_ns(pages * line_bytes, line_bytes, true);
 }
 
-void calibrate_tlb(calibration& cal, std::ostream& log) {
-  std::size_t first_entries = 64;  // where CPUID says nothing
-  for (const auto& t : host::machine_cache_info().tlbs)
-    if (t.level == 1 && t.type == host::cache_type::data && t.page_bytes == small_page) first_entries = t.entries;
-
+/// The translation sweep: the cost of a chase with one line per 4 KiB page over 128 … 2^16 pages (one
+/// round's; the model gets the median of each span over the rounds, sim::median_by_position).
+std::vector<walk_point> translation_sweep(std::ostream& log) {
   log << "translation sweep (one line per 4 KiB page, minus the same lines on 2 MiB pages):";
   std::vector<walk_point> costs;
   for (std::size_t pages = 128; pages <= (std::size_t{1} << 16); pages *= 2) {
@@ -535,6 +536,16 @@ void calibrate_tlb(calibration& cal, std::ostream& log) {
     log << fmt::format(" {} pages {:.1f} ns;", pages, costs.back().ns);
   }
   log << "\n";
+  return costs;
+}
+
+/// The TLB from a translation sweep: the second level's reach and penalty, the walk cost per span past
+/// it, and the walk slots (memory's updates on 4 KiB pages against 2 MiB pages).
+void calibrate_tlb(calibration& cal, const std::vector<walk_point>& costs) {
+  std::size_t first_entries = 64;  // where CPUID says nothing
+  for (const auto& t : host::machine_cache_info().tlbs)
+    if (t.level == 1 && t.type == host::cache_type::data && t.page_bytes == small_page) first_entries = t.entries;
+  cal.walks.clear();
   // The second level holds up to the largest span whose cost stays near its hit penalty (the first
   // span past the first level's reach); past it the walks start, which cost several times more.
   const double penalty = std::max(0.0, costs[first_entries >= 256 ? 2 : 1].ns);
@@ -603,11 +614,12 @@ void calibrate_loops(calibration& cal) {
 }
 
 /// What is measured once, before the rounds: memory's pools (its latency, its updates on 2 MiB and on
-/// 4 KiB pages), the TLB and the walks, the bandwidth.
-calibration calibrate_once(std::ostream& log) {
+/// 4 KiB pages: the walk slots), the bandwidth. The translation sweep (the TLB and the walks) is taken
+/// in every round since this change: once, it moved 4x between two runs (ccc6711: 49 and 184 ns at
+/// 2^16 pages).
+calibration calibrate_once() {
   calibration cal;
   calibrate_memory(cal);
-  calibrate_tlb(cal, log);
   calibrate_bandwidth(cal);
   return cal;
 }
@@ -619,6 +631,7 @@ struct round_calibration {
   sim::loop_costs costs;
   double core_update_ns = 0, core_loop_ns = 0;
   std::vector<level_timing> measured;  ///< per level past the first, then memory
+  std::vector<walk_point> translation; ///< this round's translation sweep
   std::string sweeps;
   double seconds = 0;
 };
@@ -630,9 +643,11 @@ round_calibration calibrate_round(const calibration& once) {
                  here.memory_loop->ns()};
   here.machine.timing.memory_latency_ns = here.memory.chase_ns;
   std::ostringstream sweeps;
+  const std::vector<walk_point> translation = translation_sweep(sweeps);
+  calibrate_tlb(here, translation);
   calibrate_caches(here, sweeps);
   calibrate_loops(here);
-  return {here.machine, here.costs, here.core_update_ns, here.core_loop_ns, here.measured, sweeps.str(),
+  return {here.machine, here.costs, here.core_update_ns, here.core_loop_ns, here.measured, translation, sweeps.str(),
           elapsed_ns(start) * 1e-9};
 }
 
@@ -664,6 +679,17 @@ calibration median_calibration(const calibration& once, const std::vector<round_
     out.measured[i] = {sim::median(chases), sim::median(updates), sim::median(loops)};
   }
   out.memory = out.measured.back();
+  // The TLB and the walks from the median of the rounds' translation sweeps, span by span.
+  std::vector<std::vector<double>> sweeps;
+  for (const auto& r : rounds) {
+    sweeps.emplace_back();
+    for (const auto& w : r.translation) sweeps.back().push_back(w.ns);
+  }
+  const std::vector<double> median_sweep = sim::median_by_position(sweeps);
+  out.translation.clear();
+  for (std::size_t i = 0; i < median_sweep.size(); ++i)
+    out.translation.push_back({rounds.front().translation[i].pages, median_sweep[i]});
+  calibrate_tlb(out, out.translation);
   return out;
 }
 
@@ -696,7 +722,9 @@ void print_calibration(std::ostream& os, const calibration& cal, const std::stri
   for (const auto& t : m.tlb.levels)
     os << fmt::format("  {:<8} {:>5} entries × 4 KiB{}  +{:.2f} ns when it translates\n", t.name, t.entries,
                       t.associativity == 0 ? " (fully associative)" : "", t.hit_penalty_ns);
-  os << "  walks   ";
+  os << "  translation sweep (median of the rounds' sweeps):";
+  for (const auto& w : cal.translation) os << fmt::format(" {} pages {:.1f} ns;", w.pages, w.ns);
+  os << "\n  walks   ";
   for (const auto& w : cal.walks) os << fmt::format(" {} pages: {:.1f} ns;", w.pages, w.ns);
   os << fmt::format("\n           {:.1f} slots (independent updates over memory's footprint {:.2f} ns on 4 KiB pages)\n",
                     m.tlb.walk_slots, cal.small_page_update_ns);
@@ -914,9 +942,10 @@ int run_simulate(simulate_arguments args) {
   const auto seconds_since = [](steady::time_point t) { return elapsed_ns(t) * 1e-9; };
   std::cout << "sluice simulate: cache simulator (Eilers §2.4, with TLB and memory-level parallelism) against the\n"
                "measured single-threaded sluice::host::multireduce (u32 labels uniform in [0, m), u32 values, +)\n\n";
-  const calibration once = calibrate_once(std::cout);
+  const calibration once = calibrate_once();
   const double once_seconds = seconds_since(started);
-  std::cout << fmt::format("(memory's latency and pools, the TLB, the walks and the bandwidth: measured once, {:.1f} s)\n\n",
+  std::cout << fmt::format("(memory's pools, its 4 KiB-page updates (the walk slots) and the bandwidth: measured once, {:.1f} s;\n"
+                           " the translation sweep, the TLB and the walks: in every round)\n\n",
                            once_seconds);
 
   std::vector<sweep_row> rows;

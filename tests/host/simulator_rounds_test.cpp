@@ -38,6 +38,22 @@ TEST(SimulatorRounds, SpreadIsMinMedianMax) {
   EXPECT_DOUBLE_EQ(none.relative_width(), 0.0);
 }
 
+TEST(SimulatorRounds, MedianByPositionIsEachPointsMedian) {
+  // Three rounds' translation sweeps (ns at 2^13, 2^14, 2^15, 2^16 pages): one disturbed round moves
+  // no point, and each point takes its own median (not one round's sweep).
+  const std::vector<std::vector<double>> sweeps{{17.6, 25.7, 168.4, 49.2}, {20.5, 33.6, 28.0, 184.4}, {19.0, 30.0, 30.0, 60.0}};
+  const std::vector<double> m = sim::median_by_position(sweeps);
+  ASSERT_EQ(m.size(), 4u);
+  EXPECT_DOUBLE_EQ(m[0], 19.0);
+  EXPECT_DOUBLE_EQ(m[1], 30.0);
+  EXPECT_DOUBLE_EQ(m[2], 30.0);
+  EXPECT_DOUBLE_EQ(m[3], 60.0);
+  // Even count: the mean of the middle two; a shorter sweep shortens the result.
+  const std::vector<std::vector<double>> two{{1.0, 2.0, 9.0}, {3.0, 4.0}};
+  EXPECT_EQ(sim::median_by_position(two), (std::vector<double>{2.0, 3.0}));
+  EXPECT_TRUE(sim::median_by_position(std::vector<std::vector<double>>{}).empty());
+}
+
 TEST(SimulatorRounds, RoundOrderIsAPermutation) {
   for (std::size_t count : {0u, 1u, 2u, 12u, 23u})
     for (std::size_t round = 0; round < 7; ++round) {

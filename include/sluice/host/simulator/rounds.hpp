@@ -34,6 +34,24 @@ namespace sluice::host::simulator {
   return sorted.size() % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
 }
 
+/// The median at each position over the rounds' sweeps (each a vector of the same measured points, in
+/// the same order): the median sweep, as long as the shortest. A once-measured sweep is one draw from
+/// a machine whose neighbours move it several-fold (the ccc6711 runs: the walk over 2^16 pages 49 ns in
+/// one, 184 ns in the next); a sweep per round and its median per point is what every other calibrated
+/// parameter gets.
+[[nodiscard]] inline std::vector<double> median_by_position(std::span<const std::vector<double>> sweeps) {
+  if (sweeps.empty()) return {};
+  std::size_t points = sweeps.front().size();
+  for (const auto& s : sweeps) points = std::min(points, s.size());
+  std::vector<double> out(points);
+  std::vector<double> at(sweeps.size());
+  for (std::size_t i = 0; i < points; ++i) {
+    for (std::size_t r = 0; r < sweeps.size(); ++r) at[r] = sweeps[r][i];
+    out[i] = median(at);
+  }
+  return out;
+}
+
 /// The smallest, the median and the largest of a set of measurements.
 struct spread {
   double min = 0, median = 0, max = 0;
