@@ -15,11 +15,13 @@
 #include "support/gpu_test.hpp"
 #include "support/tile_sizes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -261,6 +263,25 @@ TEST_F(RadixSort, ValuesOfEveryWidth) {
                                           "f64, 16-byte values");
     }
     check_pairs<std::uint32_t, payload<24>>(ctx(), keys, {}, "u32, 24-byte values (automatic: multisplit)");
+  }
+}
+
+/// The sort scatter's partial_sort ran when a gpu test failed at ccc6711 (docs/scatter.md): one onesweep
+/// pass over bits [9, 17) of 64-bit keys with 16-byte values, the keys a permutation of [0, 100003) (44
+/// tiles of 2304), beside its two-pass and 32-bit-key neighbours.
+TEST_F(RadixSort, OnePassOfWideKeysWithSixteenByteValues) {
+  const std::size_t n = sluice::testing::scaled_size(100003, 10007);
+  std::vector<std::uint64_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = i;
+  std::shuffle(keys.begin(), keys.end(), std::mt19937_64{n + 4});
+  std::vector<std::uint32_t> narrow(keys.begin(), keys.end());
+  for (auto [begin_bit, end_bit] : {std::pair{9, 17}, std::pair{8, 16}, std::pair{8, 17}}) {
+    const radix_sort_options options{.algorithm = radix_sort_algorithm::onesweep, .begin_bit = begin_bit,
+                                     .end_bit = end_bit};
+    const std::string range = " over [" + std::to_string(begin_bit) + ", " + std::to_string(end_bit) + ")";
+    check_pairs<std::uint64_t, payload<16, 16>>(ctx(), keys, options, "u64, 16-byte values" + range);
+    check_pairs<std::uint64_t, std::uint8_t>(ctx(), keys, options, "u64, 1-byte values" + range);
+    check_pairs<std::uint32_t, payload<16, 16>>(ctx(), narrow, options, "u32, 16-byte values" + range);
   }
 }
 
