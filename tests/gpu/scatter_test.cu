@@ -263,17 +263,33 @@ TEST_F(Scatter, UnalignedSpansTakeTheGeneralLayout) {
     }
 }
 
+/// 2^20 values (4097 instrumented) all aimed at slot 0 of a two-slot destination: every rival on one
+/// word. scatter_into(options) poisons the destination, scatters, and returns it.
+struct all_on_one_slot {
+  explicit all_on_one_slot(sluice::context& ctx)
+      : values(random_values<std::uint32_t>(sluice::testing::scaled_size(std::size_t{1} << 20, 4097), 9)),
+        indices(values.size(), 0),
+        d_values(ctx, std::span<const std::uint32_t>(values)),
+        d_indices(ctx, std::span<const std::int32_t>(indices)),
+        out(ctx, 2) {}
+
+  std::vector<std::uint32_t> scatter_into(const sluice::scatter_options& options) {
+    out.fill_bytes(0xA5);
+    sluice::scatter(out.ctx(), d_values.span(), d_indices.span(), out.span(), nullptr, options);
+    return out.to_host();
+  }
+
+  std::vector<std::uint32_t> values;
+  std::vector<std::int32_t> indices;
+  sluice::device_buffer<std::uint32_t> d_values;
+  sluice::device_buffer<std::int32_t> d_indices;
+  sluice::device_buffer<std::uint32_t> out;
+};
+
 TEST_F(Scatter, AllIndicesOnOneSlot) {
-  const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 20, 4097);
-  const auto values = random_values<std::uint32_t>(n, 9);
-  const std::vector<std::int32_t> indices(n, 0);
-  const sluice::device_buffer<std::uint32_t> d_values(ctx(), std::span<const std::uint32_t>(values));
-  const sluice::device_buffer<std::int32_t> d_indices(ctx(), std::span<const std::int32_t>(indices));
-  sluice::device_buffer<std::uint32_t> out(ctx(), 2);
-  out.fill_bytes(0xA5);
-  sluice::scatter(ctx(), d_values.span(), d_indices.span(), out.span(), nullptr,
-                  {.semantics = sluice::scatter_semantics::last_writer});
-  EXPECT_EQ(out.to_host(), (std::vector<std::uint32_t>{values.back(), 0xA5A5A5A5u}));
+  all_on_one_slot c(ctx());
+  EXPECT_EQ(c.scatter_into({.semantics = sluice::scatter_semantics::last_writer}),
+            (std::vector<std::uint32_t>{c.values.back(), 0xA5A5A5A5u}));
 }
 
 /// Sizes for the partial sort: chunk tails, the scatter kernels' step (256 threads × 16 elements) and
@@ -366,20 +382,12 @@ TEST_F(Scatter, PartialSortReadsUnalignedSpans) {
 
 TEST_F(Scatter, PartialSortAllIndicesOnOneSlot) {
   if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
-  const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 20, 4097);
-  const auto values = random_values<std::uint32_t>(n, 9);
-  const std::vector<std::int32_t> indices(n, 0);
-  const sluice::device_buffer<std::uint32_t> d_values(ctx(), std::span<const std::uint32_t>(values));
-  const sluice::device_buffer<std::int32_t> d_indices(ctx(), std::span<const std::int32_t>(indices));
-  sluice::device_buffer<std::uint32_t> out(ctx(), 2);
+  all_on_one_slot c(ctx());
   for (auto semantics : {sluice::scatter_semantics::any_writer, sluice::scatter_semantics::last_writer}) {
-    out.fill_bytes(0xA5);
-    sluice::scatter(ctx(), d_values.span(), d_indices.span(), out.span(), nullptr,
-                    {.semantics = semantics, .algorithm = sluice::scatter_algorithm::partial_sort});
-    const auto got = out.to_host();
+    const auto got = c.scatter_into({.semantics = semantics, .algorithm = sluice::scatter_algorithm::partial_sort});
     EXPECT_EQ(got[1], 0xA5A5A5A5u);
-    if (semantics == sluice::scatter_semantics::last_writer) EXPECT_EQ(got[0], values.back());
-    else EXPECT_NE(std::find(values.begin(), values.end(), got[0]), values.end());
+    if (semantics == sluice::scatter_semantics::last_writer) EXPECT_EQ(got[0], c.values.back());
+    else EXPECT_NE(std::find(c.values.begin(), c.values.end(), got[0]), c.values.end());
   }
 }
 
