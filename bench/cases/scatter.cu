@@ -1,8 +1,8 @@
 // Benchmarks: gather and scatter of u32 values by u32 indices, identity and pseudo-random permutation,
 // against thrust::gather / thrust::scatter on the same data; scatter's last_writer rows show what
-// determinism costs (claim pass + write pass). Scatter runs automatic (plain "sluice::scatter") and
-// "[direct]", each with both semantics; "[partial_sort]" (Eilers §4.5.1) is withheld for now (its 023e2ee
-// rows are in docs/benchmarks/2026-11-22-h100-023e2ee-session7/scatter.txt).
+// determinism costs (claim pass + write pass). Scatter runs automatic (plain "sluice::scatter") and each
+// strategy by name, "[direct]" and "[partial_sort]" (Eilers §4.5.1: the pairs sorted by the index's top
+// bits first, chosen bits; docs/perf-notes.md holds its prediction), each with both semantics.
 // Bytes: values read + indices read + out written, 12 per element (random indices really move a
 // 32-byte sector per 4-byte value, which the % of copy shows; the partial sort's passes are not counted).
 // The permutation is a bijection of [0, 2^k) computed identically on host (oracle) and device (indices).
@@ -116,9 +116,7 @@ void scatter_case(bench::case_context& session, index_pattern p) {
                    int bits) { expected[host_index(p, i, bits)] = values[i]; };
   index_case(session, "scatter", p, place, [&](operands& d, const bench::work_description& work, auto& verify) {
     const std::size_t n = work.items;
-    // partial_sort is withheld (detail/scatter/plan.hpp: a gpu test found wrong results); its rows return
-    // when it is fixed.
-    for (auto algorithm : {scatter_algorithm::automatic, scatter_algorithm::direct})
+    for (auto algorithm : {scatter_algorithm::automatic, scatter_algorithm::direct, scatter_algorithm::partial_sort})
       for (auto semantics : {scatter_semantics::any_writer, scatter_semantics::last_writer}) {
         d.out.fill_bytes(0xA5);
         bench::measure(session, work, scatter_row(algorithm, semantics), bench::role::subject, true, [&] {

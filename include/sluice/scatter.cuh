@@ -24,8 +24,7 @@
 //
 // Scatter strategies (scatter_options::algorithm; the same results, semantics and counts):
 //   direct:       the kernels of detail/scatter/scatter.cuh straight over (values, indices).
-//   partial_sort: WITHHELD (check_options throws; detail/scatter/plan.hpp, docs/scatter.md: a gpu test found
-//     a wrong result, cause not yet found). Kept for the fix: (index, value) first sorted STABLY by the index's top partial_sort_bits bits (one
+//   partial_sort: (index, value) first sorted STABLY by the index's top partial_sort_bits bits (one
 //     8-bit onesweep pass up to 2^30 four-byte slots on a 50 MiB L2; detail/partial_sort.cuh, shared
 //     with multireduce), then the direct kernels over the sorted pairs, which visit the destination in
 //     L2-sized windows (Eilers §4.5.1). The sort's key is the index's own unsigned word, so nothing is
@@ -41,6 +40,8 @@
 //   sluice::gather(ctx, table.span(), indices.span(), out.span());
 //   sluice::scatter(ctx, values.span(), indices.span(), out.span(), skipped.data(),
 //                   {.semantics = sluice::scatter_semantics::last_writer});
+//   sluice::scatter(ctx, values.span(), indices.span(), out.span(), nullptr,
+//                   {.algorithm = sluice::scatter_algorithm::partial_sort, .partial_sort_bits = 8});
 #pragma once
 
 #include <sluice/core/context.hpp>

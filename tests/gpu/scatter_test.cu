@@ -113,7 +113,7 @@ using sixteen_bytes = sluice::mat2;
 /// Copies `from` to device memory at `to` on the context's stream. The context's stream does not
 /// synchronise with the legacy default stream, and a plain cudaMemcpy from pageable memory may return
 /// before its DMA is done, so a copy on the default stream was not ordered before the kernels under test
-/// (one suspect of the partial_sort failure at ccc6711, docs/scatter.md).
+/// (the likely cause of the partial_sort failure at ccc6711, docs/scatter.md).
 template <class T>
 void upload(sluice::context& ctx, const std::vector<T>& from, T* to) {
   if (from.empty()) return;
@@ -309,39 +309,11 @@ std::vector<int> forced_sort_bits() {
   return {0, 1, 8, 9, 16};
 }
 
-/// partial_sort is withheld (detail/scatter/plan.hpp): at ccc6711 PartialSortEveryIndexTypeAndElementSize
-/// failed on the H100 (any_writer, chosen bits, permutation, n = 100003, two of its type pairs). The
-/// tests below wait for the fix; the strategy's calls are refused meanwhile (PartialSortIsWithheld).
-const std::string partial_sort_withheld =
-    "partial_sort is withheld: a wrong result found at ccc6711 is not yet fixed (docs/scatter.md)";
-
-/// Whether the library refuses partial_sort; once it no longer does, the tests below run again.
-bool partial_sort_is_withheld() {
-  try {
-    sluice::detail::scatter::check_options("scatter", {.algorithm = sluice::scatter_algorithm::partial_sort});
-    return false;
-  } catch (const sluice::invalid_argument&) {
-    return true;
-  }
-}
-
-TEST_F(Scatter, PartialSortIsWithheld) {
-  const sluice::device_buffer<std::uint32_t> values(ctx(), 8), indices(ctx(), 8);
-  sluice::device_buffer<std::uint32_t> out(ctx(), 8);
-  sluice::testing::expect_invalid_argument(
-      [&] {
-        sluice::scatter(ctx(), values.span(), indices.span(), out.span(), nullptr,
-                        {.algorithm = sluice::scatter_algorithm::partial_sort});
-      },
-      "options.algorithm");
-}
-
 sluice::scatter_options partial_sort_by(int bits) {
   return {.algorithm = sluice::scatter_algorithm::partial_sort, .partial_sort_bits = bits};
 }
 
 TEST_F(Scatter, PartialSortMatchesTheReference) {
-  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   for (std::size_t n : partial_sort_sizes())
     for (pattern p : partial_sort_patterns)
       for (int bits : forced_sort_bits()) {
@@ -351,7 +323,6 @@ TEST_F(Scatter, PartialSortMatchesTheReference) {
 }
 
 TEST_F(Scatter, PartialSortEveryIndexTypeAndElementSize) {
-  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   const std::size_t few_sizes[] = {33, 4097, 100003};
   for (std::size_t n : sluice::testing::sweep_sizes(few_sizes))
     for (pattern p : partial_sort_patterns)
@@ -371,7 +342,6 @@ TEST_F(Scatter, PartialSortEveryIndexTypeAndElementSize) {
 /// The sort reads the caller's unaligned spans; the scatter out of its sorted scratch writes an
 /// unaligned out through the general layout.
 TEST_F(Scatter, PartialSortReadsUnalignedSpans) {
-  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   for (std::size_t offset : {1, 3})
     for (std::size_t n : {std::size_t{31}, std::size_t{4097}}) {
       check_scatter<std::uint32_t, std::uint32_t>(ctx(), pattern::duplicates, n, offset, partial_sort_by(8));
@@ -381,7 +351,6 @@ TEST_F(Scatter, PartialSortReadsUnalignedSpans) {
 }
 
 TEST_F(Scatter, PartialSortAllIndicesOnOneSlot) {
-  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   all_on_one_slot c(ctx());
   for (auto semantics : {sluice::scatter_semantics::any_writer, sluice::scatter_semantics::last_writer}) {
     const auto got = c.scatter_into({.semantics = semantics, .algorithm = sluice::scatter_algorithm::partial_sort});
@@ -394,7 +363,6 @@ TEST_F(Scatter, PartialSortAllIndicesOnOneSlot) {
 /// A random permutation whose u32 destination is larger than the L2, partially sorted with the chosen
 /// bits: the result is the oracle's.
 TEST_F(Scatter, PartialSortOfADestinationBeyondTheL2) {
-  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "a destination beyond the L2: too slow instrumented";
   const std::size_t n = std::bit_ceil(ctx().properties().l2_cache_bytes / sizeof(std::uint32_t) + 1);
   const sluice::scatter_options sorted{.algorithm = sluice::scatter_algorithm::partial_sort};
@@ -406,7 +374,6 @@ TEST_F(Scatter, PartialSortOfADestinationBeyondTheL2) {
 /// 33-bit keys: two onesweep passes on a 50 MiB L2), u32 indices the first 2^32 (the reachable-slot
 /// bound, every u32 index valid). last_writer's claims take 16 GiB.
 TEST_F(Scatter, LargePartialSortBeyond32BitDestinations) {
-  if (partial_sort_is_withheld()) GTEST_SKIP() << partial_sort_withheld;
   if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "4 GiB of destination: too slow instrumented";
   const std::size_t m = (std::size_t{1} << 32) + 5;
   const std::size_t n = std::size_t{1} << 20;

@@ -13,7 +13,7 @@ enum class scatter_semantics {
 };
 
 enum class scatter_algorithm {
-  automatic,     ///< detail/scatter/plan.hpp: partial_sort where the destination leaves the L2, else direct
+  automatic,     ///< direct (detail/scatter/plan.hpp: the indices' order is unknown without reading them)
   direct,        ///< Eilers Alg. 2.1/3.3: each value stored at its index straight from the input
   partial_sort,  ///< Eilers §4.5.1: (index, value) stably sorted by the index's top bits first
 };

@@ -64,20 +64,13 @@ template <class I>
                        : choose_partial_sort_bits(slots, value_bytes, l2_bytes);
 }
 
-/// partial_sort is withheld: on the H100 at ccc6711 the gpu test PartialSortEveryIndexTypeAndElementSize
-/// found slots holding none of their candidates (any_writer, chosen bits, a permutation of 100003, two
-/// of its eight index/value type pairs), cause not yet found. Until it is fixed a call that asks for it
-/// gets this error instead of a possibly wrong result (docs/scatter.md); automatic never runs it.
-inline constexpr const char* partial_sort_withheld =
-    "asks for partial_sort, which is withheld until a wrong result its gpu tests found is fixed (docs/scatter.md)";
-
 /// Throws invalid_argument naming the first option that is not valid (an enumerator outside its enum,
-/// the withheld partial_sort, a negative partial_sort_bits).
+/// a negative partial_sort_bits).
 inline void check_options(const char* function, const scatter_options& options) {
   switch (options.algorithm) {
     case scatter_algorithm::automatic:
-    case scatter_algorithm::direct: break;
-    case scatter_algorithm::partial_sort: throw invalid_argument(function, "options.algorithm", partial_sort_withheld);
+    case scatter_algorithm::direct:
+    case scatter_algorithm::partial_sort: break;
     default: throw invalid_argument(function, "options.algorithm", "is not a scatter_algorithm");
   }
   switch (options.semantics) {
