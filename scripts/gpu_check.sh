@@ -127,6 +127,10 @@ for tool in memcheck racecheck synccheck; do
 done
 wait
 if wants resources; then step resources resources; fi
+# Binaries built elsewhere (SLUICE_SKIP_BUILD) may come without the CLI (a device call carries 64 MiB): skip info, saying so.
+if wants info && [ ! -x "$build/sluice" ] && [ -n "${SLUICE_SKIP_BUILD:-}" ]; then
+  echo "info: skipped, $build/sluice is not in the prebuilt pack"; steps=${steps/ info/}
+fi
 if wants info; then step info "$build/sluice" info; fi
 if wants bench; then
   # shellcheck disable=SC2086  # SLUICE_BENCH_ARGS is a list of words
