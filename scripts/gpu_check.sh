@@ -109,6 +109,15 @@ resources() {
   echo "$report" | grep -v '^--$' | paste - - | grep -E 'STACK:[1-9]|LOCAL:[1-9]' | cut -c1-240 || true
 }
 
+# Binaries built elsewhere (SLUICE_SKIP_BUILD) may come without some targets (a device call carries 64 MiB):
+# the steps that need a missing one are skipped, saying so.
+if [ -n "${SLUICE_SKIP_BUILD:-}" ]; then
+  for need in info:sluice bench:sluice examples:examples/sssp_delta_stepping; do
+    if wants "${need%%:*}" && [ ! -x "$build/${need#*:}" ]; then
+      echo "${need%%:*}: skipped, $build/${need#*:} is not there"; steps=${steps/ ${need%%:*}/}
+    fi
+  done
+fi
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -1;
   cmake --version | head -1; } 2>&1 | tee "$logs/machine.log"
 
@@ -127,10 +136,6 @@ for tool in memcheck racecheck synccheck; do
 done
 wait
 if wants resources; then step resources resources; fi
-# Binaries built elsewhere (SLUICE_SKIP_BUILD) may come without the CLI (a device call carries 64 MiB): skip info, saying so.
-if wants info && [ ! -x "$build/sluice" ] && [ -n "${SLUICE_SKIP_BUILD:-}" ]; then
-  echo "info: skipped, $build/sluice is not in the prebuilt pack"; steps=${steps/ info/}
-fi
 if wants info; then step info "$build/sluice" info; fi
 if wants bench; then
   # shellcheck disable=SC2086  # SLUICE_BENCH_ARGS is a list of words
