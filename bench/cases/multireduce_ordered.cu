@@ -4,7 +4,7 @@
 // stable radix sort of (label, value) pairs over the bits of m − 1, then cub::DeviceReduce::ReduceByKey
 // with the same operator (Thrust's stable_sort_by_key + reduce_by_key run these). Bytes: the pairs
 // read once (12 per pair) and the m buckets written once. Where m ≤ vector_max_buckets the vector
-// strategy runs too; the tiny-m case (m = 2, 4, 5, 8) sets plan.hpp's vector threshold against
+// strategy runs too, and warp_private_sets wherever its sets fit the device's shared memory; the tiny-m case (m = 2, 4, 5, 8) sets plan.hpp's vector threshold against
 // block_sort_segmented.
 #include "cases/ordered_inputs.hpp"
 
@@ -37,6 +37,9 @@ void multireduce_ordered_case(bench::case_context& session, std::uint32_t m, dat
   std::vector<multireduce_algorithm> strategies{multireduce_algorithm::block_sort_segmented,
                                                 multireduce_algorithm::global_sort_reduce_by_key};
   if (m <= detail::multireduce::vector_max_buckets) strategies.push_back(multireduce_algorithm::vector);
+  const detail::multireduce::problem problem{false, false, sizeof(affine), m, detail::multireduce::device_shared_budget(ctx, 0)};
+  if (detail::multireduce::strategy_problem(multireduce_algorithm::warp_private_sets, problem).empty())
+    strategies.push_back(multireduce_algorithm::warp_private_sets);
   for (const multireduce_algorithm algorithm : strategies) {
     out.fill_bytes(0xA5);
     bench::measure(session, work, "sluice::multireduce " + std::string(to_string(algorithm)), bench::role::subject, true,

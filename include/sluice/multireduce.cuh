@@ -40,6 +40,11 @@
 //                              Order-preserving, any m.
 //   vector                     the vector trick for tiny m: every thread keeps m accumulators over a
 //                              contiguous chunk, chunks combined in order. Order-preserving.
+//   warp_private_sets          §4.3's sequential loop on private bucket sets, one set per warp in shared
+//                              memory: each window of 32 consecutive pairs folds its peers (lanes with
+//                              one bucket, found by __match_any_sync) in lane order onto the warp's set;
+//                              warps and blocks combined in order. Order-preserving; m up to what 8 sets
+//                              of m values in one block's shared memory allow (1024 of 16 bytes fit an H100).
 // automatic: detail/multireduce/plan.hpp, from the operator class, m, the value size and the device's
 // shared memory and L2.
 //
@@ -77,6 +82,7 @@
 #include <sluice/detail/multireduce/per_bank.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
 #include <sluice/detail/multireduce/vector.cuh>
+#include <sluice/detail/multireduce/warp_private_sets.cuh>
 
 #include <cuda/std/span>
 
@@ -113,6 +119,8 @@ void run(context& ctx, multireduce_algorithm algorithm, const multireduce_option
     case multireduce_algorithm::global_sort_reduce_by_key:
       return run_global_sort_reduce_by_key(ctx, labels, values, n, out, m, op, dropped);
     case multireduce_algorithm::vector: return run_vector(ctx, labels, values, n, out, m, op, dropped);
+    case multireduce_algorithm::warp_private_sets:
+      return run_warp_private_sets(ctx, labels, values, n, out, m, op, dropped);
     case multireduce_algorithm::automatic: break;  // resolved by the caller
   }
 }

@@ -1,14 +1,15 @@
 // GPU tests of the order-preserving multireduce strategies (block_sort_segmented, global_sort_reduce_by_key,
-// and vector for m ≤ vector_max_buckets) through the public sluice::multireduce with options.algorithm set, against reference::multireduce:
+// vector for m ≤ vector_max_buckets, warp_private_sets for m ≤ 1024) through the public sluice::multireduce with options.algorithm set, against reference::multireduce:
 // plus on u32 (exact) and float (tolerance), min, max, and the non-commutative affine composition and
 // 2x2 matrix product mod p (exact: a strategy that loses index order fails them); m from 1 to 2^24 (both
 // of block_sort_segmented's forms: shared accumulators and records; every M of vector's), sizes around
-// the sort tiles, vector's warp tiles and the warp size, and with several tiles per block or warp, the seed's label distributions, labels outside [0, m) in every input
+// the sort tiles, vector's warp tiles, warp_private_sets' windows and the warp size, and with several tiles per block or warp, the seed's label distributions, labels outside [0, m) in every input
 // (dropped and counted), signed 64-bit labels, accumulate mode, bit-identical float sums across runs,
 // strict mode, m = 0, and 2^31 + 5 pairs (*Large*).
 #include <sluice/data/generate.cuh>
 #include <sluice/detail/multireduce/sorted_tile.cuh>
 #include <sluice/detail/multireduce/vector.cuh>
+#include <sluice/detail/multireduce/warp_private_sets.cuh>
 #include <sluice/multireduce.cuh>
 #include <sluice/reference/multireduce.hpp>
 
@@ -18,8 +19,10 @@
 #include "support/multireduce_cases.hpp"
 #include "support/random_operands.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -39,10 +42,16 @@ constexpr multireduce_algorithm ordered[] = {multireduce_algorithm::block_sort_s
                                              multireduce_algorithm::global_sort_reduce_by_key};
 using sluice::detail::multireduce::vector_max_buckets;
 
-/// The ordered strategies that take m buckets: vector only up to vector_max_buckets.
+/// warp_private_sets is tested up to this m: its 8 sets of 1024 values of up to 16 bytes (128 KiB) fit
+/// one block of an sm_90 device (227 KiB).
+constexpr std::uint32_t warp_sets_tested_buckets = 1024;
+
+/// The ordered strategies that take m buckets: vector only up to vector_max_buckets, warp_private_sets
+/// up to warp_sets_tested_buckets.
 std::vector<multireduce_algorithm> ordered_for(std::uint32_t m) {
   std::vector<multireduce_algorithm> strategies(std::begin(ordered), std::end(ordered));
   if (m <= vector_max_buckets) strategies.push_back(multireduce_algorithm::vector);
+  if (m <= warp_sets_tested_buckets) strategies.push_back(multireduce_algorithm::warp_private_sets);
   return strategies;
 }
 
@@ -198,19 +207,28 @@ TEST_F(MultireduceOrdered, FloatSumsAreBitIdenticalAcrossRuns) {
   }
 }
 
-/// vector on its own: every m up to vector_max_buckets (each compile-time M, and m below M) × sizes
-/// around the warp size and its warp tile × the four operators, with dropped labels in every input.
+/// One strategy on its own: each m × sizes around the warp size, its step and `window` (vector's warp
+/// tile, warp_private_sets' lookahead of windows) × uniform, all-equal and sorted labels, for one operator.
+template <class T, class Op>
+void strategy_sweep(sluice::context& ctx, multireduce_algorithm algorithm, const std::vector<std::uint32_t>& ms,
+                    std::size_t window, Op op, double tolerance = -1.0) {
+  for (std::uint32_t m : ms)
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33},
+                          window - 1, window + 1, std::size_t{100003}})
+      for (distribution d : {distribution::uniform, distribution::all_equal, distribution::sorted}) {
+        SCOPED_TRACE(std::string(sluice::to_string(algorithm)) + ", " + std::string(sluice::data::to_string(d)));
+        check(ctx, algorithm, sluice::testing::multireduce_labels(n, m, d, n + 7 * m),
+              sluice::testing::ordered_values<T>(n, n + m), m, op, tolerance);
+      }
+}
+
+/// vector: every m up to vector_max_buckets (each compile-time M, and m below M), around its warp tile.
 template <class T, class Op>
 void vector_sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
+  std::vector<std::uint32_t> ms;
+  for (std::uint32_t m = 1; m <= vector_max_buckets; ++m) ms.push_back(m);
   const std::size_t warp_tile = 32 * sluice::detail::multireduce::vector_items(sizeof(std::uint32_t), sizeof(T));
-  for (std::uint32_t m = 1; m <= vector_max_buckets; ++m)
-    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33},
-                          warp_tile - 1, warp_tile + 1, std::size_t{100003}})
-      for (distribution d : {distribution::uniform, distribution::all_equal, distribution::sorted}) {
-        SCOPED_TRACE(std::string(sluice::data::to_string(d)));
-        check(ctx, multireduce_algorithm::vector, sluice::testing::multireduce_labels(n, m, d, n + 7 * m), sluice::testing::ordered_values<T>(n, n + m), m, op,
-              tolerance);
-      }
+  strategy_sweep<T>(ctx, multireduce_algorithm::vector, ms, warp_tile, op, tolerance);
 }
 
 TEST_F(MultireduceOrdered, VectorPlusU32) { vector_sweep<std::uint32_t>(ctx(), sluice::plus{}); }
@@ -220,20 +238,66 @@ TEST_F(MultireduceOrdered, VectorMatrixProductModPIsExact) {
   vector_sweep<sluice::mat2>(ctx(), sluice::mat2_multiply_mod{matrix_modulus});
 }
 
-/// Several warp tiles per warp (each warp's tiles fold in order, then warps, then blocks), with signed
-/// 64-bit labels that are negative or far past m (dropped and counted), and accumulate mode.
-TEST_F(MultireduceOrdered, VectorManyTilesPerWarpSignedLabelsAndAccumulate) {
+/// warp_private_sets: one bucket (every window takes the warp reduction), few (large peer groups: many
+/// shuffle rounds), around the warp size, and its largest tested m; sizes around its lookahead step.
+template <class T, class Op>
+void warp_sets_sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
+  const std::size_t step = std::size_t{32} * sluice::detail::multireduce::warp_sets_lookahead;
+  strategy_sweep<T>(ctx, multireduce_algorithm::warp_private_sets, {1, 2, 3, 31, 32, 33, 1000, warp_sets_tested_buckets},
+                    step, op, tolerance);
+}
+
+TEST_F(MultireduceOrdered, WarpPrivateSetsPlusFloat) { warp_sets_sweep<float>(ctx(), sluice::plus{}, 1e-3); }
+TEST_F(MultireduceOrdered, WarpPrivateSetsAffineComposeIsExact) {
+  warp_sets_sweep<affine>(ctx(), sluice::affine_compose{});
+}
+TEST_F(MultireduceOrdered, WarpPrivateSetsMatrixProductModPIsExact) {
+  warp_sets_sweep<sluice::mat2>(ctx(), sluice::mat2_multiply_mod{matrix_modulus});
+}
+
+/// Several windows or warp tiles per warp (each warp's fold in order, then warps, then blocks), with
+/// signed 64-bit labels that are negative or far past m (dropped and counted), and accumulate mode.
+void many_per_warp_signed_labels_and_accumulate(sluice::context& ctx, multireduce_algorithm algorithm,
+                                                std::initializer_list<std::uint32_t> ms) {
   const std::size_t n = sluice::testing::scaled_size((std::size_t{1} << 22) + 3, 40000);
-  for (std::uint32_t m : {1u, 3u, 8u}) {
+  for (std::uint32_t m : ms) {
+    SCOPED_TRACE(std::string(sluice::to_string(algorithm)) + ", m = " + std::to_string(m));
     auto labels = sluice::testing::multireduce_labels<std::int64_t>(n, m, distribution::uniform, 41 + m);
     for (std::size_t i = 0; i < n; i += 7) labels[i] = i % 2 ? -static_cast<std::int64_t>(i) : std::int64_t{1} << 40;
-    check(ctx(), multireduce_algorithm::vector, labels, sluice::testing::ordered_values<affine>(n, 42), m, sluice::affine_compose{});
-    check(ctx(), multireduce_algorithm::vector, labels, sluice::testing::ordered_values<sluice::mat2>(n, 43), m,
+    check(ctx, algorithm, labels, sluice::testing::ordered_values<affine>(n, 42), m, sluice::affine_compose{});
+    check(ctx, algorithm, labels, sluice::testing::ordered_values<sluice::mat2>(n, 43), m,
           sluice::mat2_multiply_mod{matrix_modulus});
     const auto start = sluice::testing::ordered_values<affine>(m, 44);
-    check(ctx(), multireduce_algorithm::vector, labels, sluice::testing::ordered_values<affine>(n, 45), m, sluice::affine_compose{}, -1.0,
+    check(ctx, algorithm, labels, sluice::testing::ordered_values<affine>(n, 45), m, sluice::affine_compose{}, -1.0,
           &start);
   }
+}
+
+TEST_F(MultireduceOrdered, VectorManyTilesPerWarpSignedLabelsAndAccumulate) {
+  many_per_warp_signed_labels_and_accumulate(ctx(), multireduce_algorithm::vector, {1u, 3u, 8u});
+}
+
+TEST_F(MultireduceOrdered, WarpPrivateSetsManyWindowsPerWarpSignedLabelsAndAccumulate) {
+  many_per_warp_signed_labels_and_accumulate(ctx(), multireduce_algorithm::warp_private_sets, {1u, 3u, 100u, 1024u});
+}
+
+/// warp_private_sets keeps 8 sets of m values per block: an m whose sets exceed the device's shared
+/// memory per block is an "options" error, raised before out is touched.
+TEST_F(MultireduceOrdered, WarpPrivateSetsBeyondSharedMemoryIsAnOptionsError) {
+  const std::uint32_t m = 1u << 16;  // 8 · 2^16 · 16 bytes = 8 MiB
+  const sluice::device_buffer<std::uint32_t> labels(ctx(), 10);
+  const sluice::device_buffer<sluice::mat2> values(ctx(), 10);
+  sluice::device_buffer<sluice::mat2> out(ctx(), m);
+  out.fill_bytes(0x5A);
+  sluice::testing::expect_invalid_argument(
+      [&] {
+        sluice::multireduce(ctx(), labels.span(), values.span(), out.span(), sluice::mat2_multiply_mod{matrix_modulus},
+                            nullptr, {.algorithm = multireduce_algorithm::warp_private_sets});
+      },
+      "options");
+  const auto after = out.to_host();
+  const auto* bytes = reinterpret_cast<const unsigned char*>(after.data());
+  EXPECT_TRUE(std::all_of(bytes, bytes + after.size() * sizeof(sluice::mat2), [](unsigned char b) { return b == 0x5A; }));
 }
 
 /// vector keeps m accumulators per thread: more than vector_max_buckets is an "options" error.

@@ -123,6 +123,17 @@ TEST(MultireducePlan, ExplicitVectorTakesAtMostVectorMaxBuckets) {
   }
 }
 
+/// 8 sets of m values per block: 232448 bytes per block on an H100 hold 3632 eight-byte buckets, 1816 of 16.
+TEST(MultireducePlan, ExplicitWarpPrivateSetsNeedsItsSetsToFit) {
+  const auto warp_sets = multireduce_algorithm::warp_private_sets;
+  EXPECT_EQ(mr::warp_sets_shared_bytes(1024, 16), std::size_t{131072});
+  EXPECT_TRUE(mr::strategy_problem(warp_sets, {false, true, 8, 3632, h100}).empty());
+  EXPECT_TRUE(mr::strategy_problem(warp_sets, {false, false, 16, 1816, h100}).empty());
+  EXPECT_NE(mr::strategy_problem(warp_sets, {false, true, 8, 3633, h100}).find("at most 3632"), std::string::npos);
+  EXPECT_NE(mr::strategy_problem(warp_sets, {false, false, 16, 1817, h100}).find("at most 1816"), std::string::npos);
+  EXPECT_TRUE(mr::strategy_problem(warp_sets, commutative(256)).empty());  // any operator class
+}
+
 TEST(MultireducePlan, ExplicitPerBankSharedNeedsTheBucketsToFit) {
   EXPECT_TRUE(mr::strategy_problem(multireduce_algorithm::per_bank_shared, commutative(58112)).empty());
   EXPECT_NE(mr::strategy_problem(multireduce_algorithm::per_bank_shared, commutative(58113)).find("58112"),

@@ -15,6 +15,7 @@ enum class multireduce_algorithm {
   block_sort_segmented,       ///< Eilers Alg. 4.13 (order-preserving)
   global_sort_reduce_by_key,  ///< Eilers §4.5a (order-preserving)
   vector,                     ///< the vector trick for tiny m (order-preserving)
+  warp_private_sets,          ///< Eilers §4.3 with one private set per warp, peers by match (order-preserving)
 };
 
 /// The enumerator's name ("per_bank_shared"), for messages, reports and test names.
@@ -27,6 +28,7 @@ enum class multireduce_algorithm {
     case multireduce_algorithm::block_sort_segmented: return "block_sort_segmented";
     case multireduce_algorithm::global_sort_reduce_by_key: return "global_sort_reduce_by_key";
     case multireduce_algorithm::vector: return "vector";
+    case multireduce_algorithm::warp_private_sets: return "warp_private_sets";
   }
   return "?";
 }

@@ -41,6 +41,12 @@ namespace sluice::detail::multireduce {
 /// instantiated for M = 1, 2, 4, 8 and take the limit from here). Defined in this CUDA-free header so
 /// that resolve rejects a larger explicit request before out is touched.
 inline constexpr std::uint32_t vector_max_buckets = 8;
+/// Warps per block of warp_private_sets, each with its own set of m buckets (warp_private_sets.cuh).
+inline constexpr int warp_sets_warps = 8;
+/// The dynamic shared memory of one warp_private_sets block.
+[[nodiscard]] constexpr std::size_t warp_sets_shared_bytes(std::uint64_t m, std::size_t value_bytes) {
+  return static_cast<std::size_t>(warp_sets_warps * m * value_bytes);
+}
 /// vector for m up to this: every m the strategy takes.
 inline constexpr std::uint32_t automatic_vector_max_buckets = vector_max_buckets;
 /// block_sort_segmented up to this m (Eilers Fig. 4.21: under 0.5 ns/pair up to 2^12).
@@ -183,6 +189,10 @@ struct problem {
   if (a == multireduce_algorithm::vector && p.m > vector_max_buckets)
     return "vector keeps m accumulators per thread: at most " + std::to_string(vector_max_buckets) +
            " buckets, not m = " + std::to_string(p.m);
+  if (a == multireduce_algorithm::warp_private_sets && warp_sets_shared_bytes(p.m, p.value_bytes) > p.shared.per_block)
+    return "warp_private_sets keeps " + std::to_string(warp_sets_warps) + " sets of m buckets per block: at most " +
+           std::to_string(p.shared.per_block / (warp_sets_warps * p.value_bytes)) + " buckets of " +
+           std::to_string(p.value_bytes) + " bytes on this device, not m = " + std::to_string(p.m);
   if (a == multireduce_algorithm::per_bank_shared && p.m > per_bank_capacity(p.value_bytes, p.shared))
     return "per_bank_shared holds at most " + std::to_string(per_bank_capacity(p.value_bytes, p.shared)) +
            " buckets of " + std::to_string(p.value_bytes) + " bytes in this device's shared memory, not m = " +

@@ -15,7 +15,7 @@
 //            adjacent in the input.)
 //   block    the warps' vectors, in warp order, become the block's vector: partials[block · m + k].
 //   grid     one wave of blocks over consecutive ranges, then one block per bucket folds the blocks'
-//            partials in block order onto out[k] (reduce/warp_shuffle.cuh's ordered block reduction).
+//            partials in block order onto out[k] (block_partials.cuh, shared with warp_private_sets).
 // Work O(n · M) selects and O(n) applications of ⊕, plus M warp reductions per 32 · Items pairs.
 // Traffic: labels and values read once; blocks · m partials written and read once. No n-sized memory.
 //
@@ -32,6 +32,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/detail/multireduce/block_partials.cuh>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/plan.hpp>  // vector_max_buckets
 #include <sluice/detail/reduce/warp_shuffle.cuh>
@@ -156,24 +157,6 @@ __global__ void __launch_bounds__(vector_threads)
   add_dropped(mine_dropped, dropped);
 }
 
-/// Block k: out[k] = out[k] ⊕ partials[0 · m + k] ⊕ … ⊕ partials[(blocks − 1) · m + k], in block order
-/// (thread t folds a contiguous run of blocks, then the threads are reduced in thread order).
-template <class T, class Op>
-__global__ void __launch_bounds__(vector_threads)
-    fold_partials_in_order_kernel(const T* __restrict__ partials, std::size_t blocks, std::uint32_t m, T* out, Op op) {
-  using block_reduce = reduce::block_reduce_by_warp_shuffles<T, vector_threads>;
-  __shared__ typename block_reduce::TempStorage temp;
-  const std::uint32_t k = blockIdx.x;
-  const std::size_t per_thread = (blocks + vector_threads - 1) / vector_threads;
-  const std::size_t begin = cuda::std::min(blocks, threadIdx.x * per_thread);
-  const std::size_t end = cuda::std::min(blocks, begin + per_thread);
-  T mine = identity<Op, T>();
-  for (std::size_t b = begin; b < end; ++b) mine = op(mine, partials[b * m + k]);
-  const int valid_threads = static_cast<int>((blocks + per_thread - 1) / per_thread);
-  const T total = block_reduce(temp).Reduce(mine, op, valid_threads);
-  if (threadIdx.x == 0) out[k] = op(out[k], total);
-}
-
 template <int M, class L, class T, class Op>
 void reduce_vectors(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m, Op op,
                     std::size_t* dropped) {
@@ -188,8 +171,7 @@ void reduce_vectors(context& ctx, const L* labels, const T* values, std::size_t 
   kernel<<<static_cast<unsigned>(blocks), vector_threads, 0, ctx.stream()>>>(labels, values, n, m, tiles_per_warp,
                                                                             partials.get(), op, dropped);
   SLUICE_CHECK_LAUNCH();
-  fold_partials_in_order_kernel<T, Op><<<m, vector_threads, 0, ctx.stream()>>>(partials.get(), blocks, m, out, op);
-  SLUICE_CHECK_LAUNCH();
+  fold_block_partials(ctx, partials.get(), blocks, m, out, op);
 }
 
 /// The vector strategy for m ≤ vector_max_buckets, with M the power of two ≥ m (fewer selects for
