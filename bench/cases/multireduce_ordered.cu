@@ -1,8 +1,9 @@
 // Benchmarks of the order-preserving multireduce strategies with a non-commutative operator (issue 5
 // target: m ≤ 1024 at ≥ 5× the sort + reduce-by-key baseline): 2^28 pairs of a u32 label and an affine<u32>
-// value composed per bucket, labels uniform or all equal, m swept. Baseline in the same run: CUB's
-// stable radix sort of (label, value) pairs over the bits of m − 1, then cub::DeviceReduce::ReduceByKey
-// with the same operator (Thrust's stable_sort_by_key + reduce_by_key run these). Bytes: the pairs
+// value composed per bucket, labels uniform or all equal, m swept. Baselines in the same run: the
+// issue's, Thrust's stable_sort_by_key + reduce_by_key on copies of the pairs ("vs base" is against it),
+// and CUB's stable radix sort of (label, value) pairs over the bits of m − 1 only, then
+// cub::DeviceReduce::ReduceByKey with the same operator (no copies, fewer bits: faster than Thrust). Bytes: the pairs
 // read once (12 per pair) and the m buckets written once. Where m ≤ vector_max_buckets the vector
 // strategy runs too, and warp_private_sets wherever its sets fit the device's shared memory; the tiny-m case (m = 2, 4, 5, 8) sets plan.hpp's vector threshold against
 // block_sort_segmented.
@@ -13,6 +14,10 @@
 #include <sluice/reference/multireduce.hpp>
 
 #include <cub/device/device_reduce.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/reduce.h>
+#include <thrust/sort.h>
 
 #include <string>
 #include <vector>
@@ -21,6 +26,37 @@ namespace {
 
 using namespace sluice;
 using bench::ordered::affine;
+
+/// The issue's baseline, what a Thrust user writes: copies of the pairs (the sort is in place),
+/// thrust::stable_sort_by_key, then thrust::reduce_by_key with the same operator. Measured first, so
+/// that "vs base" is against it; CUB's sort + ReduceByKey follows as a second baseline row.
+void thrust_sort_reduce_by_key(bench::case_context& session, const bench::work_description& work,
+                               const device_buffer<std::uint32_t>& labels, const device_buffer<affine>& values,
+                               std::uint32_t m, const std::vector<affine>& expected) {
+  auto& ctx = session.gpu();
+  const std::size_t n = labels.size();
+  device_buffer<std::uint32_t> keys(ctx, n), unique(ctx, std::min<std::size_t>(n, m));
+  device_buffer<affine> sorted(ctx, n), aggregates(ctx, std::min<std::size_t>(n, m));
+  std::size_t runs = 0;
+  const auto policy = thrust::cuda::par.on(ctx.stream());
+  auto verify = [&] {
+    const auto k = unique.to_host();
+    const auto v = aggregates.to_host();
+    for (std::size_t i = 0; i < runs; ++i)
+      if (!(v[i] == expected[k[i]])) return false;
+    return runs > 0;
+  };
+  unique.fill_bytes(0xA5);
+  aggregates.fill_bytes(0xA5);
+  bench::measure(session, work, "thrust stable_sort_by_key + reduce_by_key", bench::role::baseline, true, [&] {
+    SLUICE_CUDA_CHECK(cudaMemcpyAsync(keys.data(), labels.data(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, ctx.stream()));
+    SLUICE_CUDA_CHECK(cudaMemcpyAsync(sorted.data(), values.data(), n * sizeof(affine), cudaMemcpyDeviceToDevice, ctx.stream()));
+    thrust::stable_sort_by_key(policy, keys.data(), keys.data() + n, sorted.data());
+    const auto ends = thrust::reduce_by_key(policy, keys.data(), keys.data() + n, sorted.data(), unique.data(),
+                                            aggregates.data(), thrust::equal_to<std::uint32_t>{}, affine_compose{});
+    runs = static_cast<std::size_t>(ends.first - unique.data());
+  }, verify);
+}
 
 void multireduce_ordered_case(bench::case_context& session, std::uint32_t m, data::distribution d) {
   auto& ctx = session.gpu();
@@ -46,6 +82,7 @@ void multireduce_ordered_case(bench::case_context& session, std::uint32_t m, dat
                    [&] { multireduce(ctx, labels.span(), values.span(), out.span(), affine_compose{}, nullptr, {.algorithm = algorithm}); },
                    verify);
   }
+  thrust_sort_reduce_by_key(session, work, labels, values, m, expected.buckets);
   device_buffer<std::uint32_t> sorted_labels(ctx, n), unique(ctx, std::min<std::size_t>(n, m));
   device_buffer<affine> sorted_values(ctx, n), aggregates(ctx, std::min<std::size_t>(n, m));
   device_buffer<std::size_t> runs(ctx, 1);

@@ -82,7 +82,16 @@ TEST(MultireducePlan, AutomaticChoice) {
       p.m = m;
       EXPECT_EQ(mr::choose(p), multireduce_algorithm::vector) << "m = " << m;
     }
-    for (std::uint32_t m : {mr::vector_max_buckets + 1, 256u, 4096u}) {
+    for (std::uint32_t m : {mr::vector_max_buckets + 1, 256u, 904u}) {
+      p.m = m;
+      EXPECT_EQ(mr::choose(p), multireduce_algorithm::warp_private_sets) << "m = " << m;
+    }
+    // 1024 buckets: warp_private_sets while 8 sets of them leave two blocks per SM (115712 bytes each on
+    // an H100: up to 904 sixteen-byte buckets).
+    p.m = mr::automatic_warp_sets_max_buckets;
+    EXPECT_EQ(mr::choose(p), p.value_bytes <= 8 ? multireduce_algorithm::warp_private_sets
+                                                : multireduce_algorithm::block_sort_segmented);
+    for (std::uint32_t m : {mr::automatic_warp_sets_max_buckets + 1, 4096u}) {
       p.m = m;
       EXPECT_EQ(mr::choose(p), multireduce_algorithm::block_sort_segmented) << "m = " << m;
     }

@@ -5,7 +5,8 @@
 //
 // The automatic choice (Eilers §4.7's summary; thresholds PROVISIONAL until measured on the H100):
 //   order required (non-commutative operator, or options.deterministic), or a value that is not 4 or 8
-//   bytes (no atomic word):   vector for m ≤ 8, block_sort_segmented for m ≤ 4096,
+//   bytes (no atomic word):   vector for m ≤ 8, warp_private_sets for m ≤ 1024 while its sets leave two
+//                             blocks per SM (measured), block_sort_segmented for m ≤ 4096,
 //                             global_sort_reduce_by_key beyond (the seed's order-preserving ladder);
 //   commutative, 4/8 bytes:   per_bank_shared while the block holds at least 4 bucket sets of m buckets,
 //                             global_atomic_sets beyond (Table 4.1: in-L2 global sets stay fast), with
@@ -49,6 +50,11 @@ inline constexpr int warp_sets_warps = 8;
 }
 /// vector for m up to this: every m the strategy takes.
 inline constexpr std::uint32_t automatic_vector_max_buckets = vector_max_buckets;
+/// warp_private_sets for vector_max_buckets < m ≤ this, where its sets leave two blocks per SM. Measured
+/// (H100, 8a94c81, affine u32, 2^24 pairs): 154 / 109 G pairs/s uniform at m = 32 / 1024 against
+/// block_sort_segmented's 77 / 62, and at m = 8 a tie with vector (141 against 136); not measured above
+/// 1024, so block_sort_segmented keeps the rest of its range.
+inline constexpr std::uint32_t automatic_warp_sets_max_buckets = 1024;
 /// block_sort_segmented up to this m (Eilers Fig. 4.21: under 0.5 ns/pair up to 2^12).
 inline constexpr std::uint32_t automatic_block_sort_max_buckets = 4096;
 /// per_bank_shared while a block holds at least this many bucket sets of m buckets.
@@ -166,6 +172,8 @@ struct problem {
   const bool atomic_word = p.value_bytes == 4 || p.value_bytes == 8;
   if (!p.commutative || p.deterministic || !atomic_word) {
     if (p.m <= automatic_vector_max_buckets) return multireduce_algorithm::vector;
+    if (p.m <= automatic_warp_sets_max_buckets && warp_sets_shared_bytes(p.m, p.value_bytes) <= p.shared.two_blocks_each)
+      return multireduce_algorithm::warp_private_sets;
     if (p.m <= automatic_block_sort_max_buckets) return multireduce_algorithm::block_sort_segmented;
     return multireduce_algorithm::global_sort_reduce_by_key;
   }
