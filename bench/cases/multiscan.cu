@@ -1,8 +1,10 @@
 // Benchmarks of multiscan with a non-commutative operator (issue 5 target: m ≤ 256 at ≥ 3× the sort +
 // scan-by-key + scatter-back baseline): 2^28 pairs of a u32 label and an affine<u32> value, the inclusive
-// multiscan per bucket, labels uniform or all equal, m swept; and multitag at the same sizes. Baseline in
-// the same run: CUB's stable radix sort of (label, index) over the bits of m − 1, a gather of the values,
-// cub::DeviceScan::InclusiveScanByKey, a scatter back by index (Eilers §5.5's Thrust pipeline). Bytes:
+// multiscan per bucket, labels uniform or all equal, m swept; and multitag at the same sizes. Baselines in
+// the same run: the issue's, Thrust's stable_sort_by_key (all 32 bits, on copies) + gather +
+// inclusive_scan_by_key + scatter back (Eilers §5.5's pipeline; "vs base" is against it), and the same
+// pipeline with CUB's stable radix sort of (label, index) over the bits of m − 1 only and
+// cub::DeviceScan::InclusiveScanByKey (fewer bits: faster than Thrust). Bytes:
 // the pairs read once and the results written once (20 per pair; multitag 8).
 // The research strategies (sequential, sheffler: never automatic's choice) run at 2^24 pairs, the quick
 // size, in either mode, with the baseline again at that size: the thesis measured sheffler above 4 ns per
@@ -15,9 +17,12 @@
 
 #include <cub/device/device_scan.cuh>
 #include <thrust/execution_policy.h>
+#include <thrust/functional.h>
 #include <thrust/gather.h>
+#include <thrust/scan.h>
 #include <thrust/scatter.h>
 #include <thrust/sequence.h>
+#include <thrust/sort.h>
 
 #include <iterator>
 #include <span>
@@ -67,6 +72,22 @@ void multiscan_case(bench::case_context& session, std::uint32_t m, data::distrib
   }
   device_buffer<std::uint32_t> indices(ctx, n), sorted_labels(ctx, n), sorted_indices(ctx, n);
   device_buffer<affine> gathered(ctx, n), scanned(ctx, n);
+  out.fill_bytes(0xA5);
+  // The issue's baseline, what a Thrust user writes (Eilers §5.5's pipeline): the labels copied (the sort
+  // is in place) and sorted stably over all 32 bits with their indices, the values gathered, scanned by
+  // key, scattered back. Measured first, so that "vs base" is against it.
+  bench::measure(session, work, "thrust stable_sort_by_key + gather + inclusive_scan_by_key + scatter",
+                 bench::role::baseline, true, [&] {
+    const auto policy = thrust::cuda::par.on(ctx.stream());
+    SLUICE_CUDA_CHECK(cudaMemcpyAsync(sorted_labels.data(), labels.data(), n * sizeof(std::uint32_t),
+                                      cudaMemcpyDeviceToDevice, ctx.stream()));
+    thrust::sequence(policy, sorted_indices.data(), sorted_indices.data() + n, 0u);
+    thrust::stable_sort_by_key(policy, sorted_labels.data(), sorted_labels.data() + n, sorted_indices.data());
+    thrust::gather(policy, sorted_indices.data(), sorted_indices.data() + n, values.data(), gathered.data());
+    thrust::inclusive_scan_by_key(policy, sorted_labels.data(), sorted_labels.data() + n, gathered.data(),
+                                  scanned.data(), thrust::equal_to<std::uint32_t>{}, affine_compose{});
+    thrust::scatter(policy, scanned.data(), scanned.data() + n, sorted_indices.data(), out.data());
+  }, verify);
   thrust::sequence(thrust::cuda::par.on(ctx.stream()), indices.data(), indices.data() + n, 0u);
   bench::ordered::label_sort<std::uint32_t> sort(ctx, n, m);
   std::size_t temp_bytes = 0;
