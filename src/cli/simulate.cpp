@@ -38,6 +38,12 @@
 //                2 MiB pages; walk slots = the walk cost over it;
 //   bandwidth    a sequential read of 256 MiB; page faults: allocating, touching and freeing fresh
 //                memory, per page (the partial sort pays all three for its temporaries);
+//   stores       the partial sort's distribution itself (bucket_plan::visit, Eilers Alg. 2.6) of 2^22 u32
+//                labels and values into 2 … 1024 write streams, into memory touched before, minus the
+//                same stores kept in the caches (the store sweep): the write streams the core follows
+//                (an LRU of K keeps K/S of S streams used in random order) and what a store to memory
+//                past them costs (write_streams.hpp). Until this change stores cost nothing, and the
+//                partial sort at m = 2^24-2^26 ran 21-25% slower than simulated in the quiet runs;
 //   core time    the straight loop and the partial sort on inputs that fit the first levels (m = 2^10,
 //                n = 2^14), so that every access hits: the part of each iteration the memory model
 //                does not explain. m = 2^10 rather than fewer buckets: with 16 the same bucket comes
@@ -56,10 +62,10 @@
 // the smallest and the largest; the model gets the median of every calibrated parameter over the same
 // rounds, so both sides are taken over the same minutes. The translation sweep (TLB and walks) is
 // taken in every round too, the model getting each span's median (it was measured once until the
-// ccc6711 runs showed it move 4x between two runs), and memory's updates on 4 KiB pages (the walk
-// slots; once, they read 12.5 ns against 6.4-8.2 in every other run, in the first 37672c9 run); the
-// bandwidth is measured once, before the rounds. The measured runs are single-threaded (a TBB arena
-// of one thread), like the simulated core.
+// ccc6711 runs showed it move 4x between two runs), memory's updates on 4 KiB pages (the walk
+// slots; once, they read 12.5 ns against 6.4-8.2 in every other run, in the first 37672c9 run) and the
+// store sweep; the bandwidth is measured once, before the rounds. The measured runs are
+// single-threaded (a TBB arena of one thread), like the simulated core.
 #include "simulate.hpp"
 
 #include <sluice/core/operators.hpp>
@@ -109,6 +115,14 @@ double best_of(int tries, const std::function<double()>& f) {
   double best = f();
   for (int t = 1; t < tries; ++t) best = std::min(best, f());
   return best;
+}
+
+/// The median of three timings of f: what a loop costs over whatever the neighbours do, as the
+/// measured multireduce reports it (line_pool::update_ns says why not the best).
+double median_of_three(const std::function<double()>& f) {
+  std::array<double, 3> times{f(), f(), f()};
+  std::sort(times.begin(), times.end());
+  return times[1];
 }
 
 /// Runs f on one thread: the simulated core is one core.
@@ -235,6 +249,63 @@ class loop_kernel {
   std::size_t dropped_ = 0;
 };
 
+constexpr std::size_t store_elements = std::size_t{1} << 22;
+constexpr std::size_t store_cached_elements = std::size_t{1} << 14;  // 64 KiB per array: what the caches keep
+constexpr int store_sweep_bits = 9;  // 2^9 groups, 1024 write streams: the default sweep's widest partial sort (m = 2^26)
+/// New lines per element of the partial sort's distribution: a u32 label and a u32 value.
+constexpr double store_lines_per_element = 2.0 * sizeof(std::uint32_t) / line_bytes;
+
+/// The partial sort's distribution as the store kernel (Eilers §2.4, Alg. 2.6: host::detail::bucket_plan's
+/// visit, as label_groups runs it): 2^22 u32 labels and values into 2^bits groups of two arrays, so
+/// 2^(bits+1) write streams, on one thread. The destinations are an ordinary allocation (4 KiB pages,
+/// as the temporaries) touched before the timing: the fresh pages' faults are charged apart
+/// (page_fault_ns), and a scratch probe had them and the streams' cost adding roughly (1024 streams:
+/// 3.9 ns per element into fresh pages against 2.0 for the fault and 2.4 for the streams).
+class store_kernel {
+ public:
+  store_kernel()
+      : labels_(store_elements), values_(store_elements), labels_out_(store_elements, false),
+        values_out_(store_elements, false) {
+    std::mt19937_64 rng(13);
+    for (std::size_t i = 0; i < labels_.size(); ++i) {
+      labels_[i] = static_cast<std::uint32_t>(rng());  // uniform: the groups come in random order
+      values_[i] = static_cast<std::uint32_t>(i);
+    }
+    std::fill_n(labels_out_.data(), labels_out_.size(), 0u);  // the faults here, not in the timing
+    std::fill_n(values_out_.data(), values_out_.size(), 0u);
+  }
+
+  /// What the stores into memory cost per element beyond the same stores wrapped into 2 × 64 KiB (which
+  /// the caches keep), with 2^bits groups: the store sweep's point.
+  sim::store_point extra(int bits) {
+    const auto group_of = [&](std::size_t i) { return static_cast<std::size_t>(std::uint64_t{labels_[i]} >> (32 - bits)); };
+    const std::size_t groups = std::size_t{1} << bits;
+    double cached = 0, touched = 0;
+    single_threaded([&] {
+      const host::detail::bucket_plan plan(labels_.size(), groups, group_of);
+      cached = median_of_three([&] {
+        return distribute_ns(plan, group_of, [](std::size_t d) { return d % store_cached_elements; });
+      });
+      touched = median_of_three([&] { return distribute_ns(plan, group_of, [](std::size_t d) { return d; }); });
+    });
+    return {2 * groups, touched - cached};
+  }
+
+ private:
+  template <class GroupOf, class Where>
+  double distribute_ns(const host::detail::bucket_plan& plan, const GroupOf& group_of, const Where& where) {
+    const auto start = steady::now();
+    plan.visit(group_of, [&](std::size_t i, std::size_t d) {
+      labels_out_[where(d)] = labels_[i];
+      values_out_[where(d)] = values_[i];
+    });
+    return elapsed_ns(start) / static_cast<double>(labels_.size());
+  }
+
+  std::vector<std::uint32_t> labels_, values_;
+  host::huge_page_buffer<std::uint32_t> labels_out_, values_out_;
+};
+
 double chase_ns(std::size_t bytes, std::size_t stride, bool huge) {
   const line_pool pool(std::max<std::size_t>(bytes / stride, 16), stride, huge);
   return best_of(3, [&] { return pool.chase_ns(chase_steps); });
@@ -354,6 +425,8 @@ struct calibration {
   double small_page_update_ns = 0;          ///< the updates over memory's footprint on 4 KiB pages
   std::vector<walk_point> walks;            ///< page walk cost by pages spanned, beyond the TLB's reach
   std::vector<walk_point> translation;      ///< the translation sweep they came from (the rounds' median)
+  std::shared_ptr<store_kernel> stores;     ///< the store kernel, timed again in each round
+  std::vector<sim::store_point> store_sweep; ///< its sweep (the rounds' median, for the printout)
 
   /// The walk cost for random accesses over `bytes` (the nearest measured span, clamped to the ends).
   [[nodiscard]] double walk_ns_for(std::size_t bytes) const {
@@ -616,19 +689,39 @@ void calibrate_loops(calibration& cal) {
   cal.costs.page_fault_ns = page_fault_ns(std::size_t{64} << 20);
 }
 
+/// The store sweep, 2 … 1024 write streams, and what the model takes from it (write_streams.hpp): the
+/// write streams the core follows and what a store miss past them costs. Taken in every round like the
+/// other calibrated values: the probe that found the streams' cost read 3-5 ns per element at load 2.9
+/// and 2.3-2.6 on a quiet machine.
+std::vector<sim::store_point> calibrate_stores(calibration& cal, std::ostream& log) {
+  log << "store sweep (2^22 u32 labels and values distributed into memory touched before, beyond the same stores cached, "
+         "ns per element):";
+  std::vector<sim::store_point> sweep;
+  for (int bits = 0; bits <= store_sweep_bits; ++bits) {
+    sweep.push_back(cal.stores->extra(bits));
+    log << fmt::format(" {} streams {:.2f};", sweep.back().streams, sweep.back().extra_ns);
+  }
+  auto& timing = cal.machine.timing;
+  timing.write_streams = sim::write_streams_kept(sweep);
+  timing.store_miss_ns = sim::store_miss_ns(sweep, timing.write_streams, store_lines_per_element);
+  log << fmt::format(" follows {} streams, {:.1f} ns per store miss past them\n", timing.write_streams, timing.store_miss_ns);
+  return sweep;
+}
+
 /// What is measured once, before the rounds: memory's pools (its latency, its updates on 2 MiB and on
-/// 4 KiB pages: the walk slots), the bandwidth. The translation sweep (the TLB and the walks) is taken
-/// in every round since this change: once, it moved 4x between two runs (ccc6711: 49 and 184 ns at
-/// 2^16 pages).
+/// 4 KiB pages: the walk slots), the bandwidth, and the store kernel's arrays (timed in every round).
+/// The translation sweep (the TLB and the walks) is taken in every round since 37672c9: once, it moved
+/// 4x between two runs (ccc6711: 49 and 184 ns at 2^16 pages).
 calibration calibrate_once() {
   calibration cal;
   calibrate_memory(cal);
   calibrate_bandwidth(cal);
+  cal.stores = std::make_shared<store_kernel>();
   return cal;
 }
 
-/// One round's calibration: memory's latency and updates again, then the caches (sizes, latencies,
-/// slots, and memory's slots) and the core times.
+/// One round's calibration: memory's latency and updates again, the translation sweep, then the caches
+/// (sizes, latencies, slots, and memory's slots), the core times and the store sweep.
 struct round_calibration {
   sim::machine_description machine;
   sim::loop_costs costs;
@@ -636,6 +729,7 @@ struct round_calibration {
   std::vector<level_timing> measured;  ///< per level past the first, then memory
   std::vector<walk_point> translation; ///< this round's translation sweep
   double small_page_update_ns = 0;     ///< memory's updates on 4 KiB pages (the walk slots), this round
+  std::vector<sim::store_point> stores; ///< this round's store sweep
   std::string sweeps;
   double seconds = 0;
 };
@@ -652,9 +746,9 @@ round_calibration calibrate_round(const calibration& once) {
   calibrate_tlb(here, translation);
   calibrate_caches(here, sweeps);
   calibrate_loops(here);
+  const std::vector<sim::store_point> stores = calibrate_stores(here, sweeps);
   return {here.machine, here.costs, here.core_update_ns, here.core_loop_ns, here.measured, translation,
-          here.small_page_update_ns, sweeps.str(),
-          elapsed_ns(start) * 1e-9};
+          here.small_page_update_ns, stores, sweeps.str(), elapsed_ns(start) * 1e-9};
 }
 
 /// The description the model gets: every parameter's median over the rounds (sim::median_machine,
@@ -699,6 +793,16 @@ calibration median_calibration(const calibration& once, const std::vector<round_
   for (std::size_t i = 0; i < median_sweep.size(); ++i)
     out.translation.push_back({rounds.front().translation[i].pages, median_sweep[i]});
   calibrate_tlb(out, out.translation);
+  // The store sweep's median, span by span, for the printout (the model has each round's write streams
+  // and store miss cost, their medians, from median_machine).
+  std::vector<std::vector<double>> store_sweeps;
+  for (const auto& r : rounds) {
+    store_sweeps.emplace_back();
+    for (const auto& p : r.stores) store_sweeps.back().push_back(p.extra_ns);
+  }
+  const std::vector<double> median_stores = sim::median_by_position(store_sweeps);
+  out.store_sweep.clear();
+  for (std::size_t i = 0; i < median_stores.size(); ++i) out.store_sweep.push_back({rounds.front().stores[i].streams, median_stores[i]});
   return out;
 }
 
@@ -737,6 +841,11 @@ void print_calibration(std::ostream& os, const calibration& cal, const std::stri
   for (const auto& w : cal.walks) os << fmt::format(" {} pages: {:.1f} ns;", w.pages, w.ns);
   os << fmt::format("\n           {:.1f} slots (independent updates over memory's footprint {:.2f} ns on 4 KiB pages)\n",
                     m.tlb.walk_slots, cal.small_page_update_ns);
+  os << "  stores   store sweep (median of the rounds' sweeps; into memory touched before, beyond cached):";
+  for (const auto& p : cal.store_sweep) os << fmt::format(" {} streams {:.2f} ns;", p.streams, p.extra_ns);
+  os << fmt::format("\n           follows {} write streams, {:.1f} ns per store miss past them (each the median of the "
+                    "rounds')\n",
+                    m.timing.write_streams, m.timing.store_miss_ns);
   os << fmt::format("  core     fold {:.2f} ns, count {:.2f} ns, distribute {:.2f} ns per element; "
                     "fresh page (fault and release) {:.0f} ns\n",
                     cal.costs.fold_ns, cal.costs.count_ns, cal.costs.distribute_ns, cal.costs.page_fault_ns);
@@ -890,13 +999,20 @@ void print_diagnosis(std::ostream& os, const std::vector<sweep_row>& rows, const
     os << fmt::format("{:>6} | naive {} | {} || p.sort {} | {}\n", r.log2_m, shares(r.naive_statistics.served_by),
                       shares(r.naive_statistics.translated_by), shares(r.sorted_statistics.served_by),
                       shares(r.sorted_statistics.translated_by));
-  os << "\nsimulated partial sort by phase, ns per element:\n";
+  os << "\nsimulated partial sort by phase, ns per element, and its stores past the followed write streams (charged,\n"
+        "per simulated element of the distribution):\n";
   for (const auto& r : rows) {
     if (r.sorted_phases.empty()) continue;
     os << fmt::format("{:>6} |", r.log2_m);
-    for (const auto& phase : r.sorted_phases)
+    std::size_t distributed = 0;
+    for (const auto& phase : r.sorted_phases) {
       os << fmt::format(" {} {:.2f};", phase.name, phase.ns / static_cast<double>(r.n));
-    os << "\n";
+      if (phase.name == "distribute") distributed = phase.simulated;
+    }
+    os << fmt::format(" stores past the streams {:.3f}\n",
+                      distributed == 0 ? 0.0
+                                       : static_cast<double>(r.sorted_statistics.untracked_store_misses) /
+                                             static_cast<double>(distributed));
   }
 }
 
@@ -954,7 +1070,7 @@ int run_simulate(simulate_arguments args) {
   const calibration once = calibrate_once();
   const double once_seconds = seconds_since(started);
   std::cout << fmt::format("(memory's pools and the bandwidth: measured once, {:.1f} s; the translation sweep, the TLB, the\n"
-                           " walks and memory's 4 KiB-page updates (the walk slots): in every round)\n\n",
+                           " walks, memory's 4 KiB-page updates (the walk slots) and the store sweep: in every round)\n\n",
                            once_seconds);
 
   std::vector<sweep_row> rows;

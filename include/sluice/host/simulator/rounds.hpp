@@ -98,7 +98,8 @@ struct spread {
 
 /// The median of each parameter over the rounds' descriptions (all of the same machine: the same
 /// levels, names and geometry but for the sizes). A level's size is the median size rounded down to a
-/// whole number of its sets (at least one set), as a cache of that associativity must be. Slots are
+/// whole number of its sets (at least one set), as a cache of that associativity must be; the write
+/// streams followed, the median rounded down to whole streams. Slots are
 /// not medians of their own: what a round measures is the latency and the time the core loses per
 /// access (latency / slots), and the loss is what independent accesses cost, so the slots are the
 /// median latency over the median loss (within the rounds' own range of slots). The median of the
@@ -142,6 +143,9 @@ struct spread {
   out.timing.miss_slots =
       slots_for(out.timing.memory_latency_ns, [](const machine_description& r) { return r.timing.memory_latency_ns; },
                 [](const machine_description& r) { return r.timing.miss_slots; });
+  out.timing.write_streams = static_cast<std::size_t>(
+      median_of([](const machine_description& r) { return static_cast<double>(r.timing.write_streams); }));
+  out.timing.store_miss_ns = median_of([](const machine_description& r) { return r.timing.store_miss_ns; });
   return out;
 }
 
