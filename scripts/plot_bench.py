@@ -3,7 +3,8 @@
 - over n: one PNG per (family, case) measured at three or more sizes, bandwidth (GB/s) against n on a
   log2 axis, with the measured copy bandwidth as the ceiling;
 - over m: cases named "<case>, m = 2^k" (host: Eilers Fig. 2.1-2.7; device: the multireduce sweeps of
-  Figs. 4.10-4.16), one PNG per (family, case, n, host or device), ns per element against the bucket (or
+  Figs. 4.10-4.16) or "<case>, m = <count>, <labels>" (the order-preserving multireduce and multiscan
+  sweeps), one PNG per (family, case, labels, n, host or device), ns per element against the bucket (or
   table) count m;
 - over segment length: cases named "<prefix> 2^k per segment <suffix>" (the segmented sweep), one PNG
   per (family, prefix, suffix), GB/s against the segment length, with the copy bandwidth as the ceiling.
@@ -25,6 +26,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 M_SWEEP = re.compile(r"(.*), m = 2\^(\d+)$")
+LABELLED_M_SWEEP = re.compile(r"(.*), m = (\d+), (.*)$")
 LENGTH_SWEEP = re.compile(r"(.*) 2\^(\d+) per segment (.*)$")
 
 
@@ -60,14 +62,16 @@ def main(results_path, out_dir):
     over_length = defaultdict(lambda: defaultdict(list))
     for row in document["rows"]:
         match = M_SWEEP.match(row["case"])
+        labelled = LABELLED_M_SWEEP.match(row["case"])
         length = LENGTH_SWEEP.match(row["case"])
         if length:
             case = f"{length.group(1)} per segment {length.group(3)}"
             over_length[(row["family"], case)][row["implementation"]].append((2 ** int(length.group(2)), row["gb_per_s"]))
-        elif match:
+        elif match or labelled:
+            case, m = (match.group(1), 2 ** int(match.group(2))) if match else (
+                f"{labelled.group(1)}, {labelled.group(3)}", int(labelled.group(2)))
             ns_per_element = row["median_ms"] * 1e6 / row["n"]
-            points = over_m[(row["family"], match.group(1), row["n"], row["on_device"])][row["implementation"]]
-            points.append((2 ** int(match.group(2)), ns_per_element))
+            over_m[(row["family"], case, row["n"], row["on_device"])][row["implementation"]].append((m, ns_per_element))
         else:
             over_n[(row["family"], row["case"])][row["implementation"]].append(row)
     os.makedirs(out_dir, exist_ok=True)
