@@ -41,6 +41,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace sluice::detail::multireduce {
 
