@@ -1,12 +1,12 @@
 // Benchmarks of the order-preserving multireduce strategies with a non-commutative operator (issue 5
-// target: m ≤ 1024 at ≥ 5× the sort + reduce-by-key baseline): 2^28 pairs of a u32 label and an affine<u32>
-// value composed per bucket, labels uniform or all equal, m swept. Baselines in the same run: the
-// issue's, Thrust's stable_sort_by_key + reduce_by_key on copies of the pairs ("vs base" is against it),
-// and CUB's stable radix sort of (label, value) pairs over the bits of m − 1 only, then
-// cub::DeviceReduce::ReduceByKey with the same operator (no copies, fewer bits: faster than Thrust). Bytes: the pairs
-// read once (12 per pair) and the m buckets written once. Where m ≤ vector_max_buckets the vector
-// strategy runs too, and warp_private_sets wherever its sets fit the device's shared memory; the tiny-m case (m = 2, 4, 5, 8) sets plan.hpp's vector threshold against
-// block_sort_segmented.
+// target: m ≤ 1024 at ≥ 5× the sort + reduce-by-key baseline): 2^28 pairs of a u32 label and an
+// affine<u32> value composed per bucket, labels uniform or all equal, m swept. Baselines in the same run:
+// the issue's, Thrust's stable_sort_by_key + reduce_by_key on copies of the pairs ("vs base" is against
+// it), and CUB's stable radix sort of (label, value) pairs over the bits of m − 1 only, then
+// cub::DeviceReduce::ReduceByKey with the same operator (no copies, fewer bits: faster than Thrust).
+// Bytes: the pairs read once (12 per pair) and the m buckets written once. Where m ≤ vector_max_buckets
+// the vector strategy runs too, and warp_private_sets wherever its sets fit the device's shared memory;
+// the tiny-m case (m = 2, 4, 5, 8) sets plan.hpp's vector threshold against block_sort_segmented.
 #include "cases/ordered_inputs.hpp"
 
 #include <sluice/detail/multireduce/vector.cuh>
@@ -49,8 +49,10 @@ void thrust_sort_reduce_by_key(bench::case_context& session, const bench::work_d
   unique.fill_bytes(0xA5);
   aggregates.fill_bytes(0xA5);
   bench::measure(session, work, "thrust stable_sort_by_key + reduce_by_key", bench::role::baseline, true, [&] {
-    SLUICE_CUDA_CHECK(cudaMemcpyAsync(keys.data(), labels.data(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, ctx.stream()));
-    SLUICE_CUDA_CHECK(cudaMemcpyAsync(sorted.data(), values.data(), n * sizeof(affine), cudaMemcpyDeviceToDevice, ctx.stream()));
+    SLUICE_CUDA_CHECK(cudaMemcpyAsync(keys.data(), labels.data(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice,
+                                      ctx.stream()));
+    SLUICE_CUDA_CHECK(
+        cudaMemcpyAsync(sorted.data(), values.data(), n * sizeof(affine), cudaMemcpyDeviceToDevice, ctx.stream()));
     thrust::stable_sort_by_key(policy, keys.data(), keys.data() + n, sorted.data());
     const auto ends = thrust::reduce_by_key(policy, keys.data(), keys.data() + n, sorted.data(), unique.data(),
                                             aggregates.data(), thrust::equal_to<std::uint32_t>{}, affine_compose{});
@@ -73,7 +75,8 @@ void multireduce_ordered_case(bench::case_context& session, std::uint32_t m, dat
   std::vector<multireduce_algorithm> strategies{multireduce_algorithm::block_sort_segmented,
                                                 multireduce_algorithm::global_sort_reduce_by_key};
   if (m <= detail::multireduce::vector_max_buckets) strategies.push_back(multireduce_algorithm::vector);
-  const detail::multireduce::problem problem{false, false, sizeof(affine), m, detail::multireduce::device_shared_budget(ctx, 0)};
+  const detail::multireduce::problem problem{false, false, sizeof(affine), m,
+                                             detail::multireduce::device_shared_budget(ctx, 0)};
   if (detail::multireduce::strategy_problem(multireduce_algorithm::warp_private_sets, problem).empty())
     strategies.push_back(multireduce_algorithm::warp_private_sets);
   for (const multireduce_algorithm algorithm : strategies) {
