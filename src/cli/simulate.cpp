@@ -471,36 +471,53 @@ std::size_t effective_bytes(const size_sweep& sweep, std::ostream& log) {
 /// memory's time, `miss_ns`, with miss_bytes = 0 for "all of it past") says what share of it the level
 /// kept, hence the capacity an LRU level needs to keep as much (sim::capacity_from_random_updates).
 /// The largest estimate counts (a neighbour only adds time, so every estimate errs low), at least
-/// hit_bytes. A pointer chase falls off a cliff once its cycle no longer fits (the 136a1fb runs: 15 ns
+/// hit_bytes. Each point (the hit, the miss past the level, every footprint) is timed `timings` times,
+/// interleaved, and counts at its fastest (sim::capacity_from_update_sweep): the L2's difference
+/// between hit and miss is 0.3-0.5 ns per update, and one slow timing of 0.1-0.2 ns moved a round's
+/// L2 anywhere between 0 and 1 MiB in the d51e54c runs (the median: 512 KiB in one run, 997 in the
+/// next) while the loop at m = 2^18 ran the same 1.15-1.29 ns per element in every round of both.
+/// The last level takes one timing: the shared L3's size moves with the other tenants' load, and the
+/// loop sees that (m = 2^22: 3.3-5.4 ns per element between rounds).
+/// A pointer chase falls off a cliff once its cycle no longer fits (the 136a1fb runs: 15 ns
 /// at 4 MiB, 130 ns at 4.9 MiB) and says nothing about the gradual loss of random updates past it,
 /// which is what the straight loop sees: at m = 2^20 it kept nearly all of its 4 MiB of buckets in L3
 /// where the chase put the L3 at 2.9-4.9 MiB, and at m = 2^14 it kept fewer of its 64 KiB in the
 /// 48 KiB L1 than an LRU L1 of the chase's size would.
 std::size_t update_bytes(const std::string& name, std::size_t hit_bytes, const std::vector<std::size_t>& footprints,
-                         std::size_t miss_bytes, double miss_ns, std::size_t reported, std::ostream& log) {
+                         std::size_t miss_bytes, double miss_ns, std::size_t reported, int timings, std::ostream& log) {
   line_pool inside(hit_bytes / line_bytes, line_bytes, true);
-  const double hit = inside.update_ns(update_steps);
-  if (miss_bytes != 0) {
-    line_pool past(miss_bytes / line_bytes, line_bytes, true);
-    miss_ns = past.update_ns(update_steps);
+  std::unique_ptr<line_pool> past;
+  if (miss_bytes != 0) past = std::make_unique<line_pool>(miss_bytes / line_bytes, line_bytes, true);
+  std::vector<std::unique_ptr<line_pool>> pools;
+  for (const std::size_t footprint : footprints)
+    pools.push_back(std::make_unique<line_pool>(footprint / line_bytes, line_bytes, true));
+  sim::update_point hit{hit_bytes, {}}, miss{miss_bytes, {}};
+  std::vector<sim::update_point> points;
+  for (const std::size_t footprint : footprints) points.push_back({footprint, {}});
+  for (int t = 0; t < timings; ++t) {  // interleaved: a neighbour's burst lands on one timing of each
+    hit.ns.push_back(inside.update_ns(update_steps));
+    for (std::size_t i = 0; i < pools.size(); ++i) points[i].ns.push_back(pools[i]->update_ns(update_steps));
+    if (past) miss.ns.push_back(past->update_ns(update_steps));
   }
-  log << fmt::format("{} update sweep (2 MiB pages; {:.2f} ns at {:.0f} KiB, {:.2f} ns at {}):", name, hit,
+  if (past) miss_ns = sim::fastest(miss.ns);
+  const double hit_ns = sim::fastest(hit.ns);
+  log << fmt::format("{} update sweep (2 MiB pages{}; {:.2f} ns at {:.0f} KiB, {:.2f} ns at {}):", name,
+                     timings > 1 ? fmt::format(", fastest of {}", timings) : std::string(), hit_ns,
                      static_cast<double>(hit_bytes) / 1024, miss_ns,
                      miss_bytes == 0 ? std::string("memory") : fmt::format("{:.0f} KiB", static_cast<double>(miss_bytes) / 1024));
-  std::size_t best = hit_bytes;
-  for (const std::size_t footprint : footprints) {
-    line_pool pool(footprint / line_bytes, line_bytes, true);
-    const double ns = pool.update_ns(update_steps);
-    const std::size_t holds = sim::capacity_from_random_updates(footprint, ns, hit, miss_ns, miss_bytes);
-    log << fmt::format(" {:.0f} KiB {:.2f} ns (holds {:.0f} KiB);", static_cast<double>(footprint) / 1024, ns,
-                       static_cast<double>(holds) / 1024);
-    best = std::max(best, holds);
+  for (const auto& p : points) {
+    const std::size_t holds = sim::capacity_from_random_updates(p.footprint_bytes, sim::fastest(p.ns), hit_ns, miss_ns, miss_bytes);
+    log << fmt::format(" {:.0f} KiB {:.2f} ns (holds {:.0f} KiB);", static_cast<double>(p.footprint_bytes) / 1024,
+                       sim::fastest(p.ns), static_cast<double>(holds) / 1024);
   }
+  const std::size_t best = sim::capacity_from_update_sweep(hit, points, miss_ns, miss_bytes);
   log << "\n";
   return std::min(best, reported);
 }
 
 constexpr double max_slots = 64;
+/// Timings per point of the update sweeps of the levels inside the last (update_bytes).
+constexpr int private_update_timings = 3;
 constexpr std::size_t core_loop_bytes = (std::size_t{1} << 10) * sizeof(std::uint32_t);  // fold_core_ns's m
 
 /// Loads a level overlaps: its latency over the core time the loop kernel loses there (its time per
@@ -587,7 +604,7 @@ void calibrate_caches(calibration& cal, std::ostream& log) {
       footprints = {from, reported};
     const std::size_t simulated_bytes =
         update_bytes(fmt::format("L{}", levels[i]->level), last ? from : from / 2, footprints, last ? 0 : 4 * reported,
-                     cal.memory.update_ns, reported, log);
+                     cal.memory.update_ns, reported, last ? 1 : private_update_timings, log);
     cal.machine.caches.push_back(cache_level_from(*levels[i], simulated_bytes, latency, slots));
     inner_bytes = last ? simulated_bytes : bytes;
     inner_latency = latency;
