@@ -22,22 +22,24 @@ namespace sim = sluice::host::simulator;
 /// Stream s's k-th line: streams far apart, each walking its own lines in order.
 constexpr std::uint64_t line_of(std::size_t stream, std::size_t k) { return (std::uint64_t{stream} << 32) + k; }
 
+/// Stores of `streams` streams in turn, 100 lines each, under a tracker of `kept`: how many it follows.
+std::size_t followed_in_turn(std::size_t streams, std::size_t kept) {
+  sim::write_stream_tracker tracker(kept);
+  std::size_t followed = 0;
+  for (std::size_t k = 0; k < 100; ++k)
+    for (std::size_t s = 0; s < streams; ++s) followed += tracker.follows(line_of(s, k)) ? 1 : 0;
+  return followed;
+}
+
 TEST(SimulatorStores, TrackerFollowsUpToItsStreams) {
   // 4 streams in turn under a tracker of 4: only each stream's first line starts a stream.
-  sim::write_stream_tracker tracker(4);
-  std::size_t started = 0;
-  for (std::size_t k = 0; k < 100; ++k)
-    for (std::size_t s = 0; s < 4; ++s) started += tracker.follows(line_of(s, k)) ? 0 : 1;
+  const std::size_t started = 4 * 100 - followed_in_turn(4, 4);
   EXPECT_EQ(started, 4u);
 }
 
 TEST(SimulatorStores, OneStreamTooManyInTurnFollowsNone) {
   // 5 streams in turn under a tracker of 4: LRU drops each stream just before it comes back.
-  sim::write_stream_tracker tracker(4);
-  std::size_t followed = 0;
-  for (std::size_t k = 0; k < 100; ++k)
-    for (std::size_t s = 0; s < 5; ++s) followed += tracker.follows(line_of(s, k)) ? 1 : 0;
-  EXPECT_EQ(followed, 0u);
+  EXPECT_EQ(followed_in_turn(5, 4), 0u);
 }
 
 TEST(SimulatorStores, TrackerFollowsTheSameLineAndTheNextOnly) {
