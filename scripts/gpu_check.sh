@@ -17,7 +17,8 @@
 # SLUICE_CHECK_PART=build only builds (SLUICE_BUILD_TARGET: only that target); SLUICE_SKIP_BUILD=1 then lets several parts run side by side.
 # SLUICE_CHECK_PART=profile runs Nsight Compute over `sluice bench $SLUICE_BENCH_ARGS`, profiling
 # SLUICE_PROFILE_COUNT (default 1) launches of the kernels matching the regex SLUICE_PROFILE_KERNEL
-# after skipping SLUICE_PROFILE_SKIP (default 0) of them; the report goes to profile-$SLUICE_PROFILE_NAME
+# (matched against SLUICE_PROFILE_NAME_BASE: function, the default, or demangled, with the template
+# arguments) after skipping SLUICE_PROFILE_SKIP (default 0) of them; the report goes to profile-$SLUICE_PROFILE_NAME
 # .ncu-rep with its details page and source-level SASS (CSV) beside it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -145,7 +146,8 @@ if wants examples; then step examples "$build/examples/sssp_delta_stepping"; fi
 profile() {  # Nsight Compute over the bench, the sections that say what bounds a kernel, and its source page
   local report="$logs/profile-${SLUICE_PROFILE_NAME:-kernel}"
   # shellcheck disable=SC2086  # SLUICE_BENCH_ARGS is a list of words
-  ncu --kernel-name "regex:${SLUICE_PROFILE_KERNEL:?set SLUICE_PROFILE_KERNEL}" --launch-skip "${SLUICE_PROFILE_SKIP:-0}" \
+  ncu --kernel-name-base "${SLUICE_PROFILE_NAME_BASE:-function}" \
+    --kernel-name "regex:${SLUICE_PROFILE_KERNEL:?set SLUICE_PROFILE_KERNEL}" --launch-skip "${SLUICE_PROFILE_SKIP:-0}" \
     --launch-count "${SLUICE_PROFILE_COUNT:-1}" --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
     --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section InstructionStats \
     --import-source yes --section SourceCounters -f -o "$report" \

@@ -7,7 +7,8 @@
 //              per-block shared-memory counters added into 256 global ones; their exclusive scan gives
 //              the start of every bucket, and the start of bin m is the kept count.
 //   one pass   one kernel (radix_sort::onesweep_kernel): a block takes the next tile in order, computes
-//              the digits of its keys (padding: digit 255), ranks them stably within the tile
+//              the digits of its keys (padding: the last digit; 64 digits for m < 64, else 256), ranks
+//              them stably within the tile
 //              (cub::BlockRadixRankMatchEarlyCounts), publishes its per-digit counts, looks back per
 //              digit over earlier tiles for its runs' global starts, stages keys (then values) in digit
 //              order and writes them so that consecutive threads write consecutive positions of a
@@ -15,7 +16,7 @@
 //
 // Traffic: keys read twice (histogram, pass), written once; values read once, written once: 12 bytes
 // per u32 key, 20 per u32 pair, the seed's speed of light, as BMS, but one pass kernel instead of
-// prescan + scan of the m × L count matrix + postscan. Status words: 1 KiB per tile. bucket_of is
+// prescan + scan of the m × L count matrix + postscan. Status words: 4 bytes per digit and tile. bucket_of is
 // called three times per key (histogram, rank, write-out; values: once more).
 #pragma once
 
@@ -28,6 +29,7 @@ namespace sluice::detail::multisplit {
 
 // The limits (plan.hpp, where the automatic choice reads them) are the radix kernel's.
 static_assert(max_onesweep_buckets == radix_sort::onesweep_digits - 1);
+static_assert(narrow_onesweep_digit_bits <= radix_sort::max_pass_bits);
 static_assert(max_onesweep_value_bytes == radix_sort::onesweep_max_value_bytes);
 
 /// The onesweep digit of a key: its bucket id, or `kept` (= m) for a dropped key (radix_sort::drops_digits).
@@ -58,12 +60,13 @@ __global__ inline void onesweep_counts_kernel(const unsigned long long* starts, 
   if (dropped && threadIdx.x == 0) *dropped = n - starts[m];
 }
 
-template <class Offset, class K, class V, class BucketOf>
+template <class Offset, int DigitBits, class K, class V, class BucketOf>
 void run_onesweep_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m,
                        std::size_t* offsets, std::size_t* dropped) {
+  static_assert(max_onesweep_buckets < radix_sort::onesweep_digits);
   const bucket_digit<BucketOf> digit{whole_ids(bucket_of, m), m};
-  radix_sort::onesweep_sort<K, V, Offset, bucket_digit<BucketOf>> onesweep(ctx, io.keys_in, io.n,
-                                                                           bucket_digits<BucketOf>{{digit}});
+  radix_sort::onesweep_sort<K, V, Offset, bucket_digit<BucketOf>, DigitBits> onesweep(
+      ctx, io.keys_in, io.n, bucket_digits<BucketOf>{{digit}});
   onesweep.pass(io.keys_in, io.values_in, io.keys_out, io.values_out, digit);
   if (offsets || dropped) {
     onesweep_counts_kernel<<<1, radix_sort::onesweep_digits, 0, ctx.stream()>>>(onesweep.digit_starts(0), m, io.n,
@@ -72,14 +75,23 @@ void run_onesweep_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of
   }
 }
 
-/// The onesweep strategy for 1 ≤ m ≤ 255 buckets and n ≥ 1 elements, with 32-bit output offsets while n
-/// fits them (fewer registers, as the radix sort).
+template <int DigitBits, class K, class V, class BucketOf>
+void run_onesweep_digits(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m,
+                         std::size_t* offsets, std::size_t* dropped) {
+  if (io.n <= std::numeric_limits<std::uint32_t>::max())
+    run_onesweep_with<std::uint32_t, DigitBits>(ctx, io, bucket_of, m, offsets, dropped);
+  else run_onesweep_with<unsigned long long, DigitBits>(ctx, io, bucket_of, m, offsets, dropped);
+}
+
+/// The onesweep strategy for 1 ≤ m ≤ 255 buckets and n ≥ 1 elements: digits 0 … m ranked as 64 digits
+/// while m < 64 (narrow_onesweep_digit_bits), else 256; 32-bit output offsets while n fits them (fewer
+/// registers, as the radix sort).
 template <class K, class V, class BucketOf>
 void run_onesweep(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m, std::size_t* offsets,
                   std::size_t* dropped) {
-  if (io.n <= std::numeric_limits<std::uint32_t>::max())
-    run_onesweep_with<std::uint32_t>(ctx, io, bucket_of, m, offsets, dropped);
-  else run_onesweep_with<unsigned long long>(ctx, io, bucket_of, m, offsets, dropped);
+  constexpr int narrow = narrow_onesweep_digit_bits;
+  if (m < (1u << narrow)) run_onesweep_digits<narrow>(ctx, io, bucket_of, m, offsets, dropped);
+  else run_onesweep_digits<radix_sort::max_pass_bits>(ctx, io, bucket_of, m, offsets, dropped);
 }
 
 }  // namespace sluice::detail::multisplit

@@ -65,6 +65,10 @@ inline constexpr std::uint32_t digit_radix = max_direct_buckets - 1;
 
 /// onesweep takes m < 256 buckets: digit m marks the dropped keys, and a digit is 8 bits.
 inline constexpr std::uint32_t max_onesweep_buckets = 255;
+/// Bucket digits onesweep ranks for m ≤ 2^6 − 1 buckets (digits 0 … m, m for the dropped keys): 64
+/// instead of 256, so the block rank's warp histograms, its ballots per key (one per digit bit), the
+/// look-back threads and the zeroed status words shrink with them.
+inline constexpr int narrow_onesweep_digit_bits = 6;
 /// Keys and values onesweep stages (its tile shapes are CUB's, for elements of at most 16 bytes).
 inline constexpr std::size_t max_onesweep_key_bytes = 16;
 inline constexpr std::size_t max_onesweep_value_bytes = 16;

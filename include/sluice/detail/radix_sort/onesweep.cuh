@@ -20,7 +20,7 @@
 // writes the next portion's digit starts (its own run's start plus its count). Any n works.
 //
 // Work O(n) per pass. Traffic per pass: keys (and values) read once and written once; status words,
-// 1 KiB per tile (7680 u32 keys), zeroed, written twice and read by the next tile (mostly in L2). Once
+// 4 bytes per digit and tile (1 KiB per 7680 u32 keys at 256 digits), zeroed, written twice and read by the next tile (mostly in L2). Once
 // per sort: one more read of the keys for the histograms. A u32 sort of 32 bits: 4 passes of 8 bytes per
 // key + 4 = 36 bytes per key (the multisplit strategy: 60).
 //
@@ -57,7 +57,8 @@
 
 namespace sluice::detail::radix_sort {
 
-/// Digits of a onesweep pass: every pass is at most max_pass_bits = 8 bits wide.
+/// Digits of a onesweep pass: every pass is at most max_pass_bits = 8 bits wide. The histograms and the
+/// digit starts always have this many per pass; a pass kernel may rank fewer (onesweep_shape's DigitBits).
 inline constexpr int onesweep_digits = 1 << max_pass_bits;
 /// The widest value onesweep stages in shared memory; automatic sorts wider ones by multisplit.
 inline constexpr std::size_t onesweep_max_value_bytes = 16;
@@ -101,10 +102,15 @@ constexpr onesweep_nominal sm90_onesweep_nominal(int key_bytes, int value_bytes,
 /// The onesweep kernel's tile for keys K, values V (no_values: keys only) and output offsets of type
 /// Offset (std::uint32_t while n < 2^32: fewer registers, as CUB's 32-bit offsets). As CUB's
 /// RegBoundScaling: the nominal items scaled by 4 / (the wider of key and value), threads capped so
-/// that the staged tile and the digit offsets fit 48 KiB of shared memory.
-template <class K, class V, class Offset>
+/// that the staged tile and the digit offsets fit 48 KiB of shared memory. DigitBits: the digits a pass
+/// ranks, 2^DigitBits of them (the radix sort's 8; multisplit's bucket digits take fewer for few
+/// buckets, detail/multisplit/onesweep.cuh).
+template <class K, class V, class Offset, int DigitBits = max_pass_bits>
 struct onesweep_shape {
   using offset = Offset;
+  static constexpr int digit_bits = DigitBits;
+  static constexpr int digits = 1 << DigitBits;
+  static_assert(DigitBits >= 1 && DigitBits <= max_pass_bits, "a pass ranks at most 256 digits");
   static constexpr int key_bytes = static_cast<int>(sizeof(K));
   static constexpr int value_bytes = has_values<V> ? static_cast<int>(sizeof(V)) : 0;
   static constexpr int element_bytes = key_bytes > value_bytes ? key_bytes : value_bytes;
@@ -112,7 +118,7 @@ struct onesweep_shape {
       key_bytes, value_bytes, static_cast<int>(sizeof(Offset)), cuda::std::is_same_v<K, float>);
   static constexpr int scaled_items = nominal.items * 4 / (element_bytes > 4 ? element_bytes : 4);
   static constexpr int items = scaled_items < 1 ? 1 : scaled_items;
-  static constexpr int staging_bytes = onesweep_shared_bytes - onesweep_digits * static_cast<int>(sizeof(Offset)) - 16;
+  static constexpr int staging_bytes = onesweep_shared_bytes - digits * static_cast<int>(sizeof(Offset)) - 16;
   static constexpr int threads_fitting = staging_bytes / (element_bytes * items) / 32 * 32;
   static constexpr int threads = nominal.threads < threads_fitting ? nominal.threads : threads_fitting;
   static constexpr int tile = threads * items;
@@ -124,7 +130,7 @@ struct onesweep_shape {
   /// Dropping digits ask for more where they can (onesweep_min_blocks).
   static constexpr int min_blocks_per_sm = 2;
 
-  static_assert(threads >= onesweep_digits, "thread d of a block looks back for digit d");
+  static_assert(threads >= digits, "thread d of a block looks back for digit d");
 };
 
 /// The histogram kernel's shape: CUB's SM90 one (128 threads × 16 keys), with our privatised copies of
@@ -239,12 +245,13 @@ void count_digit_starts(context& ctx, const K* keys, std::size_t n, const Digits
 
 // ---- the per-digit look-back --------------------------------------------------------------------------
 
-/// The status of one portion's tiles: one 32-bit word per (tile, digit), the state (scan::tile_state:
+/// The status of one portion's tiles: one 32-bit word per (tile, digit) for Digits digits, the state (scan::tile_state:
 /// invalid; aggregate = the tile's own count of the digit; inclusive = its count over this and every
 /// earlier tile of the portion) in the top two bits and the count in the low 30, as CUB packs them.
 /// State and count travel in one word, so relaxed device-scope atomics suffice: a reader that sees the
 /// state sees its count, and nothing else is published through the status (the keys a tile writes are
 /// read only by the next pass, after the kernel boundary).
+template <int Digits>
 struct digit_status {
   cuda::std::uint32_t* words;  ///< [tile][digit], zeroed (invalid) before the portion's kernel
 
@@ -255,7 +262,7 @@ struct digit_status {
   __device__ cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device> word(cuda::std::uint32_t tile,
                                                                                    cuda::std::uint32_t digit) const {
     return cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device>(
-        words[static_cast<cuda::std::size_t>(tile) * onesweep_digits + digit]);
+        words[static_cast<cuda::std::size_t>(tile) * Digits + digit]);
   }
   __device__ void publish(cuda::std::uint32_t tile, cuda::std::uint32_t digit, scan::tile_state state,
                           cuda::std::uint32_t count) const {
@@ -274,7 +281,8 @@ struct digit_status {
 /// time, adding aggregates until it meets an inclusive count (CUB's onesweep look-back; the scan's
 /// warp-wide window, look_back.cuh, would need a warp per digit). Tiles are taken in order, so every
 /// tile waited on is running, and each publishes its aggregate before it waits for anyone: no cycle.
-__device__ __forceinline__ cuda::std::uint32_t count_in_earlier_tiles(const digit_status& status,
+template <int Digits>
+__device__ __forceinline__ cuda::std::uint32_t count_in_earlier_tiles(const digit_status<Digits>& status,
                                                                       cuda::std::uint32_t tile,
                                                                       cuda::std::uint32_t digit) {
   cuda::std::uint32_t before = 0;
@@ -327,12 +335,12 @@ struct onesweep_portion {
   Digit digit;
   const unsigned long long* starts;  ///< where each digit's keys of this portion begin
   unsigned long long* next_starts;   ///< the next portion's starts (written by the last tile); null for the last
-  cuda::std::uint32_t* status;       ///< the portion's tiles × 256 status words, zeroed
+  cuda::std::uint32_t* status;       ///< the portion's tiles × the shape's digits status words, zeroed
   cuda::std::uint32_t* next_tile;    ///< the tile counter, zeroed
 };
 
 template <class Shape>
-using onesweep_rank = cub::BlockRadixRankMatchEarlyCounts<Shape::threads, max_pass_bits, false,
+using onesweep_rank = cub::BlockRadixRankMatchEarlyCounts<Shape::threads, Shape::digit_bits, false,
                                                           cub::BLOCK_SCAN_RAKING_MEMOIZE, cub::WARP_MATCH_ANY, 1>;
 
 /// radix_digit in the form cub's rank calls (the digits are already reversed for a descending sort).
@@ -356,7 +364,7 @@ struct onesweep_storage {
   };
   /// Staged position i of digit d goes to offsets[d] + i (modulo 2^bits of the offset: relative to the
   /// digit's first staged position).
-  typename Shape::offset offsets[onesweep_digits];
+  typename Shape::offset offsets[Shape::digits];
   cuda::std::uint32_t tile;
 };
 
@@ -396,8 +404,8 @@ __device__ __forceinline__ void load_tile_unpadded(const K* from, int valid, K (
   else cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys, valid);
 }
 
-/// The digits of the tile's keys, warp-striped, for a dropping Digit: positions past `valid` get digit
-/// 255 (≥ every kept digit, after every real key of digit 255 in rank order), so they rank last and are
+/// The digits of the tile's keys, warp-striped, for a dropping Digit: positions past `valid` get the
+/// shape's last digit (≥ every kept digit, after every real key of that digit in rank order), so they rank last and are
 /// never staged; only the last tile of the last portion has them. The keys die here: only the digits
 /// live across the rank (the kernel loads the keys again to stage them).
 template <class Shape, class K, class Digit>
@@ -411,7 +419,7 @@ __device__ __forceinline__ void load_tile_digits(const K* from, int valid, const
   } else {
 #pragma unroll
     for (int j = 0; j < Shape::items; ++j)
-      digits[j] = warp_striped_position<Shape>(j) < valid ? digit(keys[j]) : onesweep_digits - 1;
+      digits[j] = warp_striped_position<Shape>(j) < valid ? digit(keys[j]) : Shape::digits - 1;
   }
 }
 
@@ -442,7 +450,7 @@ template <class Shape, class K, class V, class Digit>
 __device__ __forceinline__ void locate_digit_run(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
                                                  cuda::std::uint32_t digit, cuda::std::uint32_t count,
                                                  cuda::std::uint32_t first_staged, typename Shape::offset* offsets) {
-  const digit_status status{portion.status};
+  const digit_status<Shape::digits> status{portion.status};
   cuda::std::uint32_t before = 0;
   if (tile > 0) {
     before = count_in_earlier_tiles(status, tile, digit);
@@ -498,23 +506,23 @@ template <class Shape, class K, class V, class Digit = radix_digit<K>>
 __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Digit>))
     onesweep_kernel(onesweep_portion<K, V, Digit> portion) {
   using rank_t = onesweep_rank<Shape>;
-  static_assert(rank_t::BINS_TRACKED_PER_THREAD == 1, "thread d < 256 holds the count of digit d");
+  static_assert(rank_t::BINS_TRACKED_PER_THREAD == 1, "thread d < Shape::digits holds the count of digit d");
   __shared__ onesweep_storage<Shape, K, V> s;
   static_assert(sizeof(s) <= onesweep_shared_bytes, "the tile fits static shared memory");
 
   const cuda::std::uint32_t tile = take_tile(portion.next_tile, s.tile);
   const cuda::std::uint32_t first = tile * static_cast<cuda::std::uint32_t>(Shape::tile);
   const int valid = static_cast<int>(cuda::std::min<cuda::std::uint32_t>(Shape::tile, portion.n - first));
-  const digit_status status{portion.status};
+  const digit_status<Shape::digits> status{portion.status};
 
   K keys[Shape::items];
   int ranks[Shape::items];
-  int first_staged[1];  // thread d < 256: the tile's first staged position of digit d
+  int first_staged[1];  // thread d < Shape::digits: the tile's first staged position of digit d
   cuda::std::uint32_t count = 0;
   // Called by the rank as soon as the tile's digit counts are known (thread d gets digit d's): publishing
   // them before the ranks shortens the wait of the tiles behind. Tile 0's counts are already inclusive.
   auto publish_counts = [&](int (&bins)[1]) {
-    if (threadIdx.x >= onesweep_digits) return;
+    if (threadIdx.x >= Shape::digits) return;
     count = static_cast<cuda::std::uint32_t>(bins[0]);
     status.publish(tile, threadIdx.x, tile == 0 ? scan::tile_inclusive : scan::tile_aggregate, count);
   };
@@ -534,7 +542,7 @@ __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Di
   __syncthreads();  // the rank's storage becomes the staged keys
 
   stage<Shape>(keys, ranks, valid, s.keys.Alias());
-  if (threadIdx.x < onesweep_digits)
+  if (threadIdx.x < Shape::digits)
     locate_digit_run<Shape>(portion, tile, threadIdx.x, count, static_cast<cuda::std::uint32_t>(first_staged[0]),
                             s.offsets);
   __syncthreads();
@@ -550,11 +558,11 @@ __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Di
 /// output offsets of type Offset (wide enough for n): the constructor counts every pass's digits (one
 /// read of the keys), then pass() runs the plan's passes in order, each one kernel per portion.
 /// radix_sort.cuh's run_passes chooses where each pass reads and writes. Digit: see drops_digits
-/// (multisplit's onesweep strategy runs one pass of its bucket digits).
-template <class K, class V, class Offset, class Digit = radix_digit<K>>
+/// (multisplit's onesweep strategy runs one pass of its bucket digits, DigitBits wide).
+template <class K, class V, class Offset, class Digit = radix_digit<K>, int DigitBits = max_pass_bits>
 class onesweep_sort {
  public:
-  using shape = onesweep_shape<K, V, Offset>;
+  using shape = onesweep_shape<K, V, Offset, DigitBits>;
 
   onesweep_sort(context& ctx, const K* keys, std::size_t n, const pass_plan& plan, bool descending)
       : onesweep_sort(ctx, keys, n, digits_of<K>(plan, descending)) {}
@@ -568,7 +576,7 @@ class onesweep_sort {
         passes_(static_cast<std::size_t>(digits.passes)),
         starts_(ctx, portions_ * passes_ * onesweep_digits),
         tile_counters_(ctx, portions_ * passes_),
-        status_(ctx, ceil_div(std::min(n, shape::portion), shape::tile) * onesweep_digits) {
+        status_(ctx, ceil_div(std::min(n, shape::portion), shape::tile) * shape::digits) {
     SLUICE_CUDA_CHECK(
         cudaMemsetAsync(starts_.get(), 0, passes_ * onesweep_digits * sizeof(unsigned long long), ctx.stream()));
     SLUICE_CUDA_CHECK(
@@ -583,7 +591,7 @@ class onesweep_sort {
       const auto count = static_cast<std::uint32_t>(std::min(shape::portion, n_ - begin));
       const std::size_t tiles = ceil_div(count, shape::tile);
       SLUICE_CUDA_CHECK(
-          cudaMemsetAsync(status_.get(), 0, tiles * onesweep_digits * sizeof(std::uint32_t), ctx_.stream()));
+          cudaMemsetAsync(status_.get(), 0, tiles * shape::digits * sizeof(std::uint32_t), ctx_.stream()));
       onesweep_portion<K, V, Digit> work{from + begin, nullptr, to, to_values, count, digit, starts(q, next_pass_),
                                   q + 1 < portions_ ? starts(q + 1, next_pass_) : nullptr, status_.get(),
                                   tile_counters_.get() + q * passes_ + next_pass_};
