@@ -1,7 +1,7 @@
 // GPU tests of multisplit (Ashkiani ch. 3) against the reference, for every strategy: the warp and
 // block building blocks on their own (ballot peers and histograms against __match_any_sync and a host
 // count, partial warps; segmented scans of per-warp counts), then the device-wide multisplit: stability
-// (values carry their index), m = 1…40, 255, 256, 257, 1000, 2^16, sizes around windows and tiles
+// (values carry their index), m = 1…40, 63, 64, 255, 256, 257, 1000, 2^16, sizes around windows and tiles
 // (onesweep's too; it runs every m ≤ 255 and rejects 256),
 // the seed's distributions, extreme keys, every bucket functor and user functors, dropped ids, strict
 // mode and bad arguments, 2^31 + 5 elements.
@@ -209,14 +209,16 @@ std::vector<std::uint32_t> delta_keys(std::size_t n, std::uint32_t m, std::uint6
 constexpr std::uint32_t test_delta = 1000;
 
 /// m = 1…40 reaches every ballot count and partial window; under a sanitizer the counts at the bit-width
-/// boundaries (1–5, 8, 9, 16, 17, 31–33, 40) reach the same code paths in a fraction of the time.
+/// boundaries (1–5, 8, 9, 16, 17, 31–33, 40) reach the same code paths in a fraction of the time. 63 and
+/// 64: onesweep's last m of 64 ranked digits (the dropped keys' digit is then the padding's) and its
+/// first of 256.
 std::vector<std::uint32_t> bucket_counts() {
   std::vector<std::uint32_t> ms;
   if (sluice::testing::under_sanitizer())
     ms = {1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 40};
   else
     for (std::uint32_t m = 1; m <= 40; ++m) ms.push_back(m);
-  for (std::uint32_t m : {255u, 256u, 257u, 1000u, 65536u}) ms.push_back(m);
+  for (std::uint32_t m : {63u, 64u, 255u, 256u, 257u, 1000u, 65536u}) ms.push_back(m);
   return ms;
 }
 
