@@ -45,6 +45,16 @@ struct pass_io {
   std::size_t n;
 };
 
+/// Whether bucket_of(key) is a valid id, in [0, m); if so, `id` is it. One compare of the id as an unsigned
+/// 64-bit number: a negative id of a signed type converts (modulo 2^64) to one ≥ 2^63 > m.
+template <class BucketOf, class K>
+__device__ __forceinline__ bool checked_id(const BucketOf& bucket_of, const K& key, std::uint32_t m, std::uint32_t& id) {
+  const auto raw = bucket_of(key);
+  static_assert(cuda::std::is_integral_v<decltype(raw)>, "bucket_of returns an integer bucket id");
+  id = static_cast<std::uint32_t>(raw);
+  return static_cast<unsigned long long>(raw) < m;
+}
+
 /// The bucket id of a key for one digit pass (plan.hpp): the caller's id, checked against m, then the
 /// pass's digit. An invalid id is `invalid_id` on the last pass (dropped) and `radix` on earlier ones
 /// (a bucket of its own after the digits, kept for the last pass to drop).
@@ -56,12 +66,8 @@ struct pass_ids {
 
   template <class K>
   __device__ __forceinline__ std::uint32_t operator()(const K& key) const {
-    const auto id = bucket_of(key);
-    static_assert(cuda::std::is_integral_v<decltype(id)>, "bucket_of returns an integer bucket id");
-    bool valid = static_cast<unsigned long long>(id) < m;
-    if constexpr (cuda::std::is_signed_v<decltype(id)>) valid = valid && id >= 0;
-    if (!valid) return pass.radix == 0 ? invalid_id : pass.radix;
-    std::uint32_t digit = static_cast<std::uint32_t>(id);
+    std::uint32_t digit = 0;
+    if (!checked_id(bucket_of, key, m, digit)) return pass.radix == 0 ? invalid_id : pass.radix;
     if (pass.divisor != 1) digit /= pass.divisor;
     return pass.radix == 0 ? digit : digit % pass.radix;
   }

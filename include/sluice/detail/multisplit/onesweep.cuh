@@ -33,15 +33,17 @@ static_assert(narrow_onesweep_digit_bits <= radix_sort::max_pass_bits);
 static_assert(max_onesweep_value_bytes == radix_sort::onesweep_max_value_bytes);
 
 /// The onesweep digit of a key: its bucket id, or `kept` (= m) for a dropped key (radix_sort::drops_digits).
+/// Computed on its own rather than through pass_ids, whose divisor and radix (super-bucket passes) cost
+/// the pass kernel two never-taken division branches per key (ncu, b47bb62: ~25 instructions a key).
 template <class BucketOf>
 struct bucket_digit {
-  pass_ids<BucketOf> ids;
+  BucketOf bucket_of;
   std::uint32_t kept;
 
   template <class K>
   __device__ __forceinline__ std::uint32_t operator()(const K& key) const {
-    const std::uint32_t id = ids(key);
-    return id < kept ? id : kept;
+    std::uint32_t id = 0;
+    return checked_id(bucket_of, key, kept, id) ? id : kept;
   }
 };
 
@@ -64,7 +66,7 @@ template <class Offset, int DigitBits, class K, class V, class BucketOf>
 void run_onesweep_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m,
                        std::size_t* offsets, std::size_t* dropped) {
   static_assert(max_onesweep_buckets < radix_sort::onesweep_digits);
-  const bucket_digit<BucketOf> digit{whole_ids(bucket_of, m), m};
+  const bucket_digit<BucketOf> digit{bucket_of, m};
   radix_sort::onesweep_sort<K, V, Offset, bucket_digit<BucketOf>, DigitBits> onesweep(
       ctx, io.keys_in, io.n, bucket_digits<BucketOf>{{digit}});
   onesweep.pass(io.keys_in, io.values_in, io.keys_out, io.values_out, digit);
