@@ -72,10 +72,10 @@ TEST(MultisplitPlan, DigitPassesSortStablyByTheWholeId) {
 }
 
 TEST(MultisplitPlan, AutomaticChoice) {
-  EXPECT_EQ(ms::choose(2, 4, 0), multisplit_algorithm::dms);  // keys alone, m = 2: DMS measured faster
+  EXPECT_EQ(ms::choose(2, 4, 0), multisplit_algorithm::onesweep);  // m = 2: onesweep measured faster (7ca4d5e)
   EXPECT_EQ(ms::choose(1, 4, 0), multisplit_algorithm::dms);
-  EXPECT_EQ(ms::choose(2, 4, 4), multisplit_algorithm::bms);
-  EXPECT_EQ(ms::choose(2, 8, 0), multisplit_algorithm::bms);
+  EXPECT_EQ(ms::choose(2, 4, 4), multisplit_algorithm::onesweep);
+  EXPECT_EQ(ms::choose(2, 8, 0), multisplit_algorithm::onesweep);
   EXPECT_EQ(ms::choose(3, 4, 0), multisplit_algorithm::onesweep);  // measured faster at m = 32
   EXPECT_EQ(ms::choose(255, 4, 4), multisplit_algorithm::onesweep);
   EXPECT_EQ(ms::choose(32, 16, 16), multisplit_algorithm::onesweep);
@@ -87,13 +87,13 @@ TEST(MultisplitPlan, AutomaticChoice) {
   EXPECT_EQ(ms::choose(8, 8, 32), multisplit_algorithm::rb_sort);
 }
 
-TEST(MultisplitPlan, OnesweepIsAddedLastAndChosenFromThreeTo255Buckets) {
+TEST(MultisplitPlan, OnesweepIsAddedLastAndChosenFromTwoTo255Buckets) {
   EXPECT_EQ(static_cast<int>(multisplit_algorithm::scan_split), 5);  // earlier enumerators keep their values
   EXPECT_EQ(static_cast<int>(multisplit_algorithm::onesweep), 6);
   EXPECT_EQ(sluice::to_string(multisplit_algorithm::onesweep), "onesweep");
   for (std::uint32_t m = 1; m <= 300; ++m)
     for (std::size_t value_bytes : {std::size_t{0}, std::size_t{4}, std::size_t{16}})
-      EXPECT_EQ(ms::choose(m, 4, value_bytes) == multisplit_algorithm::onesweep, m >= 3 && m <= 255) << m;
+      EXPECT_EQ(ms::choose(m, 4, value_bytes) == multisplit_algorithm::onesweep, m >= 2 && m <= 255) << m;
 }
 
 }  // namespace

@@ -78,14 +78,15 @@ inline constexpr std::size_t max_onesweep_value_bytes = 16;
 // everywhere but for keys alone at m = 2, where DMS is 1.23–1.31× faster: its reordering buys nothing
 // when each window holds two runs) ------------------------------------------------------------------------
 /// From this many buckets on (up to max_onesweep_buckets), onesweep: on the H100 (226ed94, u32, 2^28)
-/// it beats BMS 1.44x on keys and 1.55x on pairs at m = 32, and loses at m = 2 (2.01 ms against DMS's
-/// 1.56 for keys, 2.44 against BMS's 2.38 for pairs); its cost hardly depends on m (one 8-bit digit).
-inline constexpr std::uint32_t automatic_onesweep_min_buckets = 3;
+/// it beat BMS 1.44x on keys and 1.55x on pairs at m = 32 and lost at m = 2; since the checked digit and
+/// the full tiles' write-out without bounds checks (7ca4d5e) it wins at m = 2 too (1.35 ms against DMS's
+/// 1.65 for keys, 2.36 against BMS's 2.52 for pairs); its cost hardly depends on m.
+inline constexpr std::uint32_t automatic_onesweep_min_buckets = 2;
 /// Past this many digit passes, automatic sorts the bucket ids instead (RB-sort).
 inline constexpr int automatic_max_digit_passes = 2;
-/// Keys alone, of at most this many bytes, into at most this many buckets: DMS (measured at m = 2 only;
-/// where between 2 and 32 BMS takes over is not measured).
-inline constexpr std::uint32_t automatic_dms_max_buckets = 2;
+/// Keys alone, of at most this many bytes, into at most this many buckets: DMS (m = 1, a copy; at m = 2
+/// DMS was the fastest until onesweep overtook it at 7ca4d5e).
+inline constexpr std::uint32_t automatic_dms_max_buckets = 1;
 inline constexpr std::size_t automatic_dms_max_key_bytes = 4;
 
 /// ⌈log2 m⌉ (0 for m ≤ 1): the ballots of a window, the bits RB-sort sorts.

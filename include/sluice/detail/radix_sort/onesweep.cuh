@@ -423,17 +423,10 @@ __device__ __forceinline__ void load_tile_digits(const K* from, int valid, const
   }
 }
 
-/// Runs f(cuda::std::true_type{}) for a full tile and f(cuda::std::false_type{}) for the last, partial
-/// one, so that the full tiles' code has no bounds check per item: with one, the write-out recomputed
-/// the digit functor's loop invariants behind a branch for every item (ncu at b47bb62: 335 M
-/// instructions in our write-out of 2^28 keys against 186 M in CUB's).
-template <class Shape, class F>
-__device__ __forceinline__ void by_tile_fullness(int valid, F&& f) {
-  if (valid == Shape::tile) f(cuda::std::true_type{});
-  else f(cuda::std::false_type{});
-}
-
-/// Whether tile position `position` holds an element (always, in a full tile).
+/// Whether tile position `position` holds an element (always, in a full tile: Full, so that the full
+/// tiles' code has no bounds check per item; with one, the write-out recomputed the digit functor's loop
+/// invariants behind a branch for every item: ncu at b47bb62, 335 M instructions in our write-out of
+/// 2^28 keys against 186 M in CUB's).
 template <bool Full>
 __device__ __forceinline__ bool in_tile(int position, int valid) {
   return Full || position < valid;
@@ -448,14 +441,42 @@ __device__ __forceinline__ void stage(const T (&items)[Shape::items], const int 
     if (in_tile<Full>(warp_striped_position<Shape>(j), valid)) staged[ranks[j]] = items[j];
 }
 
+/// Items unsigned fields of Bits bits each, 32 / Bits to a register. The pairs kernels hold the digits
+/// (< 256, 8 bits) of a thread's staged keys across the values' load and staging, beside the values
+/// and the ranks: unpacked, the 23 digits of a u32 pair tile pushed the kernels past 80 registers
+/// (ptxas at 7ca4d5e: 136 bytes of spills in multisplit's pairs kernel, 80 with them packed; packing
+/// the ranks as well did not lower it). Indices are compile-time constants in the unrolled loops, so
+/// set and get are a shift and a mask.
+template <int Items, int Bits>
+class packed_fields {
+ public:
+  static constexpr int per_word = 32 / Bits;
+  static constexpr cuda::std::uint32_t mask = (1u << Bits) - 1;
+
+  __device__ __forceinline__ void set(int j, cuda::std::uint32_t field) {
+    const int shift = Bits * (j % per_word);
+    words_[j / per_word] = shift == 0 ? field : words_[j / per_word] | field << shift;
+  }
+  __device__ __forceinline__ cuda::std::uint32_t operator[](int j) const {
+    return words_[j / per_word] >> (Bits * (j % per_word)) & mask;
+  }
+
+ private:
+  cuda::std::uint32_t words_[(Items + per_word - 1) / per_word];
+};
+
+template <class Shape>
+using packed_digits = packed_fields<Shape::items, 8>;
+
 /// The digits of the staged keys at the positions this thread writes out: threadIdx.x + j · threads.
 template <class Shape, bool Full, class K, class Digit>
 __device__ __forceinline__ void staged_digits(const K* staged, const Digit& digit, int valid,
-                                              cuda::std::uint32_t (&digits)[Shape::items]) {
+                                              packed_digits<Shape>& digits) {
+  static_assert(Shape::digits <= 256, "a digit fits a byte");
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
     const int position = static_cast<int>(threadIdx.x) + j * Shape::threads;
-    digits[j] = in_tile<Full>(position, valid) ? digit(staged[position]) : 0;
+    digits.set(j, in_tile<Full>(position, valid) ? digit(staged[position]) : 0);
   }
 }
 
@@ -503,7 +524,7 @@ __device__ __forceinline__ void scatter_staged(const T* staged, DigitOf digit_of
 template <class Shape, bool Full, class K, class V, class Digit>
 __device__ __forceinline__ void move_values(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t first, int valid,
                                             const int (&ranks)[Shape::items], onesweep_storage<Shape, K, V>& s) {
-  cuda::std::uint32_t digits[Shape::items];
+  packed_digits<Shape> digits;
   staged_digits<Shape, Full>(s.keys.Alias(), portion.digit, valid, digits);
   V values[Shape::items];
   const V* from = portion.values_in + first;
@@ -516,8 +537,31 @@ __device__ __forceinline__ void move_values(const onesweep_portion<K, V, Digit>&
                               valid, portion.values_out);
 }
 
-/// One tile per block: load, rank (publishing the tile's digit counts early), stage the keys in digit
-/// order, look back per digit, write the keys, then the values.
+/// The staged keys out: look back per digit (thread d < digits, whose count and first staged position
+/// of digit d the rank gave), then write them.
+template <class Shape, bool Full, class K, class V, class Digit>
+__device__ __forceinline__ void write_keys(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile, int valid,
+                                           cuda::std::uint32_t count, int first_staged, onesweep_storage<Shape, K, V>& s) {
+  if (threadIdx.x < Shape::digits)
+    locate_digit_run<Shape>(portion, tile, threadIdx.x, count, static_cast<cuda::std::uint32_t>(first_staged), s.offsets);
+  __syncthreads();
+  scatter_staged<Shape, Full>(s.keys.Alias(), [&](int, K key) { return portion.digit(key); }, portion.digit, s.offsets,
+                              valid, portion.keys_out);
+}
+
+/// A ranked tile out: stage the keys in digit order, write them (write_keys), then the values.
+template <class Shape, bool Full, class K, class V, class Digit>
+__device__ __forceinline__ void write_tile(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
+                                           int valid, const K (&keys)[Shape::items], const int (&ranks)[Shape::items],
+                                           cuda::std::uint32_t count, int first_staged, onesweep_storage<Shape, K, V>& s) {
+  stage<Shape, Full>(keys, ranks, valid, s.keys.Alias());
+  write_keys<Shape, Full>(portion, tile, valid, count, first_staged, s);
+  if constexpr (has_values<V>)
+    move_values<Shape, Full>(portion, tile * static_cast<cuda::std::uint32_t>(Shape::tile), valid, ranks, s);
+}
+
+/// One tile per block: load, rank (publishing the tile's digit counts early), then write_tile (full
+/// tiles without bounds checks).
 template <class Shape, class K, class V, class Digit = radix_digit<K>>
 __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Digit>))
     onesweep_kernel(onesweep_portion<K, V, Digit> portion) {
@@ -557,18 +601,8 @@ __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Di
   }
   __syncthreads();  // the rank's storage becomes the staged keys
 
-  by_tile_fullness<Shape>(valid, [&](auto full) {
-    constexpr bool Full = decltype(full)::value;
-    stage<Shape, Full>(keys, ranks, valid, s.keys.Alias());
-    if (threadIdx.x < Shape::digits)
-      locate_digit_run<Shape>(portion, tile, threadIdx.x, count, static_cast<cuda::std::uint32_t>(first_staged[0]),
-                              s.offsets);
-    __syncthreads();
-
-    scatter_staged<Shape, Full>(s.keys.Alias(), [&](int, K key) { return portion.digit(key); }, portion.digit,
-                                s.offsets, valid, portion.keys_out);
-    if constexpr (has_values<V>) move_values<Shape, Full>(portion, first, valid, ranks, s);
-  });
+  if (valid == Shape::tile) write_tile<Shape, true>(portion, tile, valid, keys, ranks, count, first_staged[0], s);
+  else write_tile<Shape, false>(portion, tile, valid, keys, ranks, count, first_staged[0], s);
 }
 
 // ---- the sort --------------------------------------------------------------------------------------------
