@@ -109,7 +109,7 @@ void measure_strategies(bench::case_context& session, const bench::work_descript
                                          multisplit_algorithm::rb_sort, multisplit_algorithm::scan_split,
                                          multisplit_algorithm::onesweep}) {
     if (algorithm == multisplit_algorithm::scan_split && m > 2) continue;
-    if (algorithm == multisplit_algorithm::onesweep && m > 255) continue;
+    if (algorithm == multisplit_algorithm::onesweep && m > detail::multisplit::max_onesweep_buckets) continue;
     const multisplit_options options{algorithm};
     const std::string name = std::string(pairs ? "sluice::multisplit_pairs [" : "sluice::multisplit [") +
                              std::string(to_string(algorithm)) + "]";

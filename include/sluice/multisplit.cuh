@@ -13,7 +13,7 @@
 //
 // Errors (sluice::invalid_argument): m = 0 ("m"); out_keys, values or out_values of another size than
 // keys; bucket_offsets neither empty nor m + 1 long; outputs overlapping inputs; host memory; an
-// explicit strategy that cannot run this input ("options": scan_split with m > 2, onesweep with m > 255
+// explicit strategy that cannot run this input ("options": scan_split with m > 2, onesweep with m > 511
 // or keys or values over 16 bytes, dms/wms/bms with key + value over 32 bytes). m = 1 is a stable compaction (a copy when nothing is dropped); n = 0 writes
 // zero offsets and dropped = 0.
 //
@@ -22,7 +22,7 @@
 // shuffles (block/bucket_counts.cuh); past 256 buckets they run as passes over base-255 digits of the
 // id (digit_passes.cuh; any functor, no ordering required). RB-sort sorts (id, index) with CUB over
 // ⌈log2(m + 1)⌉ bits and gathers; scan_split (m ≤ 2) is the single-pass stable 3-way partition;
-// onesweep (m ≤ 255) is a histogram and one pass of the onesweep radix sort's kernel over bucket ids.
+// onesweep (m ≤ 511) is a histogram and one pass of the onesweep radix sort's kernel over bucket ids.
 // automatic: detail/multisplit/plan.hpp, choose() (never onesweep yet).
 //
 //   sluice::device_buffer<std::uint32_t> keys(ctx, host_keys), out(ctx, host_keys.size());
@@ -136,7 +136,7 @@ multisplit_algorithm resolve(const char* function, std::uint32_t m, const multis
   if (algorithm == multisplit_algorithm::scan_split && m > 2)
     throw invalid_argument(function, "options", "scan_split handles m <= 2 buckets");
   if (algorithm == multisplit_algorithm::onesweep) {
-    if (m > max_onesweep_buckets) throw invalid_argument(function, "options", "onesweep handles m <= 255 buckets");
+    if (m > max_onesweep_buckets) throw invalid_argument(function, "options", "onesweep handles m <= 511 buckets");
     if (sizeof(K) > max_onesweep_key_bytes || value_bytes > max_onesweep_value_bytes)
       throw invalid_argument(function, "options", "onesweep stages keys and values of at most 16 bytes each");
   }

@@ -537,6 +537,12 @@ std::size_t update_bytes(const std::string& name, const random_updates& kind, st
 }
 
 constexpr double max_slots = 64;
+/// The walk slots' cap: the walk at memory's span costs 130-195 ns, and memory's updates on 4 KiB pages
+/// lose only 0.4-0.55 ns per update to them (the 9a356b9 runs: 300-450 "slots"; the page-table entries
+/// mostly hit the caches, and the walks overlap the misses). Capped at max_slots, the model charged
+/// every walk 2-3 ns, six times what the updates lose, and over-predicted naive m = 2^26 (43% of its
+/// accesses walk) by 20-25% in all four runs.
+constexpr double max_walk_slots = 1024;
 /// Timings per point of the update sweeps of the levels inside the last (update_bytes).
 constexpr int private_update_timings = 3;
 constexpr std::size_t core_loop_bytes = (std::size_t{1} << 10) * sizeof(std::uint32_t);  // fold_core_ns's m
@@ -677,7 +683,7 @@ void calibrate_tlb(calibration& cal, const std::vector<walk_point>& costs) {
   cal.machine.tlb = {small_page,
                      {{"L1 DTLB", first_entries, 0, 0.0}, {"L2 DTLB", second_entries, 8, penalty}},
                      walk,
-                     lost <= walk / max_slots ? max_slots : std::max(walk / lost, 1.0)};
+                     lost <= walk / max_walk_slots ? max_walk_slots : std::max(walk / lost, 1.0)};
 }
 
 void calibrate_bandwidth(calibration& cal) {

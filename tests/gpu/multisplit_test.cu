@@ -1,8 +1,8 @@
 // GPU tests of multisplit (Ashkiani ch. 3) against the reference, for every strategy: the warp and
 // block building blocks on their own (ballot peers and histograms against __match_any_sync and a host
 // count, partial warps; segmented scans of per-warp counts), then the device-wide multisplit: stability
-// (values carry their index), m = 1…40, 63, 64, 255, 256, 257, 1000, 2^16, sizes around windows and tiles
-// (onesweep's too; it runs every m ≤ 255 and rejects 256),
+// (values carry their index), m = 1…40, 63, 64, 255, 256, 257, 511, 512, 1000, 2^16, sizes around windows
+// and tiles (onesweep's too; it runs every m ≤ 511 and rejects 512),
 // the seed's distributions, extreme keys, every bucket functor and user functors, dropped ids, strict
 // mode and bad arguments, 2^31 + 5 elements.
 #include <sluice/block/bucket_counts.cuh>
@@ -33,11 +33,11 @@ const multisplit_algorithm direct_and_sort[] = {multisplit_algorithm::dms, multi
                                                 multisplit_algorithm::bms, multisplit_algorithm::rb_sort,
                                                 multisplit_algorithm::automatic};
 
-/// The strategies that run m buckets (scan_split only m ≤ 2, onesweep m ≤ 255).
+/// The strategies that run m buckets (scan_split only m ≤ 2, onesweep m ≤ 511).
 std::vector<multisplit_algorithm> strategies_for(std::uint32_t m) {
   std::vector<multisplit_algorithm> all(std::begin(direct_and_sort), std::end(direct_and_sort));
   if (m <= 2) all.push_back(multisplit_algorithm::scan_split);
-  if (m <= 255) all.push_back(multisplit_algorithm::onesweep);
+  if (m <= 511) all.push_back(multisplit_algorithm::onesweep);
   return all;
 }
 
@@ -210,15 +210,15 @@ constexpr std::uint32_t test_delta = 1000;
 
 /// m = 1…40 reaches every ballot count and partial window; under a sanitizer the counts at the bit-width
 /// boundaries (1–5, 8, 9, 16, 17, 31–33, 40) reach the same code paths in a fraction of the time. 63 and
-/// 64: onesweep's last m of 64 ranked digits (the dropped keys' digit is then the padding's) and its
-/// first of 256.
+/// 64, 255 and 256, 511 and 512: onesweep's last m of 64, 256 and 512 ranked digits (the dropped keys'
+/// digit is then the padding's) and the first m of the next width (512: past onesweep).
 std::vector<std::uint32_t> bucket_counts() {
   std::vector<std::uint32_t> ms;
   if (sluice::testing::under_sanitizer())
     ms = {1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 40};
   else
     for (std::uint32_t m = 1; m <= 40; ++m) ms.push_back(m);
-  for (std::uint32_t m : {63u, 64u, 255u, 256u, 257u, 1000u, 65536u}) ms.push_back(m);
+  for (std::uint32_t m : {63u, 64u, 255u, 256u, 257u, 511u, 512u, 1000u, 65536u}) ms.push_back(m);
   return ms;
 }
 
@@ -421,7 +421,7 @@ TEST_F(Multisplit, BadArgumentsAreRejected) {
   expect_invalid_argument([&] { sluice::multisplit(ctx(), a.span(), a.span(), 4, id); }, "out_keys");
   expect_invalid_argument([&] { sluice::multisplit(ctx(), a.span(), b.span(), 3, id, {}, nullptr, {multisplit_algorithm::scan_split}); },
                           "options");
-  for (std::uint32_t m : {256u, 257u})
+  for (std::uint32_t m : {512u, 513u})
     expect_invalid_argument([&] { sluice::multisplit(ctx(), a.span(), b.span(), m, id, {}, nullptr, {multisplit_algorithm::onesweep}); },
                             "options");
   expect_invalid_argument([&] { sluice::multisplit_pairs(ctx(), a.span(), c.span(), b.span(), c.span(), 4, id); }, "values");

@@ -80,20 +80,22 @@ TEST(MultisplitPlan, AutomaticChoice) {
   EXPECT_EQ(ms::choose(255, 4, 4), multisplit_algorithm::onesweep);
   EXPECT_EQ(ms::choose(32, 16, 16), multisplit_algorithm::onesweep);
   EXPECT_EQ(ms::choose(32, 4, 20), multisplit_algorithm::bms);  // values over onesweep's 16 bytes
-  EXPECT_EQ(ms::choose(256, 4, 4), multisplit_algorithm::bms);
+  EXPECT_EQ(ms::choose(256, 4, 4), multisplit_algorithm::onesweep);  // 512 ranked digits
+  EXPECT_EQ(ms::choose(511, 4, 4), multisplit_algorithm::onesweep);
+  EXPECT_EQ(ms::choose(512, 4, 4), multisplit_algorithm::bms);
   EXPECT_EQ(ms::choose(65280, 4, 4), multisplit_algorithm::bms);
   EXPECT_EQ(ms::choose(65281, 4, 4), multisplit_algorithm::rb_sort);
   EXPECT_EQ(ms::choose(8, 8, 24), multisplit_algorithm::bms);  // values over onesweep's 16 bytes
   EXPECT_EQ(ms::choose(8, 8, 32), multisplit_algorithm::rb_sort);
 }
 
-TEST(MultisplitPlan, OnesweepIsAddedLastAndChosenFromTwoTo255Buckets) {
+TEST(MultisplitPlan, OnesweepIsAddedLastAndChosenFromTwoTo511Buckets) {
   EXPECT_EQ(static_cast<int>(multisplit_algorithm::scan_split), 5);  // earlier enumerators keep their values
   EXPECT_EQ(static_cast<int>(multisplit_algorithm::onesweep), 6);
   EXPECT_EQ(sluice::to_string(multisplit_algorithm::onesweep), "onesweep");
-  for (std::uint32_t m = 1; m <= 300; ++m)
+  for (std::uint32_t m = 1; m <= 600; ++m)
     for (std::size_t value_bytes : {std::size_t{0}, std::size_t{4}, std::size_t{16}})
-      EXPECT_EQ(ms::choose(m, 4, value_bytes) == multisplit_algorithm::onesweep, m >= 2 && m <= 255) << m;
+      EXPECT_EQ(ms::choose(m, 4, value_bytes) == multisplit_algorithm::onesweep, m >= 2 && m <= 511) << m;
 }
 
 }  // namespace

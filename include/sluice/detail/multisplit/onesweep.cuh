@@ -1,13 +1,14 @@
-// sluice/detail/multisplit/onesweep.cuh: multisplit for m ≤ 255 as one pass of the onesweep radix sort's
+// sluice/detail/multisplit/onesweep.cuh: multisplit for m ≤ 511 as one pass of the onesweep radix sort's
 // machinery (detail/radix_sort/onesweep.cuh; Adinets & Merrill 2022, CUB's DeviceRadixSort), the
 // bucket digit taking the place of a radix digit. Not from the seed, whose strategies run prescan →
 // scan → postscan (direct_pass.cuh).
 //
 //   histogram  one read of the keys counts the bucket digits (bucket id, or m for a dropped key) in
-//              per-block shared-memory counters added into 256 global ones; their exclusive scan gives
+//              per-block shared-memory counters added into 64, 256 or 512 global ones; their exclusive scan gives
 //              the start of every bucket, and the start of bin m is the kept count.
 //   one pass   one kernel (radix_sort::onesweep_kernel): a block takes the next tile in order, computes
-//              the digits of its keys (padding: the last digit; 64 digits for m < 64, else 256), ranks
+//              the digits of its keys (padding: the last digit; 64 digits for m < 64, 256 for m < 256,
+//              else 512), ranks
 //              them stably within the tile
 //              (cub::BlockRadixRankMatchEarlyCounts), publishes its per-digit counts, looks back per
 //              digit over earlier tiles for its runs' global starts, stages keys (then values) in digit
@@ -28,7 +29,7 @@
 namespace sluice::detail::multisplit {
 
 // The limits (plan.hpp, where the automatic choice reads them) are the radix kernel's.
-static_assert(max_onesweep_buckets == radix_sort::onesweep_digits - 1);
+static_assert(max_onesweep_buckets == (1u << radix_sort::max_onesweep_digit_bits) - 1);
 static_assert(narrow_onesweep_digit_bits <= radix_sort::max_pass_bits);
 static_assert(max_onesweep_value_bytes == radix_sort::onesweep_max_value_bytes);
 
@@ -47,10 +48,11 @@ struct bucket_digit {
   }
 };
 
-/// The one histogram pass of bucket digits (count_digit_starts's Digits).
-template <class BucketOf>
+/// The one histogram pass of bucket digits (count_digit_starts's Digits), 2^DigitBits of them.
+template <class BucketOf, int DigitBits>
 struct bucket_digits {
   static constexpr int max_passes = 1;
+  static constexpr int bins = 1 << DigitBits;
   bucket_digit<BucketOf> digit[1];
   int passes = 1;
 };
@@ -65,13 +67,12 @@ __global__ inline void onesweep_counts_kernel(const unsigned long long* starts, 
 template <class Offset, int DigitBits, class K, class V, class BucketOf>
 void run_onesweep_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m,
                        std::size_t* offsets, std::size_t* dropped) {
-  static_assert(max_onesweep_buckets < radix_sort::onesweep_digits);
   const bucket_digit<BucketOf> digit{bucket_of, m};
   radix_sort::onesweep_sort<K, V, Offset, bucket_digit<BucketOf>, DigitBits> onesweep(
-      ctx, io.keys_in, io.n, bucket_digits<BucketOf>{{digit}});
+      ctx, io.keys_in, io.n, bucket_digits<BucketOf, DigitBits>{{digit}});
   onesweep.pass(io.keys_in, io.values_in, io.keys_out, io.values_out, digit);
   if (offsets || dropped) {
-    onesweep_counts_kernel<<<1, radix_sort::onesweep_digits, 0, ctx.stream()>>>(onesweep.digit_starts(0), m, io.n,
+    onesweep_counts_kernel<<<1, 1u << DigitBits, 0, ctx.stream()>>>(onesweep.digit_starts(0), m, io.n,
                                                                                 offsets, dropped);
     SLUICE_CHECK_LAUNCH();
   }
@@ -85,15 +86,17 @@ void run_onesweep_digits(context& ctx, const pass_io<K, V>& io, BucketOf bucket_
   else run_onesweep_with<unsigned long long, DigitBits>(ctx, io, bucket_of, m, offsets, dropped);
 }
 
-/// The onesweep strategy for 1 ≤ m ≤ 255 buckets and n ≥ 1 elements: digits 0 … m ranked as 64 digits
-/// while m < 64 (narrow_onesweep_digit_bits), else 256; 32-bit output offsets while n fits them (fewer
-/// registers, as the radix sort).
+/// The onesweep strategy for 1 ≤ m ≤ 511 buckets and n ≥ 1 elements: digits 0 … m ranked as 64 digits
+/// while m < 64 (narrow_onesweep_digit_bits), 256 while m < 256, else 512 (two per thread of the rank
+/// and the look-back); 32-bit output offsets while n fits them (fewer registers, as the radix sort).
 template <class K, class V, class BucketOf>
 void run_onesweep(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m, std::size_t* offsets,
                   std::size_t* dropped) {
   constexpr int narrow = narrow_onesweep_digit_bits;
   if (m < (1u << narrow)) run_onesweep_digits<narrow>(ctx, io, bucket_of, m, offsets, dropped);
-  else run_onesweep_digits<radix_sort::max_pass_bits>(ctx, io, bucket_of, m, offsets, dropped);
+  else if (m < (1u << radix_sort::max_pass_bits))
+    run_onesweep_digits<radix_sort::max_pass_bits>(ctx, io, bucket_of, m, offsets, dropped);
+  else run_onesweep_digits<radix_sort::max_onesweep_digit_bits>(ctx, io, bucket_of, m, offsets, dropped);
 }
 
 }  // namespace sluice::detail::multisplit

@@ -29,7 +29,7 @@ enum class multisplit_algorithm {
   bms,        ///< Block-level Multisplit: the block reorders its tiles, coalesced scatter (§3.5.6.2)
   rb_sort,    ///< reduced-bit sort: sort (bucket id, index) over ⌈log2 m⌉ bits, then gather (§3.3)
   scan_split,  ///< m ≤ 2: the scan-based split (§3.3), one single-pass scan of class counts
-  onesweep     ///< m ≤ 255: a histogram, then one pass kernel with a per-bucket look-back (not the seed's:
+  onesweep     ///< m ≤ 511: a histogram, then one pass kernel with a per-bucket look-back (not the seed's:
                ///< the onesweep radix sort's design, Adinets & Merrill; CUB)
 };
 
@@ -63,8 +63,8 @@ inline constexpr std::size_t max_direct_element_bytes = 32;
 /// Digits of the passes before the last one; their 256th bucket holds the keys with an invalid id.
 inline constexpr std::uint32_t digit_radix = max_direct_buckets - 1;
 
-/// onesweep takes m < 256 buckets: digit m marks the dropped keys, and a digit is 8 bits.
-inline constexpr std::uint32_t max_onesweep_buckets = 255;
+/// onesweep takes m < 512 buckets: digit m marks the dropped keys, and a digit is at most 9 bits.
+inline constexpr std::uint32_t max_onesweep_buckets = 511;
 /// Bucket digits onesweep ranks for m ≤ 2^6 − 1 buckets (digits 0 … m, m for the dropped keys): 64
 /// instead of 256, so the block rank's warp histograms, its ballots per key (one per digit bit), the
 /// look-back threads and the zeroed status words shrink with them.

@@ -57,9 +57,11 @@
 
 namespace sluice::detail::radix_sort {
 
-/// Digits of a onesweep pass: every pass is at most max_pass_bits = 8 bits wide. The histograms and the
-/// digit starts always have this many per pass; a pass kernel may rank fewer (onesweep_shape's DigitBits).
+/// Digits of a radix sort's onesweep pass: every pass is at most max_pass_bits = 8 bits wide.
 inline constexpr int onesweep_digits = 1 << max_pass_bits;
+/// The widest digit a onesweep pass kernel ranks: multisplit's bucket digits take 9 bits for 256 ≤ m <
+/// 512 (digit m marks the dropped keys), the radix sort's at most 8.
+inline constexpr int max_onesweep_digit_bits = 9;
 /// The widest value onesweep stages in shared memory; automatic sorts wider ones by multisplit.
 inline constexpr std::size_t onesweep_max_value_bytes = 16;
 /// Keys per portion at most: a status word counts in 30 bits (CUB's portions are 2^28 as well).
@@ -103,14 +105,14 @@ constexpr onesweep_nominal sm90_onesweep_nominal(int key_bytes, int value_bytes,
 /// Offset (std::uint32_t while n < 2^32: fewer registers, as CUB's 32-bit offsets). As CUB's
 /// RegBoundScaling: the nominal items scaled by 4 / (the wider of key and value), threads capped so
 /// that the staged tile and the digit offsets fit 48 KiB of shared memory. DigitBits: the digits a pass
-/// ranks, 2^DigitBits of them (the radix sort's 8; multisplit's bucket digits take fewer for few
-/// buckets, detail/multisplit/onesweep.cuh).
+/// ranks, 2^DigitBits of them (the radix sort's 8; multisplit's bucket digits take 6, 8 or 9 by m,
+/// detail/multisplit/onesweep.cuh).
 template <class K, class V, class Offset, int DigitBits = max_pass_bits>
 struct onesweep_shape {
   using offset = Offset;
   static constexpr int digit_bits = DigitBits;
   static constexpr int digits = 1 << DigitBits;
-  static_assert(DigitBits >= 1 && DigitBits <= max_pass_bits, "a pass ranks at most 256 digits");
+  static_assert(DigitBits >= 1 && DigitBits <= max_onesweep_digit_bits, "a pass ranks at most 512 digits");
   static constexpr int key_bytes = static_cast<int>(sizeof(K));
   static constexpr int value_bytes = has_values<V> ? static_cast<int>(sizeof(V)) : 0;
   static constexpr int element_bytes = key_bytes > value_bytes ? key_bytes : value_bytes;
@@ -130,7 +132,9 @@ struct onesweep_shape {
   /// Dropping digits ask for more where they can (onesweep_min_blocks).
   static constexpr int min_blocks_per_sm = 2;
 
-  static_assert(threads >= digits, "thread d of a block looks back for digit d");
+  /// Digits each thread tracks in the rank and looks back for (cub's BINS_TRACKED_PER_THREAD): thread t
+  /// takes digits t · digits_per_thread … t · digits_per_thread + digits_per_thread − 1.
+  static constexpr int digits_per_thread = (digits + threads - 1) / threads;
 };
 
 /// The histogram kernel's shape: CUB's SM90 one (128 threads × 16 keys), with our privatised copies of
@@ -149,6 +153,7 @@ struct onesweep_histogram_shape {
 template <class K>
 struct pass_digits {
   static constexpr int max_passes = static_cast<int>(sizeof(K));
+  static constexpr int bins = onesweep_digits;  ///< digits per pass
   radix_digit<K> digit[sizeof(K)];
   int passes;
 };
@@ -166,16 +171,16 @@ pass_digits<K> digits_of(const pass_plan& plan, bool descending) {
 inline constexpr std::size_t histogram_flush_keys = std::size_t{1} << 30;
 
 template <class Digits, int Copies, class K>
-__device__ __forceinline__ void count_key(std::uint32_t (&bins)[Digits::max_passes][onesweep_digits][Copies],
+__device__ __forceinline__ void count_key(std::uint32_t (&bins)[Digits::max_passes][Digits::bins][Copies],
                                           const Digits& digits, K key, int copy) {
 #pragma unroll
   for (int p = 0; p < Digits::max_passes; ++p)
     if (p < digits.passes) atomicAdd(&bins[p][digits.digit[p](key)][copy], 1u);
 }
 
-/// counts[p · 256 + d] += the number of keys whose pass-p digit is d (counts zeroed beforehand). Digits:
-/// pass_digits<K> for the radix sort, or any struct with max_passes, passes and digit[p] functors giving
-/// digits < 256 (multisplit's one pass of bucket digits). Blocks
+/// counts[p · Digits::bins + d] += the number of keys whose pass-p digit is d (counts zeroed beforehand). Digits:
+/// pass_digits<K> for the radix sort, or any struct with max_passes, bins, passes and digit[p] functors
+/// giving digits < bins (multisplit's one pass of bucket digits). Blocks
 /// stride over tiles of the keys (order does not matter, so the loads are striped 16-byte vectors);
 /// lane l counts into copy l % Copies, so that lanes of one warp with equal digits mostly hit different
 /// counters.
@@ -189,7 +194,7 @@ __global__ void __launch_bounds__(onesweep_histogram_shape<K>::threads)
   constexpr int copies = shape::copies;
   constexpr std::size_t tile = shape::tile;
   static_assert(histogram_flush_keys % tile == 0, "a tile never straddles a flush");
-  __shared__ std::uint32_t bins[Digits::max_passes][onesweep_digits][copies];
+  __shared__ std::uint32_t bins[Digits::max_passes][Digits::bins][copies];
   const int copy = warp::lane_id() % copies;
   for (std::size_t chunk = 0; chunk < n; chunk += histogram_flush_keys) {
     for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(sizeof(bins) / 4); i += threads)
@@ -207,28 +212,29 @@ __global__ void __launch_bounds__(onesweep_histogram_shape<K>::threads)
       }
     }
     __syncthreads();
-    for (int d = static_cast<int>(threadIdx.x); d < onesweep_digits; d += threads)
+    for (int d = static_cast<int>(threadIdx.x); d < Digits::bins; d += threads)
       for (int p = 0; p < digits.passes; ++p) {
         std::uint32_t total = 0;
 #pragma unroll
         for (int c = 0; c < copies; ++c) total += bins[p][d][c];
-        if (total != 0) atomicAdd(&counts[p * onesweep_digits + d], static_cast<unsigned long long>(total));
+        if (total != 0) atomicAdd(&counts[p * Digits::bins + d], static_cast<unsigned long long>(total));
       }
     __syncthreads();  // the next chunk zeroes the counters only after they are added up
   }
 }
 
-/// One block per pass: counts[p · 256 + d] becomes the exclusive start of digit d in the sorted output.
-__global__ inline void __launch_bounds__(onesweep_digits) digit_starts_kernel(unsigned long long* counts) {
-  using block_scan = cub::BlockScan<unsigned long long, onesweep_digits>;
+/// One block per pass: counts[p · Bins + d] becomes the exclusive start of digit d in the sorted output.
+template <int Bins>
+__global__ void __launch_bounds__(Bins) digit_starts_kernel(unsigned long long* counts) {
+  using block_scan = cub::BlockScan<unsigned long long, Bins>;
   __shared__ typename block_scan::TempStorage temp;
-  unsigned long long* pass = counts + std::size_t{blockIdx.x} * onesweep_digits;
+  unsigned long long* pass = counts + std::size_t{blockIdx.x} * Bins;
   unsigned long long start = 0;
   block_scan(temp).ExclusiveSum(pass[threadIdx.x], start);
   pass[threadIdx.x] = start;
 }
 
-/// starts[p · 256 + d] = where the keys of pass-p digit d begin in the sorted output, for every pass;
+/// starts[p · Digits::bins + d] = where the keys of pass-p digit d begin in the sorted output, for every pass;
 /// starts must be zeroed.
 template <class K, class Digits>
 void count_digit_starts(context& ctx, const K* keys, std::size_t n, const Digits& digits,
@@ -239,7 +245,7 @@ void count_digit_starts(context& ctx, const K* keys, std::size_t n, const Digits
       static_cast<unsigned>(one_wave_grid(ctx, histogram, shape::threads, ceil_div(n, shape::tile)));
   histogram<<<grid, shape::threads, 0, ctx.stream()>>>(keys, n, digits, starts);
   SLUICE_CHECK_LAUNCH();
-  digit_starts_kernel<<<static_cast<unsigned>(digits.passes), onesweep_digits, 0, ctx.stream()>>>(starts);
+  digit_starts_kernel<Digits::bins><<<static_cast<unsigned>(digits.passes), Digits::bins, 0, ctx.stream()>>>(starts);
   SLUICE_CHECK_LAUNCH();
 }
 
@@ -442,7 +448,7 @@ __device__ __forceinline__ void stage(const T (&items)[Shape::items], const int 
 }
 
 /// Items unsigned fields of Bits bits each, 32 / Bits to a register. The pairs kernels hold the digits
-/// (< 256, 8 bits) of a thread's staged keys across the values' load and staging, beside the values
+/// (8 bits each, 16 for 9-bit digits) of a thread's staged keys across the values' load and staging, beside the values
 /// and the ranks: unpacked, the 23 digits of a u32 pair tile pushed the kernels past 80 registers
 /// (ptxas at 7ca4d5e: 136 bytes of spills in multisplit's pairs kernel, 80 with them packed; packing
 /// the ranks as well did not lower it). Indices are compile-time constants in the unrolled loops, so
@@ -466,13 +472,12 @@ class packed_fields {
 };
 
 template <class Shape>
-using packed_digits = packed_fields<Shape::items, 8>;
+using packed_digits = packed_fields<Shape::items, Shape::digit_bits <= 8 ? 8 : 16>;
 
 /// The digits of the staged keys at the positions this thread writes out: threadIdx.x + j · threads.
 template <class Shape, bool Full, class K, class Digit>
 __device__ __forceinline__ void staged_digits(const K* staged, const Digit& digit, int valid,
                                               packed_digits<Shape>& digits) {
-  static_assert(Shape::digits <= 256, "a digit fits a byte");
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
     const int position = static_cast<int>(threadIdx.x) + j * Shape::threads;
@@ -537,13 +542,26 @@ __device__ __forceinline__ void move_values(const onesweep_portion<K, V, Digit>&
                               valid, portion.values_out);
 }
 
-/// The staged keys out: look back per digit (thread d < digits, whose count and first staged position
-/// of digit d the rank gave), then write them.
+/// A thread's digits in the rank and the look-back: thread t tracks digits t · per + u, u < per.
+template <class Shape>
+struct tracked_digits {
+  static constexpr int per = Shape::digits_per_thread;
+  cuda::std::uint32_t count[per];  ///< the tile's count of each
+  int first_staged[per];           ///< the tile's first staged position of each
+
+  __device__ __forceinline__ static int digit(int u) { return static_cast<int>(threadIdx.x) * per + u; }
+};
+
+/// The staged keys out: look back for each digit the thread tracks (whose count and first staged
+/// position the rank gave), then write them.
 template <class Shape, bool Full, class K, class V, class Digit>
 __device__ __forceinline__ void write_keys(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile, int valid,
-                                           cuda::std::uint32_t count, int first_staged, onesweep_storage<Shape, K, V>& s) {
-  if (threadIdx.x < Shape::digits)
-    locate_digit_run<Shape>(portion, tile, threadIdx.x, count, static_cast<cuda::std::uint32_t>(first_staged), s.offsets);
+                                           const tracked_digits<Shape>& mine, onesweep_storage<Shape, K, V>& s) {
+#pragma unroll
+  for (int u = 0; u < tracked_digits<Shape>::per; ++u)
+    if (const int d = tracked_digits<Shape>::digit(u); d < Shape::digits)
+      locate_digit_run<Shape>(portion, tile, static_cast<cuda::std::uint32_t>(d), mine.count[u],
+                              static_cast<cuda::std::uint32_t>(mine.first_staged[u]), s.offsets);
   __syncthreads();
   scatter_staged<Shape, Full>(s.keys.Alias(), [&](int, K key) { return portion.digit(key); }, portion.digit, s.offsets,
                               valid, portion.keys_out);
@@ -553,9 +571,9 @@ __device__ __forceinline__ void write_keys(const onesweep_portion<K, V, Digit>& 
 template <class Shape, bool Full, class K, class V, class Digit>
 __device__ __forceinline__ void write_tile(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
                                            int valid, const K (&keys)[Shape::items], const int (&ranks)[Shape::items],
-                                           cuda::std::uint32_t count, int first_staged, onesweep_storage<Shape, K, V>& s) {
+                                           const tracked_digits<Shape>& mine, onesweep_storage<Shape, K, V>& s) {
   stage<Shape, Full>(keys, ranks, valid, s.keys.Alias());
-  write_keys<Shape, Full>(portion, tile, valid, count, first_staged, s);
+  write_keys<Shape, Full>(portion, tile, valid, mine, s);
   if constexpr (has_values<V>)
     move_values<Shape, Full>(portion, tile * static_cast<cuda::std::uint32_t>(Shape::tile), valid, ranks, s);
 }
@@ -566,7 +584,7 @@ template <class Shape, class K, class V, class Digit = radix_digit<K>>
 __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Digit>))
     onesweep_kernel(onesweep_portion<K, V, Digit> portion) {
   using rank_t = onesweep_rank<Shape>;
-  static_assert(rank_t::BINS_TRACKED_PER_THREAD == 1, "thread d < Shape::digits holds the count of digit d");
+  static_assert(rank_t::BINS_TRACKED_PER_THREAD == Shape::digits_per_thread, "the rank's digits per thread are ours");
   __shared__ onesweep_storage<Shape, K, V> s;
   static_assert(sizeof(s) <= onesweep_shared_bytes, "the tile fits static shared memory");
 
@@ -577,14 +595,18 @@ __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Di
 
   K keys[Shape::items];
   int ranks[Shape::items];
-  int first_staged[1];  // thread d < Shape::digits: the tile's first staged position of digit d
-  cuda::std::uint32_t count = 0;
-  // Called by the rank as soon as the tile's digit counts are known (thread d gets digit d's): publishing
-  // them before the ranks shortens the wait of the tiles behind. Tile 0's counts are already inclusive.
-  auto publish_counts = [&](int (&bins)[1]) {
-    if (threadIdx.x >= Shape::digits) return;
-    count = static_cast<cuda::std::uint32_t>(bins[0]);
-    status.publish(tile, threadIdx.x, tile == 0 ? scan::tile_inclusive : scan::tile_aggregate, count);
+  tracked_digits<Shape> mine{};
+  // Called by the rank as soon as the tile's digit counts are known (each thread gets its digits'):
+  // publishing them before the ranks shortens the wait of the tiles behind. Tile 0's counts are already
+  // inclusive.
+  auto publish_counts = [&](int (&bins)[tracked_digits<Shape>::per]) {
+#pragma unroll
+    for (int u = 0; u < tracked_digits<Shape>::per; ++u)
+      if (const int d = tracked_digits<Shape>::digit(u); d < Shape::digits) {
+        mine.count[u] = static_cast<cuda::std::uint32_t>(bins[u]);
+        status.publish(tile, static_cast<cuda::std::uint32_t>(d), tile == 0 ? scan::tile_inclusive : scan::tile_aggregate,
+                       mine.count[u]);
+      }
   };
   if constexpr (drops_digits<Digit>) {
     // Keys, digits and ranks all live across the rank did not fit 80 registers (ncu at a968173, m = 32
@@ -593,16 +615,16 @@ __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Di
     // tile was read a moment before).
     cuda::std::uint32_t digits[Shape::items];
     load_tile_digits<Shape>(portion.keys_in + first, valid, portion.digit, digits);
-    rank_t(s.rank).RankKeys(digits, ranks, rank_precomputed{}, first_staged, publish_counts);
+    rank_t(s.rank).RankKeys(digits, ranks, rank_precomputed{}, mine.first_staged, publish_counts);
     load_tile_unpadded<Shape>(portion.keys_in + first, valid, keys);
   } else {
     load_tile_keys<Shape>(portion.keys_in + first, valid, portion.digit.descending, keys);
-    rank_t(s.rank).RankKeys(keys, ranks, rank_digit<K>{portion.digit}, first_staged, publish_counts);
+    rank_t(s.rank).RankKeys(keys, ranks, rank_digit<K>{portion.digit}, mine.first_staged, publish_counts);
   }
   __syncthreads();  // the rank's storage becomes the staged keys
 
-  if (valid == Shape::tile) write_tile<Shape, true>(portion, tile, valid, keys, ranks, count, first_staged[0], s);
-  else write_tile<Shape, false>(portion, tile, valid, keys, ranks, count, first_staged[0], s);
+  if (valid == Shape::tile) write_tile<Shape, true>(portion, tile, valid, keys, ranks, mine, s);
+  else write_tile<Shape, false>(portion, tile, valid, keys, ranks, mine, s);
 }
 
 // ---- the sort --------------------------------------------------------------------------------------------
@@ -627,13 +649,14 @@ class onesweep_sort {
         n_(n),
         portions_(ceil_div(n, shape::portion)),
         passes_(static_cast<std::size_t>(digits.passes)),
-        starts_(ctx, portions_ * passes_ * onesweep_digits),
+        starts_(ctx, portions_ * passes_ * shape::digits),
         tile_counters_(ctx, portions_ * passes_),
         status_(ctx, ceil_div(std::min(n, shape::portion), shape::tile) * shape::digits) {
     SLUICE_CUDA_CHECK(
-        cudaMemsetAsync(starts_.get(), 0, passes_ * onesweep_digits * sizeof(unsigned long long), ctx.stream()));
+        cudaMemsetAsync(starts_.get(), 0, passes_ * shape::digits * sizeof(unsigned long long), ctx.stream()));
     SLUICE_CUDA_CHECK(
         cudaMemsetAsync(tile_counters_.get(), 0, portions_ * passes_ * sizeof(std::uint32_t), ctx.stream()));
+    static_assert(Digits::bins == shape::digits, "the histograms count the digits the pass ranks");
     count_digit_starts(ctx, keys, n, digits, starts_.get());
   }
 
@@ -655,14 +678,14 @@ class onesweep_sort {
     ++next_pass_;
   }
 
-  /// Where each digit begins in pass p's output (256 entries): the histogram's exclusive scan.
+  /// Where each digit begins in pass p's output (shape::digits entries): the histogram's exclusive scan.
   const unsigned long long* digit_starts(std::size_t p) const { return starts(0, p); }
 
  private:
   /// Portion q's digit starts in pass p: portion 0's from the histograms, each later portion's from the
   /// last tile of the portion before it in the same pass.
   unsigned long long* starts(std::size_t q, std::size_t p) const {
-    return starts_.get() + (q * passes_ + p) * onesweep_digits;
+    return starts_.get() + (q * passes_ + p) * shape::digits;
   }
 
   context& ctx_;
