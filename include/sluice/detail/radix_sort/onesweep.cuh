@@ -20,8 +20,8 @@
 // writes the next portion's digit starts (its own run's start plus its count). Any n works.
 //
 // Work O(n) per pass. Traffic per pass: keys (and values) read once and written once; status words,
-// 4 bytes per digit and tile (1 KiB per 7680 u32 keys at 256 digits), zeroed, written twice and read by the next tile (mostly in L2). Once
-// per sort: one more read of the keys for the histograms. A u32 sort of 32 bits: 4 passes of 8 bytes per
+// 4 bytes per digit and tile (1 KiB per 7680 u32 keys at 256 digits), zeroed, written twice and read by
+// the next tile (mostly in L2). Once per sort: one more read of the keys for the histograms. A u32 sort of 32 bits: 4 passes of 8 bytes per
 // key + 4 = 36 bytes per key (the multisplit strategy: 60).
 //
 // What is CUB's: the design, the tile shapes (onesweep_shape) and the block-level rank. What is ours:
@@ -251,9 +251,9 @@ void count_digit_starts(context& ctx, const K* keys, std::size_t n, const Digits
 
 // ---- the per-digit look-back --------------------------------------------------------------------------
 
-/// The status of one portion's tiles: one 32-bit word per (tile, digit) for Digits digits, the state (scan::tile_state:
-/// invalid; aggregate = the tile's own count of the digit; inclusive = its count over this and every
-/// earlier tile of the portion) in the top two bits and the count in the low 30, as CUB packs them.
+/// The status of one portion's tiles: one 32-bit word per (tile, digit) of Digits digits, the state
+/// (scan::tile_state: invalid; aggregate = the tile's own count of the digit; inclusive = its count over
+/// this and every earlier tile of the portion) in the top two bits and the count in the low 30, as CUB packs them.
 /// State and count travel in one word, so relaxed device-scope atomics suffice: a reader that sees the
 /// state sees its count, and nothing else is published through the status (the keys a tile writes are
 /// read only by the next pass, after the kernel boundary).
@@ -448,8 +448,8 @@ __device__ __forceinline__ void stage(const T (&items)[Shape::items], const int 
 }
 
 /// Items unsigned fields of Bits bits each, 32 / Bits to a register. The pairs kernels hold the digits
-/// (8 bits each, 16 for 9-bit digits) of a thread's staged keys across the values' load and staging, beside the values
-/// and the ranks: unpacked, the 23 digits of a u32 pair tile pushed the kernels past 80 registers
+/// (8 bits each; 16 for 9-bit digits) of a thread's staged keys across the values' load and staging,
+/// beside the values and the ranks: unpacked, the 23 digits of a u32 pair tile pushed the kernels past 80 registers
 /// (ptxas at 7ca4d5e: 136 bytes of spills in multisplit's pairs kernel, 80 with them packed; packing
 /// the ranks as well did not lower it). Indices are compile-time constants in the unrolled loops, so
 /// set and get are a shift and a mask.
