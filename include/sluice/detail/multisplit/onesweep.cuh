@@ -4,12 +4,11 @@
 // scan → postscan (direct_pass.cuh).
 //
 //   histogram  one read of the keys counts the bucket digits (bucket id, or m for a dropped key) in
-//              per-block shared-memory counters added into 64, 256 or 512 global ones; their exclusive scan gives
-//              the start of every bucket, and the start of bin m is the kept count.
+//              per-block shared-memory counters added into 64, 256 or 512 global ones (64 digits for
+//              m < 64, 256 for m < 256, else 512); their exclusive scan gives the start of every bucket,
+//              and the start of bin m is the kept count.
 //   one pass   one kernel (radix_sort::onesweep_kernel): a block takes the next tile in order, computes
-//              the digits of its keys (padding: the last digit; 64 digits for m < 64, 256 for m < 256,
-//              else 512), ranks
-//              them stably within the tile
+//              the digits of its keys (padding: the last digit), ranks them stably within the tile
 //              (cub::BlockRadixRankMatchEarlyCounts), publishes its per-digit counts, looks back per
 //              digit over earlier tiles for its runs' global starts, stages keys (then values) in digit
 //              order and writes them so that consecutive threads write consecutive positions of a
@@ -17,8 +16,8 @@
 //
 // Traffic: keys read twice (histogram, pass), written once; values read once, written once: 12 bytes
 // per u32 key, 20 per u32 pair, the seed's speed of light, as BMS, but one pass kernel instead of
-// prescan + scan of the m × L count matrix + postscan. Status words: 4 bytes per digit and tile. bucket_of is
-// called three times per key (histogram, rank, write-out; values: once more).
+// prescan + scan of the m × L count matrix + postscan. Status words: 4 bytes per digit and tile.
+// bucket_of is called three times per key (histogram, rank, write-out; values: once more).
 #pragma once
 
 #include <sluice/detail/multisplit/common.cuh>
@@ -72,8 +71,8 @@ void run_onesweep_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of
       ctx, io.keys_in, io.n, bucket_digits<BucketOf, DigitBits>{{digit}});
   onesweep.pass(io.keys_in, io.values_in, io.keys_out, io.values_out, digit);
   if (offsets || dropped) {
-    onesweep_counts_kernel<<<1, 1u << DigitBits, 0, ctx.stream()>>>(onesweep.digit_starts(0), m, io.n,
-                                                                                offsets, dropped);
+    onesweep_counts_kernel<<<1, 1u << DigitBits, 0, ctx.stream()>>>(onesweep.digit_starts(0), m, io.n, offsets,
+                                                                    dropped);
     SLUICE_CHECK_LAUNCH();
   }
 }
