@@ -20,6 +20,10 @@
 # (matched against SLUICE_PROFILE_NAME_BASE: function, the default, or demangled, with the template
 # arguments) after skipping SLUICE_PROFILE_SKIP (default 0) of them; the report goes to profile-$SLUICE_PROFILE_NAME
 # .ncu-rep with its details page and source-level SASS (CSV) beside it.
+# SLUICE_CHECK_PART=timeline runs Nsight Compute over the bench at the GPU's own clocks and without cache
+# flushes, reading only each launch's duration and DRAM bytes: where a call's time goes, launch by launch
+# (SLUICE_PROFILE_KERNEL, default every kernel; SLUICE_PROFILE_COUNT, default 400 launches) into
+# timeline-$SLUICE_PROFILE_NAME.csv. Narrow the bench with --case and --implementation.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "${SLUICE_CHECK_SOURCE:-}" ]; then
@@ -71,13 +75,17 @@ case "$part" in
   sanitizers) steps="configure build ${SLUICE_SANITIZERS:-memcheck racecheck synccheck}" ;;
   bench) steps="configure build info bench examples" ;;
   profile) steps="configure build profile" ;;
+  timeline) steps="configure build timeline" ;;
   build) steps="configure build" ;;
-  *) echo "SLUICE_CHECK_PART must be all, tests, sanitizers, bench, profile or build (got '$part')" >&2; exit 2 ;;
+  *) echo "SLUICE_CHECK_PART must be all, tests, sanitizers, bench, profile, timeline or build (got '$part')" >&2; exit 2 ;;
 esac
 # SLUICE_SKIP_BUILD=1: the build is current (a `build` part ran first), so parts may run side by side.
 [ -n "${SLUICE_SKIP_BUILD:-}" ] && steps=${steps/configure build/}
 wants() { [[ " $steps " == *" $1 "* ]]; }
-summary() { for name in ${steps/profile/profile-${SLUICE_PROFILE_NAME:-kernel}}; do cat "$logs/$name.status" 2>/dev/null; done; }
+summary() {
+  local names=${steps/profile/profile-${SLUICE_PROFILE_NAME:-kernel}}
+  for name in ${names/timeline/timeline-${SLUICE_PROFILE_NAME:-kernel}}; do cat "$logs/$name.status" 2>/dev/null; done
+}
 
 # sanitize TOOL: the gpu tests under compute-sanitizer, sweeps capped (tests/support/gpu_test.hpp). The tool
 # is host-bound, so the tests run as SLUICE_SANITIZER_SHARDS (default 4) gtest shards side by side; the
@@ -156,6 +164,26 @@ profile() {  # Nsight Compute over the bench, the sections that say what bounds 
     ncu --import "$report.ncu-rep" --page source --csv --print-source sass >"$report-sass.csv"
 }
 if wants profile; then step "profile-${SLUICE_PROFILE_NAME:-kernel}" profile; fi
+timeline() {  # each launch's duration and DRAM bytes at the GPU's own clocks, caches kept: CSV
+  local csv="$logs/timeline-${SLUICE_PROFILE_NAME:-kernel}.csv"
+  # shellcheck disable=SC2086  # SLUICE_BENCH_ARGS is a list of words
+  ncu --clock-control none --cache-control none --kernel-name-base "${SLUICE_PROFILE_NAME_BASE:-function}" \
+    --kernel-name "regex:${SLUICE_PROFILE_KERNEL:-.}" --launch-count "${SLUICE_PROFILE_COUNT:-400}" \
+    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --csv --log-file "$csv" \
+    "$build/sluice" bench ${SLUICE_BENCH_ARGS:---quick --gpu-only} >/dev/null || return 1
+  # One line per launch: id, kernel, grid, µs, DRAM GB read, written (the metrics' units as ncu prints them).
+  python3 - "$csv" <<'PY'
+import csv, sys
+rows = {}
+with open(sys.argv[1]) as f:
+    for r in csv.DictReader(line for line in f if line.startswith('"')):
+        rows.setdefault(r["ID"], {"kernel": r["Kernel Name"][:60], "grid": r["Grid Size"]})[r["Metric Name"]] = (r["Metric Value"], r["Metric Unit"])
+for i, r in rows.items():
+    cells = " ".join(f"{r[m][0]:>10} {r[m][1]:<6}" for m in ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum") if m in r)
+    print(f"{i:>4} {r['kernel']:<60} {r['grid']:<16} {cells}")
+PY
+}
+if wants timeline; then step "timeline-${SLUICE_PROFILE_NAME:-kernel}" timeline; fi
 
 for name in gpu-tests host-tests memcheck racecheck synccheck; do
   wants "$name" || continue
@@ -166,6 +194,7 @@ if wants resources; then echo; head -3 "$logs/resources.log"; fi
 if wants examples; then echo; tail -6 "$logs/examples.log"; fi
 if wants info; then cat "$logs/info.log"; echo; fi
 if wants bench; then sed -n '/^family /,$p' "$logs/bench.log"; fi
+if wants timeline; then tail -60 "$logs/timeline-${SLUICE_PROFILE_NAME:-kernel}.log"; fi
 if wants profile; then
   grep -E '^  [^ ]|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|Warp Cycles Per Issued|Executed Ipc A' \
     "$logs/profile-${SLUICE_PROFILE_NAME:-kernel}.txt" | head -60

@@ -22,6 +22,7 @@ inline timing_policy long_host_policy(const case_context& session) {
 inline void measure_host(case_context& session, const work_description& work, const std::string& implementation,
                          role kind, timing_policy policy, const std::function<void()>& run,
                          const std::function<bool()>& verify) {
+  if (!session.runs(implementation, kind)) return;
   record_verified(session, work, implementation, kind, false, time_host(run, policy), verify);
 }
 

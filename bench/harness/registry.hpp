@@ -12,6 +12,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace sluice::bench {
@@ -20,14 +21,20 @@ namespace sluice::bench {
 class case_context {
  public:
   case_context(bool quick, context* gpu, double device_copy_bandwidth, double host_copy_bandwidth,
-               std::vector<result_row>& sink)
-      : quick_(quick), gpu_(gpu), device_copy_(device_copy_bandwidth), host_copy_(host_copy_bandwidth), sink_(sink) {}
+               std::vector<result_row>& sink, std::string implementation_filter = {})
+      : quick_(quick), gpu_(gpu), device_copy_(device_copy_bandwidth), host_copy_(host_copy_bandwidth), sink_(sink),
+        implementation_filter_(std::move(implementation_filter)) {}
 
   /// --quick: fewer sizes and repetitions, the GPU check's budget.
   [[nodiscard]] bool quick() const { return quick_; }
   /// The device context; only GPU cases call it, and they only run where there is one.
   [[nodiscard]] context& gpu() const { return *gpu_; }
   [[nodiscard]] timing_policy policy() const { return quick_ ? timing_policy{3, 20} : timing_policy{5, 50}; }
+  /// Whether a row is timed: every baseline, and the subjects whose implementation contains
+  /// `--implementation` (all of them without it), so that a profiler sees only the kernels asked for.
+  [[nodiscard]] bool runs(std::string_view implementation, role kind) const {
+    return kind == role::baseline || implementation.find(implementation_filter_) != std::string_view::npos;
+  }
 
   /// Completes the row's derived columns (% of copy bandwidth) and keeps it.
   void record(result_row row) {
@@ -41,6 +48,7 @@ class case_context {
   double device_copy_;
   double host_copy_;
   std::vector<result_row>& sink_;
+  std::string implementation_filter_;
 };
 
 using case_function = void (*)(case_context&);

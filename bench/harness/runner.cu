@@ -123,7 +123,7 @@ run_result run_benchmarks(const run_options& options, std::ostream& log) {
     }
     log << "running " << id << " ..." << std::endl;
     case_context context(options.quick, gpu.get(), result.env.device_copy_bandwidth, result.env.host_copy_bandwidth,
-                         result.rows);
+                         result.rows, options.implementation_filter);
     try {
       c.run(context);
     } catch (const std::exception& e) {

@@ -29,6 +29,7 @@ struct run_options {
   std::vector<std::string> families;  ///< empty: all
   bool gpu_only = false;              ///< skip the host (CPU) cases, e.g. on the GPU machine's budget
   std::string case_filter;            ///< non-empty: only the cases whose "family/name" contains it
+  std::string implementation_filter;  ///< non-empty: only the rows whose implementation contains it, and baselines
 };
 
 struct run_result {

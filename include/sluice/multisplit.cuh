@@ -49,6 +49,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace sluice {
@@ -102,6 +103,32 @@ struct splitters {
 }  // namespace buckets
 
 namespace detail::multisplit {
+
+/// Whether every id bucket_of can return for a key of type K is below m by construction, so that no key
+/// can be dropped: onesweep then ranks m digits instead of m + 1 (at m = 32 and 256, a width of 5 and 8
+/// bits instead of 6 and 9). Only the library's own functors are trusted with it; any other is false.
+template <class K, class BucketOf>
+bool ids_always_below(const BucketOf&, std::uint64_t) {
+  return false;
+}
+template <class K>
+bool ids_always_below(const buckets::bit_field& f, std::uint64_t m) {
+  return f.bits >= 0 && f.bits < 64 && (std::uint64_t{1} << f.bits) <= m;
+}
+template <class K>
+bool ids_always_below(const buckets::identity&, std::uint64_t m) {
+  if constexpr (std::is_unsigned_v<K> && sizeof(K) < 8) return (std::uint64_t{1} << (8 * sizeof(K))) <= m;
+  else return false;
+}
+template <class K>
+bool ids_always_below(const buckets::splitters<K>& f, std::uint64_t m) {
+  return std::uint64_t{f.count} + 1 <= m;
+}
+template <class K>
+bool ids_always_below(const buckets::delta<K>& f, std::uint64_t m) {
+  if constexpr (std::is_unsigned_v<K>) return f.delta > 0 && static_cast<std::uint64_t>(std::numeric_limits<K>::max() / f.delta) < m;
+  else return false;
+}
 
 template <class K, class V>
 void check_arguments(const context& ctx, const char* function, cuda::std::span<const K> keys,
@@ -176,7 +203,7 @@ void run(context& ctx, const char* function, const pass_io<K, V>& io, std::uint3
       if constexpr (direct_fits) run_digit_passes<bms>(ctx, io, bucket_of, m, offsets, dropped);
       return;
     case multisplit_algorithm::onesweep:
-      if constexpr (onesweep_fits) run_onesweep(ctx, io, bucket_of, m, offsets, dropped);
+      if constexpr (onesweep_fits) run_onesweep(ctx, io, bucket_of, m, !ids_always_below<K>(bucket_of, m), offsets, dropped);
       return;
     case multisplit_algorithm::automatic: break;  // resolved above
   }

@@ -39,6 +39,7 @@ struct bench_arguments {
   bool gpu_only = false;
   bool list = false;
   std::string case_filter;
+  std::string implementation_filter;
   std::string json, csv, plot;
 };
 
@@ -48,8 +49,8 @@ int run_bench(const bench_arguments& args) {
       std::cout << fmt::format("{:<12} {:<32} {}\n", c.family, c.name, c.needs_gpu ? "gpu" : "host");
     return 0;
   }
-  const auto result = sluice::bench::run_benchmarks({args.quick, args.families, args.gpu_only, args.case_filter},
-                                                          std::cerr);
+  const auto result = sluice::bench::run_benchmarks(
+      {args.quick, args.families, args.gpu_only, args.case_filter, args.implementation_filter}, std::cerr);
   sluice::bench::print_table(std::cout, result);
   if (!args.json.empty()) sluice::bench::write_json(args.json, result);
   if (!args.csv.empty()) sluice::bench::write_csv(args.csv, result);
@@ -77,6 +78,8 @@ int main(int argc, char** argv) {
   bench->add_flag("--gpu-only", args.gpu_only, "Skip the host (CPU) cases");
   bench->add_option("--case", args.case_filter,
                     "Only the cases whose family/name contains this text (e.g. \"bit-field buckets keys\")");
+  bench->add_option("--implementation", args.implementation_filter,
+                    "Only the rows whose implementation contains this text (e.g. \"[onesweep]\"), and the baselines");
   bench->add_flag("--list", args.list, "List the registered cases and exit");
   bench->add_option("--json", args.json, "Write every row to this JSON file");
   bench->add_option("--csv", args.csv, "Write every row to this CSV file");

@@ -347,6 +347,55 @@ TEST_F(Multisplit, BucketFunctors) {
   user_lambda_case(ctx(), keys);
 }
 
+/// Host-side, no GPU needed: which functors multisplit trusts never to return an id >= m (ids_always_below).
+TEST(MultisplitFunctors, IdsAlwaysBelowOnlyWhereTheFunctorCannotReachM) {
+  namespace ms = sluice::detail::multisplit;
+  EXPECT_TRUE(ms::ids_always_below<std::uint32_t>(sluice::buckets::bit_field{3, 5}, 32));
+  EXPECT_TRUE(ms::ids_always_below<std::uint32_t>(sluice::buckets::bit_field{3, 5}, 33));
+  EXPECT_FALSE(ms::ids_always_below<std::uint32_t>(sluice::buckets::bit_field{3, 5}, 31));
+  EXPECT_FALSE(ms::ids_always_below<std::uint64_t>(sluice::buckets::bit_field{0, 64}, 511));
+  EXPECT_TRUE(ms::ids_always_below<std::uint8_t>(sluice::buckets::identity{}, 256));
+  EXPECT_FALSE(ms::ids_always_below<std::uint8_t>(sluice::buckets::identity{}, 255));
+  EXPECT_FALSE(ms::ids_always_below<std::int8_t>(sluice::buckets::identity{}, 256));  // negative ids drop
+  EXPECT_FALSE(ms::ids_always_below<std::uint32_t>(sluice::buckets::identity{}, 511));
+  EXPECT_TRUE(ms::ids_always_below<std::uint32_t>(sluice::buckets::splitters<std::uint32_t>{nullptr, 31}, 32));
+  EXPECT_FALSE(ms::ids_always_below<std::uint32_t>(sluice::buckets::splitters<std::uint32_t>{nullptr, 31}, 31));
+  EXPECT_TRUE(ms::ids_always_below<std::uint8_t>(sluice::buckets::delta<std::uint8_t>{8}, 32));
+  EXPECT_FALSE(ms::ids_always_below<std::uint8_t>(sluice::buckets::delta<std::uint8_t>{8}, 31));
+  EXPECT_FALSE(ms::ids_always_below<std::uint8_t>(sluice::buckets::delta<std::uint8_t>{0}, 300));
+  EXPECT_FALSE(ms::ids_always_below<std::uint32_t>(sluice::buckets::delta<std::uint32_t>{1000}, 511));
+  EXPECT_FALSE(ms::ids_always_below<std::uint32_t>(scrambled{13}, 13));  // any other functor: may drop
+}
+
+/// Functors whose ids are below m by construction rank no drop digit in onesweep: m = 2^bits fills the
+/// width (32, 64, 256 digits), and a partial tile's padding takes the last bucket's digit, ranked behind
+/// every key (sizes around the tiles). Keys and pairs, against the oracle.
+TEST_F(Multisplit, FunctorsThatNeverDropFillTheirDigitWidth) {
+  const auto onesweep = multisplit_algorithm::onesweep;
+  for (std::size_t n : sweep_sizes()) {
+    const auto keys = sluice::data::generate_host<std::uint32_t>(n, {sluice::data::distribution::uniform, 0, 0.0, n + 7});
+    for (int bits : {1, 5, 6, 8}) {
+      const sluice::buckets::bit_field field{7, bits};
+      expect_oracle(ctx(), keys, 1u << bits, field, field, onesweep, "bit field", true);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+    const sluice::buckets::bit_field narrower{20, 4};  // ids < 16 of m = 32
+    expect_oracle(ctx(), keys, 32, narrower, narrower, onesweep, "narrower bit field", true);
+    std::vector<std::uint8_t> bytes(n);
+    for (std::size_t i = 0; i < n; ++i) bytes[i] = static_cast<std::uint8_t>(keys[i] >> 11);
+    expect_oracle(ctx(), bytes, 256, sluice::buckets::identity{}, sluice::buckets::identity{}, onesweep, "u8 identity", true);
+    expect_oracle(ctx(), bytes, 32, sluice::buckets::delta<std::uint8_t>{8}, sluice::buckets::delta<std::uint8_t>{8}, onesweep,
+                  "u8 delta", true);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  std::vector<std::uint32_t> splitters;
+  for (std::uint32_t s = 1; s <= 31; ++s) splitters.push_back(s * 130000000u);
+  const sluice::device_buffer<std::uint32_t> d_splitters(ctx(), std::span<const std::uint32_t>(splitters));
+  const auto keys = sluice::data::generate_host<std::uint32_t>(17665, {sluice::data::distribution::uniform, 0, 0.0, 5});
+  expect_oracle(ctx(), keys, 32, sluice::buckets::splitters<std::uint32_t>{d_splitters.data(), 31},
+                sluice::buckets::splitters<std::uint32_t>{splitters.data(), 31}, onesweep, "splitters", true);
+}
+
 TEST_F(Multisplit, WideKeysAndValues) {
   const std::size_t n = 9001;
   const auto keys = sluice::data::generate_host<std::uint64_t>(n, {sluice::data::distribution::uniform, 600, 0.0, 9});

@@ -99,3 +99,36 @@ TEST(MultisplitPlan, OnesweepIsAddedLastAndChosenFromTwoTo511Buckets) {
 }
 
 }  // namespace
+
+TEST(MultisplitPlan, OnesweepRanksTheNarrowestWidthThatHoldsItsDigits) {
+  // The drop digit m makes a width hold one bucket fewer.
+  EXPECT_EQ(ms::onesweep_digit_bits(1, true), 5);
+  EXPECT_EQ(ms::onesweep_digit_bits(31, true), 5);
+  EXPECT_EQ(ms::onesweep_digit_bits(32, true), 6);
+  EXPECT_EQ(ms::onesweep_digit_bits(63, true), 6);
+  EXPECT_EQ(ms::onesweep_digit_bits(64, true), 8);
+  EXPECT_EQ(ms::onesweep_digit_bits(255, true), 8);
+  EXPECT_EQ(ms::onesweep_digit_bits(256, true), 9);
+  EXPECT_EQ(ms::onesweep_digit_bits(511, true), 9);
+  EXPECT_EQ(ms::onesweep_digit_bits(512, true), 0);
+  // Without it, a power of two fills its width.
+  EXPECT_EQ(ms::onesweep_digit_bits(2, false), 5);
+  EXPECT_EQ(ms::onesweep_digit_bits(32, false), 5);
+  EXPECT_EQ(ms::onesweep_digit_bits(33, false), 6);
+  EXPECT_EQ(ms::onesweep_digit_bits(64, false), 6);
+  EXPECT_EQ(ms::onesweep_digit_bits(65, false), 8);
+  EXPECT_EQ(ms::onesweep_digit_bits(256, false), 8);
+  EXPECT_EQ(ms::onesweep_digit_bits(257, false), 9);
+  EXPECT_EQ(ms::onesweep_digit_bits(512, false), 9);
+  EXPECT_EQ(ms::onesweep_digit_bits(513, false), 0);
+  for (std::uint32_t m = 1; m <= ms::max_onesweep_buckets; ++m)
+    for (bool may_drop : {false, true}) {
+      const std::uint64_t digits = std::uint64_t{m} + (may_drop ? 1 : 0);
+      const int bits = ms::onesweep_digit_bits(m, may_drop);
+      EXPECT_GE(std::uint64_t{1} << bits, digits) << m;
+      for (const int narrower : ms::onesweep_digit_widths)
+        if (narrower < bits) {
+          EXPECT_LT(std::uint64_t{1} << narrower, digits) << m;
+        }
+    }
+}

@@ -4,9 +4,10 @@
 // scan → postscan (direct_pass.cuh).
 //
 //   histogram  one read of the keys counts the bucket digits (bucket id, or m for a dropped key) in
-//              per-block shared-memory counters added into 64, 256 or 512 global ones (64 digits for
-//              m < 64, 256 for m < 256, else 512); their exclusive scan gives the start of every bucket,
-//              and the start of bin m is the kept count.
+//              per-block shared-memory counters added into 32, 64, 256 or 512 global ones (the fewest
+//              that hold the digits 0 … m − 1, and m unless the functor never drops a key: plan.hpp's
+//              onesweep_digit_bits); their exclusive scan gives the start of every bucket, and the
+//              start of bin m is the kept count.
 //   one pass   one kernel (radix_sort::onesweep_kernel): a block takes the next tile in order, computes
 //              the digits of its keys (padding: the last digit), ranks them stably within the tile
 //              (cub::BlockRadixRankMatchEarlyCounts), publishes its per-digit counts, looks back per
@@ -29,7 +30,7 @@ namespace sluice::detail::multisplit {
 
 // The limits (plan.hpp, where the automatic choice reads them) are the radix kernel's.
 static_assert(max_onesweep_buckets == (1u << radix_sort::max_onesweep_digit_bits) - 1);
-static_assert(narrow_onesweep_digit_bits <= radix_sort::max_pass_bits);
+static_assert(onesweep_digit_bits(max_onesweep_buckets, true) == radix_sort::max_onesweep_digit_bits);
 static_assert(max_onesweep_value_bytes == radix_sort::onesweep_max_value_bytes);
 
 /// The onesweep digit of a key: its bucket id, or `kept` (= m) for a dropped key (radix_sort::drops_digits).
@@ -56,11 +57,18 @@ struct bucket_digits {
   int passes = 1;
 };
 
-/// offsets[b] = starts[b] for b ≤ m (starts[m]: the kept count); dropped = n − kept. Each may be null.
-__global__ inline void onesweep_counts_kernel(const unsigned long long* starts, std::uint32_t m, std::size_t n,
-                                              std::size_t* offsets, std::size_t* dropped) {
-  if (offsets && threadIdx.x <= m) offsets[threadIdx.x] = starts[threadIdx.x];
-  if (dropped && threadIdx.x == 0) *dropped = n - starts[m];
+/// offsets[b] = starts[b] for b < m and offsets[m] = the kept count: starts[m], the start of the drop
+/// digit, or n where m = Digits (no drop digit, none dropped); dropped = n − kept. Each may be null. One
+/// block of Digits ≥ m threads.
+template <std::uint32_t Digits>
+__global__ void onesweep_counts_kernel(const unsigned long long* starts, std::uint32_t m, std::size_t n,
+                                       std::size_t* offsets, std::size_t* dropped) {
+  if (offsets && threadIdx.x < m) offsets[threadIdx.x] = starts[threadIdx.x];
+  if (threadIdx.x == 0) {
+    const std::size_t kept = m < Digits ? starts[m] : n;
+    if (offsets) offsets[m] = kept;
+    if (dropped) *dropped = n - kept;
+  }
 }
 
 template <class Offset, int DigitBits, class K, class V, class BucketOf>
@@ -71,8 +79,8 @@ void run_onesweep_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of
       ctx, io.keys_in, io.n, bucket_digits<BucketOf, DigitBits>{{digit}});
   onesweep.pass(io.keys_in, io.values_in, io.keys_out, io.values_out, digit);
   if (offsets || dropped) {
-    onesweep_counts_kernel<<<1, 1u << DigitBits, 0, ctx.stream()>>>(onesweep.digit_starts(0), m, io.n, offsets,
-                                                                    dropped);
+    constexpr std::uint32_t digits = 1u << DigitBits;
+    onesweep_counts_kernel<digits><<<1, digits, 0, ctx.stream()>>>(onesweep.digit_starts(0), m, io.n, offsets, dropped);
     SLUICE_CHECK_LAUNCH();
   }
 }
@@ -85,17 +93,21 @@ void run_onesweep_digits(context& ctx, const pass_io<K, V>& io, BucketOf bucket_
   else run_onesweep_with<unsigned long long, DigitBits>(ctx, io, bucket_of, m, offsets, dropped);
 }
 
-/// The onesweep strategy for 1 ≤ m ≤ 511 buckets and n ≥ 1 elements: digits 0 … m ranked as 64 digits
-/// while m < 64 (narrow_onesweep_digit_bits), 256 while m < 256, else 512 (two per thread of the rank
-/// and the look-back); 32-bit output offsets while n fits them (fewer registers, as the radix sort).
+/// The onesweep strategy for 1 ≤ m ≤ 511 buckets and n ≥ 1 elements: the digits 0 … m − 1 (and m, the
+/// dropped keys, if may_drop) ranked at the narrowest compiled width (plan.hpp's onesweep_digit_bits: 32,
+/// 64, 256 or 512 digits, the last two per thread of the rank and the look-back); 32-bit output offsets
+/// while n fits them (fewer registers, as the radix sort). Without a drop digit, a partial tile's padding
+/// takes the last real digit; it ranks behind every key of the tile and is never written.
 template <class K, class V, class BucketOf>
-void run_onesweep(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m, std::size_t* offsets,
-                  std::size_t* dropped) {
-  constexpr int narrow = narrow_onesweep_digit_bits;
-  if (m < (1u << narrow)) run_onesweep_digits<narrow>(ctx, io, bucket_of, m, offsets, dropped);
-  else if (m < (1u << radix_sort::max_pass_bits))
-    run_onesweep_digits<radix_sort::max_pass_bits>(ctx, io, bucket_of, m, offsets, dropped);
-  else run_onesweep_digits<radix_sort::max_onesweep_digit_bits>(ctx, io, bucket_of, m, offsets, dropped);
+void run_onesweep(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m, bool may_drop,
+                  std::size_t* offsets, std::size_t* dropped) {
+  constexpr const int(&widths)[4] = onesweep_digit_widths;
+  switch (onesweep_digit_bits(m, may_drop)) {
+    case widths[0]: return run_onesweep_digits<widths[0]>(ctx, io, bucket_of, m, offsets, dropped);
+    case widths[1]: return run_onesweep_digits<widths[1]>(ctx, io, bucket_of, m, offsets, dropped);
+    case widths[2]: return run_onesweep_digits<widths[2]>(ctx, io, bucket_of, m, offsets, dropped);
+    default: return run_onesweep_digits<widths[3]>(ctx, io, bucket_of, m, offsets, dropped);
+  }
 }
 
 }  // namespace sluice::detail::multisplit

@@ -63,12 +63,23 @@ inline constexpr std::size_t max_direct_element_bytes = 32;
 /// Digits of the passes before the last one; their 256th bucket holds the keys with an invalid id.
 inline constexpr std::uint32_t digit_radix = max_direct_buckets - 1;
 
-/// onesweep takes m < 512 buckets: digit m marks the dropped keys, and a digit is at most 9 bits.
+/// onesweep takes m < 512 buckets: digit m may mark the dropped keys, and a digit is at most 9 bits.
 inline constexpr std::uint32_t max_onesweep_buckets = 511;
-/// Bucket digits onesweep ranks for m ≤ 2^6 − 1 buckets (digits 0 … m, m for the dropped keys): 64
-/// instead of 256, so the block rank's warp histograms, its ballots per key (one per digit bit), the
-/// look-back threads and the zeroed status words shrink with them.
-inline constexpr int narrow_onesweep_digit_bits = 6;
+/// The digit widths onesweep's multisplit kernels are compiled for, narrowest first. A call ranks the
+/// narrowest that holds its digits (onesweep_digit_bits), since the block rank's warp histograms, its
+/// ballots per key (one per digit bit), the look-back threads and the zeroed status words all shrink
+/// with the digits (b47bb62: 64 digits instead of 256 took 7.4% off the m = 32 keys pass).
+inline constexpr int onesweep_digit_widths[] = {5, 6, 8, 9};
+
+/// The digit bits onesweep ranks for m buckets: digits 0 … m − 1, and digit m for the dropped keys unless
+/// no key can be dropped (a bucket functor whose every id is below m by construction, multisplit.cuh's
+/// ids_always_below). 0 past the widest width.
+[[nodiscard]] constexpr int onesweep_digit_bits(std::uint32_t m, bool may_drop) {
+  const std::uint64_t digits = std::uint64_t{m} + (may_drop ? 1 : 0);
+  for (const int bits : onesweep_digit_widths)
+    if ((std::uint64_t{1} << bits) >= digits) return bits;
+  return 0;
+}
 /// Keys and values onesweep stages (its tile shapes are CUB's, for elements of at most 16 bytes).
 inline constexpr std::size_t max_onesweep_key_bytes = 16;
 inline constexpr std::size_t max_onesweep_value_bytes = 16;

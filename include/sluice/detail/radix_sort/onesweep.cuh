@@ -15,9 +15,11 @@
 //               tile's run of digit d goes. Keys (then values) are staged in shared memory in digit order
 //               and written so that consecutive threads write consecutive positions of a digit's run.
 //
-// Portions: a status word has 30 bits of count, so the input is sorted in portions of at most 2^28 keys
-// (a whole number of tiles, as CUB does), each with zeroed status words; the last tile of a portion
-// writes the next portion's digit starts (its own run's start plus its count). Any n works.
+// Portions: a status word has 30 bits of count, so the input is sorted in portions of at most 2^30 − 1
+// keys (a whole number of tiles), each with zeroed status words; the last tile of a portion writes the
+// next portion's digit starts (its own run's start plus its count). Any n works. CUB's portions are
+// 2^28 keys, which splits a pass over exactly 2^28 keys into a full launch and one of a single partial
+// tile (19 µs of a 1.40 ms multisplit on the H100, ncu at a968173); ours take every n < 2^30 in one.
 //
 // Work O(n) per pass. Traffic per pass: keys (and values) read once and written once; status words,
 // 4 bytes per digit and tile (1 KiB per 7680 u32 keys at 256 digits), zeroed, written twice and read by
@@ -64,8 +66,8 @@ inline constexpr int onesweep_digits = 1 << max_pass_bits;
 inline constexpr int max_onesweep_digit_bits = 9;
 /// The widest value onesweep stages in shared memory; automatic sorts wider ones by multisplit.
 inline constexpr std::size_t onesweep_max_value_bytes = 16;
-/// Keys per portion at most: a status word counts in 30 bits (CUB's portions are 2^28 as well).
-inline constexpr std::size_t onesweep_portion_limit = std::size_t{1} << 28;
+/// Keys per portion at most: the most a status word's 30 bits of count hold.
+inline constexpr std::size_t onesweep_portion_limit = (std::size_t{1} << 30) - 1;
 /// Static shared memory of a block without opting in.
 inline constexpr int onesweep_shared_bytes = 48 * 1024;
 
@@ -183,7 +185,9 @@ __device__ __forceinline__ void count_key(std::uint32_t (&bins)[Digits::max_pass
 /// giving digits < bins (multisplit's one pass of bucket digits). Blocks
 /// stride over tiles of the keys (order does not matter, so the loads are striped 16-byte vectors);
 /// lane l counts into copy l % Copies, so that lanes of one warp with equal digits mostly hit different
-/// counters.
+/// counters. The tiles are taken from the last to the first, so that the histogram's last wave reads
+/// the front of the keys, which the first pass (tiles taken in order) reads first: those keys are
+/// still in the L2.
 template <class K, class Digits = pass_digits<K>>
 __global__ void __launch_bounds__(onesweep_histogram_shape<K>::threads)
     onesweep_histogram_kernel(const K* __restrict__ keys, std::size_t n, Digits digits,
@@ -196,12 +200,15 @@ __global__ void __launch_bounds__(onesweep_histogram_shape<K>::threads)
   static_assert(histogram_flush_keys % tile == 0, "a tile never straddles a flush");
   __shared__ std::uint32_t bins[Digits::max_passes][Digits::bins][copies];
   const int copy = warp::lane_id() % copies;
-  for (std::size_t chunk = 0; chunk < n; chunk += histogram_flush_keys) {
+  for (std::size_t c = ceil_div(n, histogram_flush_keys); c-- > 0;) {
     for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(sizeof(bins) / 4); i += threads)
       (&bins[0][0][0])[i] = 0;
     __syncthreads();
+    const std::size_t chunk = c * histogram_flush_keys;
     const std::size_t end = cuda::std::min(n, chunk + histogram_flush_keys);
-    for (std::size_t first = chunk + blockIdx.x * tile; first < end; first += std::size_t{gridDim.x} * tile) {
+    const std::size_t tiles = ceil_div(end - chunk, tile);
+    for (std::size_t back = blockIdx.x; back < tiles; back += gridDim.x) {
+      const std::size_t first = chunk + (tiles - 1 - back) * tile;
       if (end - first >= tile) {
         K tile_keys[items];
         block::load_striped_vectorized<items>(keys + first, static_cast<int>(threadIdx.x), threads, tile_keys);
@@ -307,9 +314,13 @@ __device__ __forceinline__ cuda::std::uint32_t count_in_earlier_tiles(const digi
 
 /// What a onesweep kernel splits by. The radix sort's radix_digit<K> keeps every key and pads a partial
 /// tile with a key of the largest digit (radix_key_of). Any other Digit is a functor giving every key a
-/// digit < 256, with a member `kept`: digits ≥ kept are dropped (ranked and counted, never written);
-/// since no padding key can be made for an arbitrary functor, such tiles rank precomputed digits, the
-/// padding given digit 255 (multisplit's bucket digits, detail/multisplit/onesweep.cuh).
+/// digit below the shape's digits, with a member `kept`: digits ≥ kept are dropped (ranked and counted,
+/// never written); since no padding key can be made for an arbitrary functor, such tiles rank
+/// precomputed digits, the padding given the shape's last digit (multisplit's bucket digits,
+/// detail/multisplit/onesweep.cuh). That digit may be a kept one: padding still ranks behind every key
+/// of the tile (stable rank, the largest digit, the last positions), so it lands in staged positions
+/// ≥ valid, which are never written, and its count only reaches the last tile's status, which no tile
+/// reads.
 template <class Digit>
 inline constexpr bool drops_digits = true;
 template <class K>
