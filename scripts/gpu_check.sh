@@ -13,7 +13,8 @@
 # tree (which may hold other engineers' unfinished files); it is unpacked once into build/checked-source
 # and the build there is kept for the next call. SLUICE_TEST_FILTER narrows the gpu tests and sanitizers
 # (a gtest filter); SLUICE_SANITIZERS narrows the sanitizer part to some of its tools (default
-# "memcheck racecheck synccheck"); SLUICE_BENCH_ARGS replaces the bench's arguments (default: --quick --gpu-only).
+# "memcheck racecheck synccheck"); SLUICE_BENCH_ARGS replaces the bench's arguments (default: --quick --gpu-only;
+# shell quoting applies: SLUICE_BENCH_ARGS='multisplit --case "bit-field buckets keys"').
 # SLUICE_CHECK_PART=build only builds (SLUICE_BUILD_TARGET: only that target); SLUICE_SKIP_BUILD=1 then lets several parts run side by side.
 # SLUICE_CHECK_PART=profile runs Nsight Compute over `sluice bench $SLUICE_BENCH_ARGS`, profiling
 # SLUICE_PROFILE_COUNT (default 1) launches of the kernels matching the regex SLUICE_PROFILE_KERNEL
@@ -67,6 +68,8 @@ step() {  # step NAME COMMAND...: output in $logs/NAME.log, verdict line in $log
   echo "[$name] exit $rc after ${took}s"
   return $rc
 }
+# The bench's arguments as the shell would split them, quotes included.
+eval "bench_args=(${SLUICE_BENCH_ARGS:---quick --gpu-only})"
 part="${SLUICE_CHECK_PART:-all}"
 # Each part builds first (a no-op on a warm machine whose build is current).
 case "$part" in
@@ -147,30 +150,27 @@ wait
 if wants resources; then step resources resources; fi
 if wants info; then step info "$build/sluice" info; fi
 if wants bench; then
-  # shellcheck disable=SC2086  # SLUICE_BENCH_ARGS is a list of words
-  step bench "$build/sluice" bench ${SLUICE_BENCH_ARGS:---quick --gpu-only} --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
+  step bench "$build/sluice" bench "${bench_args[@]}" --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
 fi
 if wants examples; then step examples "$build/examples/sssp_delta_stepping"; fi
 profile() {  # Nsight Compute over the bench, the sections that say what bounds a kernel, and its source page
   local report="$logs/profile-${SLUICE_PROFILE_NAME:-kernel}"
-  # shellcheck disable=SC2086  # SLUICE_BENCH_ARGS is a list of words
   ncu --kernel-name-base "${SLUICE_PROFILE_NAME_BASE:-function}" \
     --kernel-name "regex:${SLUICE_PROFILE_KERNEL:?set SLUICE_PROFILE_KERNEL}" --launch-skip "${SLUICE_PROFILE_SKIP:-0}" \
     --launch-count "${SLUICE_PROFILE_COUNT:-1}" --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
     --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section InstructionStats \
     --import-source yes --section SourceCounters -f -o "$report" \
-    "$build/sluice" bench ${SLUICE_BENCH_ARGS:---quick --gpu-only} >/dev/null || return 1
+    "$build/sluice" bench "${bench_args[@]}" >/dev/null || return 1
   ncu --import "$report.ncu-rep" --page details >"$report.txt" &&
     ncu --import "$report.ncu-rep" --page source --csv --print-source sass >"$report-sass.csv"
 }
 if wants profile; then step "profile-${SLUICE_PROFILE_NAME:-kernel}" profile; fi
 timeline() {  # each launch's duration and DRAM bytes at the GPU's own clocks, caches kept: CSV
   local csv="$logs/timeline-${SLUICE_PROFILE_NAME:-kernel}.csv"
-  # shellcheck disable=SC2086  # SLUICE_BENCH_ARGS is a list of words
   ncu --clock-control none --cache-control none --kernel-name-base "${SLUICE_PROFILE_NAME_BASE:-function}" \
     --kernel-name "regex:${SLUICE_PROFILE_KERNEL:-.}" --launch-count "${SLUICE_PROFILE_COUNT:-400}" \
     --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --csv --log-file "$csv" \
-    "$build/sluice" bench ${SLUICE_BENCH_ARGS:---quick --gpu-only} >/dev/null || return 1
+    "$build/sluice" bench "${bench_args[@]}" >/dev/null || return 1
   # One line per launch: id, kernel, grid, µs, DRAM GB read, written (the metrics' units as ncu prints them).
   python3 - "$csv" <<'PY'
 import csv, sys
