@@ -12,8 +12,9 @@
 //               match_any histograms give the tile's digit counts before the ranks). The counts are
 //               published at once, one status word per (tile, digit); thread d then looks back over the
 //               earlier tiles' words of digit d until it meets an inclusive count, which gives where the
-//               tile's run of digit d goes. Keys (then values) are staged in shared memory in digit order
-//               and written so that consecutive threads write consecutive positions of a digit's run.
+//               tile's run of digit d goes. Keys and values are staged in shared memory in digit order
+//               (side by side, before the look-back: onesweep_storage) and written in one loop, so that
+//               consecutive threads write consecutive positions of a digit's run.
 //
 // Portions: a status word has 30 bits of count, so the input is sorted in portions of at most 2^30 − 1
 // keys (a whole number of tiles), each with zeroed status words; the last tile of a portion writes the
@@ -56,6 +57,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace sluice::detail::radix_sort {
 
@@ -68,7 +70,7 @@ inline constexpr int max_onesweep_digit_bits = 9;
 inline constexpr std::size_t onesweep_max_value_bytes = 16;
 /// Keys per portion at most: the most a status word's 30 bits of count hold.
 inline constexpr std::size_t onesweep_portion_limit = (std::size_t{1} << 30) - 1;
-/// Static shared memory of a block without opting in.
+/// Shared memory of one staged array (the tile's keys, or its values), what a block has without opting in.
 inline constexpr int onesweep_shared_bytes = 48 * 1024;
 
 // ---- the tile shape (tuning) -----------------------------------------------------------------------------
@@ -103,23 +105,39 @@ constexpr onesweep_nominal sm90_onesweep_nominal(int key_bytes, int value_bytes,
   return {384, 23};  // CUB's default for the sizes its table leaves out
 }
 
+/// The nominal shape of a pass that ranks precomputed digits (a dropping Digit: the digits live across
+/// the rank and the keys are read again after it, load_tile_digits). One shape differs from the radix
+/// sort's: 4-byte keys with 4-byte values and 32-bit offsets, whose 23 items spilled 72-88 bytes in
+/// every digit width (ptxas, sm_90, session 10; 21-22 items 24-40, 20 none). Those spills cost DRAM
+/// writes: the m = 32 pairs pass wrote 2.86 GB for 2.15 GB of pairs (ncu timeline at a665f98, H100).
+constexpr onesweep_nominal precomputed_digits_nominal(onesweep_nominal nominal, int key_bytes, int value_bytes,
+                                                      int offset_bytes) {
+  if (key_bytes == 4 && value_bytes == 4 && offset_bytes == 4) return {nominal.threads, 20};
+  return nominal;
+}
+
 /// The onesweep kernel's tile for keys K, values V (no_values: keys only) and output offsets of type
 /// Offset (std::uint32_t while n < 2^32: fewer registers, as CUB's 32-bit offsets). As CUB's
 /// RegBoundScaling: the nominal items scaled by 4 / (the wider of key and value), threads capped so
 /// that the staged tile and the digit offsets fit 48 KiB of shared memory. DigitBits: the digits a pass
-/// ranks, 2^DigitBits of them (the radix sort's 8; multisplit's bucket digits take 6, 8 or 9 by m,
-/// detail/multisplit/onesweep.cuh).
-template <class K, class V, class Offset, int DigitBits = max_pass_bits>
+/// ranks, 2^DigitBits of them (the radix sort's 8; multisplit's bucket digits take 5, 6, 8 or 9 by m,
+/// detail/multisplit/onesweep.cuh). PrecomputedDigits: the pass ranks digits computed before the rank
+/// (precomputed_digits_nominal).
+template <class K, class V, class Offset, int DigitBits = max_pass_bits, bool PrecomputedDigits = false>
 struct onesweep_shape {
   using offset = Offset;
+  static constexpr bool precomputed_digits = PrecomputedDigits;
   static constexpr int digit_bits = DigitBits;
   static constexpr int digits = 1 << DigitBits;
   static_assert(DigitBits >= 1 && DigitBits <= max_onesweep_digit_bits, "a pass ranks at most 512 digits");
   static constexpr int key_bytes = static_cast<int>(sizeof(K));
   static constexpr int value_bytes = has_values<V> ? static_cast<int>(sizeof(V)) : 0;
   static constexpr int element_bytes = key_bytes > value_bytes ? key_bytes : value_bytes;
-  static constexpr onesweep_nominal nominal = sm90_onesweep_nominal(
+  static constexpr onesweep_nominal cub_nominal = sm90_onesweep_nominal(
       key_bytes, value_bytes, static_cast<int>(sizeof(Offset)), cuda::std::is_same_v<K, float>);
+  static constexpr onesweep_nominal nominal =
+      PrecomputedDigits ? precomputed_digits_nominal(cub_nominal, key_bytes, value_bytes, static_cast<int>(sizeof(Offset)))
+                        : cub_nominal;
   static constexpr int scaled_items = nominal.items * 4 / (element_bytes > 4 ? element_bytes : 4);
   static constexpr int items = scaled_items < 1 ? 1 : scaled_items;
   static constexpr int staging_bytes = onesweep_shared_bytes - digits * static_cast<int>(sizeof(Offset)) - 16;
@@ -372,18 +390,32 @@ struct rank_precomputed {
   __device__ __forceinline__ cuda::std::uint32_t Digit(cuda::std::uint32_t digit) const { return digit; }
 };
 
+/// A block's shared memory. The values are staged beside the keys, not in their place once the keys are
+/// out (as CUB does): both are staged right after the rank, so that the ranks (and the values) are dead
+/// before the look-back, and one loop writes both. Held across the look-back and the keys' write-out,
+/// the ranks and the staged keys' digits pushed multisplit's u32 pairs kernel past its 80 registers
+/// (ptxas at a665f98: 88 bytes of spill stores), and those spills cost DRAM writes: its pass wrote
+/// 2.86 GB for 2.15 GB of pairs at 2^28, where CUB's wrote 2.19 (ncu timeline, H100). Keys and values
+/// together pass the 48 KiB of static shared memory (u32 pairs: 69 KiB), so the kernel takes its
+/// storage as dynamic shared memory (onesweep_storage_bytes).
 template <class Shape, class K, class V>
 struct onesweep_storage {
   union {
     typename onesweep_rank<Shape>::TempStorage rank;
     cub::Uninitialized<K[Shape::tile]> keys;  ///< the tile's keys in digit order
-    cub::Uninitialized<V[has_values<V> ? Shape::tile : 1]> values;
   };
+  cub::Uninitialized<V[has_values<V> ? Shape::tile : 1]> values;  ///< the tile's values in digit order
   /// Staged position i of digit d goes to offsets[d] + i (modulo 2^bits of the offset: relative to the
   /// digit's first staged position).
   typename Shape::offset offsets[Shape::digits];
   cuda::std::uint32_t tile;
 };
+
+/// The dynamic shared memory of a onesweep kernel: its storage, 113 KiB at most so that two blocks fit
+/// an SM of 227 KiB (the H100's; onesweep_sort checks the device).
+template <class Shape, class K, class V>
+inline constexpr std::size_t onesweep_storage_bytes = sizeof(onesweep_storage<Shape, K, V>);
+inline constexpr std::size_t onesweep_max_storage_bytes = 113 * 1024;
 
 /// The portion's next tile, for the whole block.
 __device__ __forceinline__ cuda::std::uint32_t take_tile(cuda::std::uint32_t* next_tile, cuda::std::uint32_t& shared) {
@@ -458,44 +490,6 @@ __device__ __forceinline__ void stage(const T (&items)[Shape::items], const int 
     if (in_tile<Full>(warp_striped_position<Shape>(j), valid)) staged[ranks[j]] = items[j];
 }
 
-/// Items unsigned fields of Bits bits each, 32 / Bits to a register. The pairs kernels hold the digits
-/// (8 bits each; 16 for 9-bit digits) of a thread's staged keys across the values' load and staging,
-/// beside the values and the ranks: unpacked, the 23 digits of a u32 pair tile pushed the kernels past 80 registers
-/// (ptxas at 7ca4d5e: 136 bytes of spills in multisplit's pairs kernel, 80 with them packed; packing
-/// the ranks as well did not lower it). Indices are compile-time constants in the unrolled loops, so
-/// set and get are a shift and a mask.
-template <int Items, int Bits>
-class packed_fields {
- public:
-  static constexpr int per_word = 32 / Bits;
-  static constexpr cuda::std::uint32_t mask = (1u << Bits) - 1;
-
-  __device__ __forceinline__ void set(int j, cuda::std::uint32_t field) {
-    const int shift = Bits * (j % per_word);
-    words_[j / per_word] = shift == 0 ? field : words_[j / per_word] | field << shift;
-  }
-  __device__ __forceinline__ cuda::std::uint32_t operator[](int j) const {
-    return words_[j / per_word] >> (Bits * (j % per_word)) & mask;
-  }
-
- private:
-  cuda::std::uint32_t words_[(Items + per_word - 1) / per_word];
-};
-
-template <class Shape>
-using packed_digits = packed_fields<Shape::items, Shape::digit_bits <= 8 ? 8 : 16>;
-
-/// The digits of the staged keys at the positions this thread writes out: threadIdx.x + j · threads.
-template <class Shape, bool Full, class K, class Digit>
-__device__ __forceinline__ void staged_digits(const K* staged, const Digit& digit, int valid,
-                                              packed_digits<Shape>& digits) {
-#pragma unroll
-  for (int j = 0; j < Shape::items; ++j) {
-    const int position = static_cast<int>(threadIdx.x) + j * Shape::threads;
-    digits.set(j, in_tile<Full>(position, valid) ? digit(staged[position]) : 0);
-  }
-}
-
 /// Thread `digit`'s part of the look-back: the tile's run of the digit starts at the digit's start in
 /// this portion plus its count in the earlier tiles. Publishes the inclusive count for the tiles after
 /// this one, and the portion's last tile hands the next portion its start.
@@ -516,41 +510,40 @@ __device__ __forceinline__ void locate_digit_run(const onesweep_portion<K, V, Di
     portion.next_starts[digit] = start + count;
 }
 
-/// Writes staged position p to offsets[digit_of(j, p)] + p, if its digit is written. Thread t writes
-/// positions t, t + threads, …, so a warp writes 32 consecutive positions, runs of one digit each (a tile
-/// holds ~20-30 keys of a digit on uniform keys). __syncwarp keeps the warp's stores of one round
-/// together, as CUB does.
-template <class Shape, bool Full, class T, class DigitOf, class Digit>
-__device__ __forceinline__ void scatter_staged(const T* staged, DigitOf digit_of, const Digit& digit,
-                                               const typename Shape::offset* offsets, int valid, T* out) {
+/// Writes staged position p (its key, and its value) to offsets[d] + p, d the key's digit, if d is
+/// written. Thread t writes positions t, t + threads, …, so a warp writes 32 consecutive positions, runs
+/// of one digit each (a tile holds ~20-30 keys of a digit at 256 digits on uniform keys). __syncwarp
+/// keeps the warp's stores of one round together, as CUB does.
+template <class Shape, bool Full, class K, class V, class Digit>
+__device__ __forceinline__ void scatter_staged(const onesweep_portion<K, V, Digit>& portion, int valid,
+                                               onesweep_storage<Shape, K, V>& s) {
+  using offset = typename Shape::offset;
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
     const int position = static_cast<int>(threadIdx.x) + j * Shape::threads;
     if (in_tile<Full>(position, valid)) {
-      const T item = staged[position];
-      const cuda::std::uint32_t d = digit_of(j, item);
-      if (written(digit, d)) out[offsets[d] + static_cast<typename Shape::offset>(position)] = item;
+      const K key = s.keys.Alias()[position];
+      const cuda::std::uint32_t d = portion.digit(key);
+      if (written(portion.digit, d)) {
+        const offset to = s.offsets[d] + static_cast<offset>(position);
+        portion.keys_out[to] = key;
+        if constexpr (has_values<V>) portion.values_out[to] = s.values.Alias()[position];
+      }
     }
     __syncwarp(warp::full_mask);
   }
 }
 
-/// The values follow their keys: loaded after the keys are out (fewer registers live across the
-/// look-back), staged at the keys' ranks, written to the keys' positions.
+/// The tile's values, loaded warp-striped as the keys were and staged at the keys' ranks.
 template <class Shape, bool Full, class K, class V, class Digit>
-__device__ __forceinline__ void move_values(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t first, int valid,
-                                            const int (&ranks)[Shape::items], onesweep_storage<Shape, K, V>& s) {
-  packed_digits<Shape> digits;
-  staged_digits<Shape, Full>(s.keys.Alias(), portion.digit, valid, digits);
+__device__ __forceinline__ void stage_values(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t first,
+                                             int valid, const int (&ranks)[Shape::items],
+                                             onesweep_storage<Shape, K, V>& s) {
   V values[Shape::items];
   const V* from = portion.values_in + first;
   if constexpr (Full) cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, values);
   else cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, values, valid);
-  __syncthreads();  // every thread has its digits from the staged keys before the values take their place
   stage<Shape, Full>(values, ranks, valid, s.values.Alias());
-  __syncthreads();
-  scatter_staged<Shape, Full>(s.values.Alias(), [&](int j, const V&) { return digits[j]; }, portion.digit, s.offsets,
-                              valid, portion.values_out);
 }
 
 /// A thread's digits in the rank and the look-back: thread t tracks digits t · per + u, u < per.
@@ -563,30 +556,22 @@ struct tracked_digits {
   __device__ __forceinline__ static int digit(int u) { return static_cast<int>(threadIdx.x) * per + u; }
 };
 
-/// The staged keys out: look back for each digit the thread tracks (whose count and first staged
-/// position the rank gave), then write them.
+/// A ranked tile out: stage the keys (and values) in digit order, look back for each digit the thread
+/// tracks (whose count and first staged position the rank gave), then write them all.
 template <class Shape, bool Full, class K, class V, class Digit>
-__device__ __forceinline__ void write_keys(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile, int valid,
+__device__ __forceinline__ void write_tile(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
+                                           int valid, const K (&keys)[Shape::items], const int (&ranks)[Shape::items],
                                            const tracked_digits<Shape>& mine, onesweep_storage<Shape, K, V>& s) {
+  stage<Shape, Full>(keys, ranks, valid, s.keys.Alias());
+  if constexpr (has_values<V>)
+    stage_values<Shape, Full>(portion, tile * static_cast<cuda::std::uint32_t>(Shape::tile), valid, ranks, s);
 #pragma unroll
   for (int u = 0; u < tracked_digits<Shape>::per; ++u)
     if (const int d = tracked_digits<Shape>::digit(u); d < Shape::digits)
       locate_digit_run<Shape>(portion, tile, static_cast<cuda::std::uint32_t>(d), mine.count[u],
                               static_cast<cuda::std::uint32_t>(mine.first_staged[u]), s.offsets);
   __syncthreads();
-  scatter_staged<Shape, Full>(s.keys.Alias(), [&](int, K key) { return portion.digit(key); }, portion.digit, s.offsets,
-                              valid, portion.keys_out);
-}
-
-/// A ranked tile out: stage the keys in digit order, write them (write_keys), then the values.
-template <class Shape, bool Full, class K, class V, class Digit>
-__device__ __forceinline__ void write_tile(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
-                                           int valid, const K (&keys)[Shape::items], const int (&ranks)[Shape::items],
-                                           const tracked_digits<Shape>& mine, onesweep_storage<Shape, K, V>& s) {
-  stage<Shape, Full>(keys, ranks, valid, s.keys.Alias());
-  write_keys<Shape, Full>(portion, tile, valid, mine, s);
-  if constexpr (has_values<V>)
-    move_values<Shape, Full>(portion, tile * static_cast<cuda::std::uint32_t>(Shape::tile), valid, ranks, s);
+  scatter_staged<Shape, Full>(portion, valid, s);
 }
 
 /// One tile per block: load, rank (publishing the tile's digit counts early), then write_tile (full
@@ -596,8 +581,9 @@ __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Di
     onesweep_kernel(onesweep_portion<K, V, Digit> portion) {
   using rank_t = onesweep_rank<Shape>;
   static_assert(rank_t::BINS_TRACKED_PER_THREAD == Shape::digits_per_thread, "the rank's digits per thread are ours");
-  __shared__ onesweep_storage<Shape, K, V> s;
-  static_assert(sizeof(s) <= onesweep_shared_bytes, "the tile fits static shared memory");
+  static_assert(Shape::precomputed_digits == drops_digits<Digit>, "the shape is the one for how the pass ranks");
+  extern __shared__ __align__(16) unsigned char onesweep_shared[];
+  auto& s = *reinterpret_cast<onesweep_storage<Shape, K, V>*>(onesweep_shared);
 
   const cuda::std::uint32_t tile = take_tile(portion.next_tile, s.tile);
   const cuda::std::uint32_t first = tile * static_cast<cuda::std::uint32_t>(Shape::tile);
@@ -648,7 +634,7 @@ __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Di
 template <class K, class V, class Offset, class Digit = radix_digit<K>, int DigitBits = max_pass_bits>
 class onesweep_sort {
  public:
-  using shape = onesweep_shape<K, V, Offset, DigitBits>;
+  using shape = onesweep_shape<K, V, Offset, DigitBits, drops_digits<Digit>>;
 
   onesweep_sort(context& ctx, const K* keys, std::size_t n, const pass_plan& plan, bool descending)
       : onesweep_sort(ctx, keys, n, digits_of<K>(plan, descending)) {}
@@ -663,6 +649,7 @@ class onesweep_sort {
         starts_(ctx, portions_ * passes_ * shape::digits),
         tile_counters_(ctx, portions_ * passes_),
         status_(ctx, ceil_div(std::min(n, shape::portion), shape::tile) * shape::digits) {
+    allow_storage(ctx);
     SLUICE_CUDA_CHECK(
         cudaMemsetAsync(starts_.get(), 0, passes_ * shape::digits * sizeof(unsigned long long), ctx.stream()));
     SLUICE_CUDA_CHECK(
@@ -683,10 +670,28 @@ class onesweep_sort {
                                   q + 1 < portions_ ? starts(q + 1, next_pass_) : nullptr, status_.get(),
                                   tile_counters_.get() + q * passes_ + next_pass_};
       if constexpr (has_values<V>) work.values_in = from_values + begin;
-      onesweep_kernel<shape, K, V, Digit><<<static_cast<unsigned>(tiles), shape::threads, 0, ctx_.stream()>>>(work);
+      onesweep_kernel<shape, K, V, Digit>
+          <<<static_cast<unsigned>(tiles), shape::threads, storage_bytes, ctx_.stream()>>>(work);
       SLUICE_CHECK_LAUNCH();
     }
     ++next_pass_;
+  }
+
+  static constexpr std::size_t storage_bytes = onesweep_storage_bytes<shape, K, V>;
+  static_assert(storage_bytes <= onesweep_max_storage_bytes, "two blocks of the pass kernel fit an SM");
+  static_assert(alignof(onesweep_storage<shape, K, V>) <= 16, "the dynamic shared memory is 16-byte aligned");
+
+  /// Lets the pass kernel take its storage as dynamic shared memory past the 48 KiB a block has without
+  /// opting in; a device with less to give is refused with a clear message.
+  static void allow_storage(const context& ctx) {
+    if (storage_bytes > ctx.properties().shared_memory_per_block_optin)
+      throw invalid_argument("onesweep", "values",
+                             "this key and value type needs " + std::to_string(storage_bytes) +
+                                 " bytes of shared memory per block; the device gives " +
+                                 std::to_string(ctx.properties().shared_memory_per_block_optin));
+    SLUICE_CUDA_CHECK(cudaFuncSetAttribute(onesweep_kernel<shape, K, V, Digit>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(storage_bytes)));
   }
 
   /// Where each digit begins in pass p's output (shape::digits entries): the histogram's exclusive scan.
