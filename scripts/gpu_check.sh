@@ -194,7 +194,7 @@ if wants resources; then echo; head -3 "$logs/resources.log"; fi
 if wants examples; then echo; tail -6 "$logs/examples.log"; fi
 if wants info; then cat "$logs/info.log"; echo; fi
 if wants bench; then sed -n '/^family /,$p' "$logs/bench.log"; fi
-if wants timeline; then tail -60 "$logs/timeline-${SLUICE_PROFILE_NAME:-kernel}.log"; fi
+if wants timeline; then scripts/timeline_summary.py "$logs/timeline-${SLUICE_PROFILE_NAME:-kernel}.log"; fi
 if wants profile; then
   grep -E '^  [^ ]|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|Warp Cycles Per Issued|Executed Ipc A' \
     "$logs/profile-${SLUICE_PROFILE_NAME:-kernel}.txt" | head -60

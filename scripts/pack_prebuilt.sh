@@ -5,7 +5,9 @@
 # scripts/gpu_check.sh takes it as SLUICE_PREBUILT=build/prebuilt.tar.xz. Refuses a tree with uncommitted
 # changes: the binaries must be those of the commit named in the check's logs. Arguments name the targets
 # to pack (paths under build/ci; default all four below): the working tree and the pack together must stay
-# under the device call's 64 MiB.
+# under the device call's 64 MiB. SLUICE_PACK_TESTS="multisplit radix_sort" packs a tests/sluice_gpu_tests
+# linked from those test files' objects alone (tests/gpu/NAME_test.cu; the same link line as the full
+# binary's), which is how the gpu tests of a few suites fit beside the bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
@@ -18,6 +20,16 @@ cmake --build --preset ci --target "${targets[@]##*/}"
 staging=build/prebuilt-staging
 rm -rf "$staging" && mkdir -p "$staging/lib"
 for target in "${targets[@]}"; do install -D "build/ci/$target" "$staging/$target"; done
+if [ -n "${SLUICE_PACK_TESTS:-}" ]; then
+  cmake --build --preset ci --target sluice_gpu_tests
+  objects=(build/ci/tests/CMakeFiles/sluice_gpu_tests.dir/support/gpu_main.cu.o)
+  for name in $SLUICE_PACK_TESTS; do objects+=("build/ci/tests/CMakeFiles/sluice_gpu_tests.dir/gpu/${name}_test.cu.o"); done
+  # The full binary's link line (build.ninja), with the chosen objects only.
+  libraries=$(awk '/^build tests\/sluice_gpu_tests:/ { found = 1 } found && /LINK_LIBRARIES/ { sub(/^ *LINK_LIBRARIES = /, ""); print; exit }' build/ci/build.ninja)
+  mkdir -p "$staging/tests"
+  # shellcheck disable=SC2086  # the link line is a list of words
+  c++ -O3 "${objects[@]}" -o "$staging/tests/sluice_gpu_tests" -L/usr/local/cuda/targets/x86_64-linux/lib $libraries
+fi
 for library in libcudart.so.13 libtbb.so.12; do
   path=$(ldd build/ci/tests/sluice_gpu_tests | awk -v l="$library" '$1 == l { print $3 }')
   [ -n "$path" ] && cp -L "$path" "$staging/lib/"

@@ -108,11 +108,12 @@ constexpr onesweep_nominal sm90_onesweep_nominal(int key_bytes, int value_bytes,
 /// The nominal shape of a pass that ranks precomputed digits (a dropping Digit: the digits live across
 /// the rank and the keys are read again after it, load_tile_digits). One shape differs from the radix
 /// sort's: 4-byte keys with 4-byte values and 32-bit offsets, whose 23 items spilled 72-88 bytes in
-/// every digit width (ptxas, sm_90, session 10; 21-22 items 24-40, 20 none). Those spills cost DRAM
-/// writes: the m = 32 pairs pass wrote 2.86 GB for 2.15 GB of pairs (ncu timeline at a665f98, H100).
+/// every digit width (ptxas, sm_90, session 10): 20 items spill none at 5, 6 and 9 bits, 19 spill 8 bytes
+/// at 8 bits (the fewest of 18-22 there; 20: 32). Spills cost DRAM writes: the m = 32 pairs pass wrote
+/// 2.86 GB for 2.15 GB of pairs (ncu timeline at a665f98, H100).
 constexpr onesweep_nominal precomputed_digits_nominal(onesweep_nominal nominal, int key_bytes, int value_bytes,
-                                                      int offset_bytes) {
-  if (key_bytes == 4 && value_bytes == 4 && offset_bytes == 4) return {nominal.threads, 20};
+                                                      int offset_bytes, int digit_bits) {
+  if (key_bytes == 4 && value_bytes == 4 && offset_bytes == 4) return {nominal.threads, digit_bits == 8 ? 19 : 20};
   return nominal;
 }
 
@@ -136,7 +137,8 @@ struct onesweep_shape {
   static constexpr onesweep_nominal cub_nominal = sm90_onesweep_nominal(
       key_bytes, value_bytes, static_cast<int>(sizeof(Offset)), cuda::std::is_same_v<K, float>);
   static constexpr onesweep_nominal nominal =
-      PrecomputedDigits ? precomputed_digits_nominal(cub_nominal, key_bytes, value_bytes, static_cast<int>(sizeof(Offset)))
+      PrecomputedDigits ? precomputed_digits_nominal(cub_nominal, key_bytes, value_bytes, static_cast<int>(sizeof(Offset)),
+                                                     DigitBits)
                         : cub_nominal;
   static constexpr int scaled_items = nominal.items * 4 / (element_bytes > 4 ? element_bytes : 4);
   static constexpr int items = scaled_items < 1 ? 1 : scaled_items;
@@ -155,15 +157,25 @@ struct onesweep_shape {
   /// Digits each thread tracks in the rank and looks back for (cub's BINS_TRACKED_PER_THREAD): thread t
   /// takes digits t · digits_per_thread … t · digits_per_thread + digits_per_thread − 1.
   static constexpr int digits_per_thread = (digits + threads - 1) / threads;
+  /// Earlier tiles the look-back reads at once per digit: the threads per digit (≥ 2: the block's
+  /// windowed look-back, count_in_earlier_windows; else each digit's thread walks back alone).
+  static constexpr int lookback_window = threads / digits;
 };
 
-/// The histogram kernel's shape: CUB's SM90 one (128 threads × 16 keys), with our privatised copies of
-/// the counters, as many as keep them within 16 KiB (8 at most; CUB on SM90 keeps one).
-template <class K>
+/// The histogram kernel's shape: CUB's SM90 one (128 threads × 16 keys), with privatised copies of the
+/// counters (CUB on SM90 keeps one) where they are few: 16 / sizeof(K) copies (8 at most) while all of
+/// them stay within 4 KiB. Multisplit's one pass of 32 digits keeps 4 copies of 128 bytes (its histogram
+/// ran at 3.08 TB/s, faster than CUB's, at 837aaa4); the radix sort's 4 passes × 256 digits of u32 keys
+/// keep one, as CUB: with 4 copies (16 KiB a block) ours took 587 µs at 2^28 against CUB's 458 (ncu
+/// timeline at 837aaa4).
+template <class K, class Digits>
 struct onesweep_histogram_shape {
   static constexpr int threads = 128;
   static constexpr int items = 16;
-  static constexpr int copies = 16 / sizeof(K) > 8 ? 8 : static_cast<int>(16 / sizeof(K));
+  static constexpr std::size_t copy_bytes = std::size_t{Digits::max_passes} * Digits::bins * sizeof(std::uint32_t);
+  static constexpr int copies_by_key = 16 / sizeof(K) > 8 ? 8 : static_cast<int>(16 / sizeof(K));
+  static constexpr int copies_by_bytes = 4096 / copy_bytes < 1 ? 1 : static_cast<int>(4096 / copy_bytes);
+  static constexpr int copies = copies_by_key < copies_by_bytes ? copies_by_key : copies_by_bytes;
   static constexpr std::size_t tile = std::size_t{threads} * items;
 };
 
@@ -207,10 +219,10 @@ __device__ __forceinline__ void count_key(std::uint32_t (&bins)[Digits::max_pass
 /// the front of the keys, which the first pass (tiles taken in order) reads first: those keys are
 /// still in the L2.
 template <class K, class Digits = pass_digits<K>>
-__global__ void __launch_bounds__(onesweep_histogram_shape<K>::threads)
+__global__ void __launch_bounds__(onesweep_histogram_shape<K, Digits>::threads)
     onesweep_histogram_kernel(const K* __restrict__ keys, std::size_t n, Digits digits,
                               unsigned long long* __restrict__ counts) {
-  using shape = onesweep_histogram_shape<K>;
+  using shape = onesweep_histogram_shape<K, Digits>;
   constexpr int threads = shape::threads;
   constexpr int items = shape::items;
   constexpr int copies = shape::copies;
@@ -264,7 +276,7 @@ __global__ void __launch_bounds__(Bins) digit_starts_kernel(unsigned long long* 
 template <class K, class Digits>
 void count_digit_starts(context& ctx, const K* keys, std::size_t n, const Digits& digits,
                         unsigned long long* starts) {
-  using shape = onesweep_histogram_shape<K>;
+  using shape = onesweep_histogram_shape<K, Digits>;
   auto histogram = onesweep_histogram_kernel<K, Digits>;
   const auto grid =
       static_cast<unsigned>(one_wave_grid(ctx, histogram, shape::threads, ceil_div(n, shape::tile)));
@@ -300,32 +312,64 @@ struct digit_status {
     word(tile, digit).store((static_cast<cuda::std::uint32_t>(state) << count_bits) | count,
                             cuda::memory_order_relaxed);
   }
-  __device__ scan::tile_state read(cuda::std::uint32_t tile, cuda::std::uint32_t digit,
-                                   cuda::std::uint32_t& count) const {
-    const cuda::std::uint32_t bits = word(tile, digit).load(cuda::memory_order_relaxed);
-    count = bits & count_mask;
-    return static_cast<scan::tile_state>(bits >> count_bits);
+  /// The word of (tile, digit) once the tile has published it: spins while it is invalid.
+  __device__ cuda::std::uint32_t published(cuda::std::uint32_t tile, cuda::std::uint32_t digit) const {
+    cuda::std::uint32_t bits = 0;
+    do bits = word(tile, digit).load(cuda::memory_order_relaxed);
+    while (bits >> count_bits == scan::tile_invalid);
+    return bits;
   }
+  __device__ static cuda::std::uint32_t count_of(cuda::std::uint32_t bits) { return bits & count_mask; }
+  __device__ static bool is_inclusive(cuda::std::uint32_t bits) { return bits >> count_bits == scan::tile_inclusive; }
+  /// What a tile before the portion's first reads as: an inclusive count of 0.
+  static constexpr cuda::std::uint32_t before_first = static_cast<cuda::std::uint32_t>(scan::tile_inclusive) << count_bits;
 };
 
 /// The count of `digit` in the portion's tiles before `tile` (> 0): one thread walks back one tile at a
-/// time, adding aggregates until it meets an inclusive count (CUB's onesweep look-back; the scan's
-/// warp-wide window, look_back.cuh, would need a warp per digit). Tiles are taken in order, so every
-/// tile waited on is running, and each publishes its aggregate before it waits for anyone: no cycle.
+/// time, adding aggregates until it meets an inclusive count (CUB's onesweep look-back). Tiles are taken
+/// in order, so every tile waited on is running, and each publishes its aggregate before it waits for
+/// anyone: no cycle. For shapes with two threads or more per digit, count_in_earlier_windows.
 template <int Digits>
 __device__ __forceinline__ cuda::std::uint32_t count_in_earlier_tiles(const digit_status<Digits>& status,
                                                                       cuda::std::uint32_t tile,
                                                                       cuda::std::uint32_t digit) {
   cuda::std::uint32_t before = 0;
   for (cuda::std::uint32_t earlier = tile; earlier-- > 0;) {
-    cuda::std::uint32_t count = 0;
-    scan::tile_state state;
-    do state = status.read(earlier, digit, count);
-    while (state == scan::tile_invalid);
-    before += count;
-    if (state == scan::tile_inclusive) break;
+    const cuda::std::uint32_t bits = status.published(earlier, digit);
+    before += digit_status<Digits>::count_of(bits);
+    if (digit_status<Digits>::is_inclusive(bits)) break;
   }
   return before;
+}
+
+/// The look-back with the whole block, for W = Window ≥ 2 threads per digit: thread t reads digit
+/// t % Digits of the earlier tile t / Digits + 1 back (all at once: one round trip to the L2 for W
+/// tiles), the digit's owner (thread d < Digits) adds the window up nearest first until it meets an
+/// inclusive count, and the block takes the next W tiles until every owner has met one. Returns the
+/// owner's count of its digit in the tiles before `tile`; block-uniform calls only (barriers). The serial
+/// walk (count_in_earlier_tiles) kept 11 of 12 warps at the barrier behind one: 32% of the stall
+/// samples of the m = 32 keys pass (32 digits, about 6 tiles walked back per tile; ncu at 837aaa4).
+template <int Digits, int Window>
+__device__ __forceinline__ cuda::std::uint32_t count_in_earlier_windows(const digit_status<Digits>& status,
+                                                                        cuda::std::uint32_t tile,
+                                                                        cuda::std::uint32_t (&window)[Window][Digits]) {
+  static_assert(Window >= 2, "one thread per digit walks instead (count_in_earlier_tiles)");
+  const int thread = static_cast<int>(threadIdx.x);
+  const int digit = thread % Digits, back = thread / Digits;  // reads tile next − 1 − back
+  cuda::std::uint32_t before = 0;
+  bool met = thread >= Digits;  // only the owners add up
+  for (cuda::std::uint32_t next = tile;; next = next > Window ? next - Window : 0) {
+    if (back < Window)
+      window[back][digit] = static_cast<cuda::std::uint32_t>(back) < next
+                                ? status.published(next - 1 - static_cast<cuda::std::uint32_t>(back), digit)
+                                : digit_status<Digits>::before_first;
+    __syncthreads();
+    for (int j = 0; j < Window && !met; ++j) {
+      before += digit_status<Digits>::count_of(window[j][digit]);
+      met = digit_status<Digits>::is_inclusive(window[j][digit]);
+    }
+    if (__syncthreads_and(met)) return before;  // also keeps the window until everyone has read it
+  }
 }
 
 // ---- one pass over one portion ------------------------------------------------------------------------
@@ -391,13 +435,12 @@ struct rank_precomputed {
 };
 
 /// A block's shared memory. The values are staged beside the keys, not in their place once the keys are
-/// out (as CUB does): both are staged right after the rank, so that the ranks (and the values) are dead
-/// before the look-back, and one loop writes both. Held across the look-back and the keys' write-out,
-/// the ranks and the staged keys' digits pushed multisplit's u32 pairs kernel past its 80 registers
-/// (ptxas at a665f98: 88 bytes of spill stores), and those spills cost DRAM writes: its pass wrote
-/// 2.86 GB for 2.15 GB of pairs at 2^28, where CUB's wrote 2.19 (ncu timeline, H100). Keys and values
-/// together pass the 48 KiB of static shared memory (u32 pairs: 69 KiB), so the kernel takes its
-/// storage as dynamic shared memory (onesweep_storage_bytes).
+/// out (as CUB does), so that one loop writes both and no digits of staged keys are held across the
+/// values' staging (those, with the ranks and values, pushed multisplit's u32 pairs kernel past its 80
+/// registers: ptxas at a665f98, 88 bytes of spill stores, and its pass wrote 2.86 GB for 2.15 GB of
+/// pairs at 2^28 where CUB's wrote 2.19, ncu timeline on the H100). Keys and values together pass the
+/// 48 KiB of static shared memory (u32 pairs: 69 KiB), so the kernel takes its storage as dynamic shared
+/// memory (onesweep_storage_bytes).
 template <class Shape, class K, class V>
 struct onesweep_storage {
   union {
@@ -408,6 +451,8 @@ struct onesweep_storage {
   /// Staged position i of digit d goes to offsets[d] + i (modulo 2^bits of the offset: relative to the
   /// digit's first staged position).
   typename Shape::offset offsets[Shape::digits];
+  /// The status words of the look-back's window (count_in_earlier_windows), when it has one.
+  cuda::std::uint32_t window[Shape::lookback_window >= 2 ? Shape::lookback_window : 1][Shape::digits];
   cuda::std::uint32_t tile;
 };
 
@@ -490,19 +535,15 @@ __device__ __forceinline__ void stage(const T (&items)[Shape::items], const int 
     if (in_tile<Full>(warp_striped_position<Shape>(j), valid)) staged[ranks[j]] = items[j];
 }
 
-/// Thread `digit`'s part of the look-back: the tile's run of the digit starts at the digit's start in
-/// this portion plus its count in the earlier tiles. Publishes the inclusive count for the tiles after
-/// this one, and the portion's last tile hands the next portion its start.
+/// The tile's run of `digit` starts at the digit's start in this portion plus `before`, its count in the
+/// earlier tiles. Publishes the inclusive count for the tiles after this one, and the portion's last
+/// tile hands the next portion its start.
 template <class Shape, class K, class V, class Digit>
-__device__ __forceinline__ void locate_digit_run(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
-                                                 cuda::std::uint32_t digit, cuda::std::uint32_t count,
-                                                 cuda::std::uint32_t first_staged, typename Shape::offset* offsets) {
-  const digit_status<Shape::digits> status{portion.status};
-  cuda::std::uint32_t before = 0;
-  if (tile > 0) {
-    before = count_in_earlier_tiles(status, tile, digit);
-    status.publish(tile, digit, scan::tile_inclusive, before + count);
-  }
+__device__ __forceinline__ void place_digit_run(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
+                                                cuda::std::uint32_t digit, cuda::std::uint32_t before,
+                                                cuda::std::uint32_t count, cuda::std::uint32_t first_staged,
+                                                typename Shape::offset* offsets) {
+  if (tile > 0) digit_status<Shape::digits>{portion.status}.publish(tile, digit, scan::tile_inclusive, before + count);
   using offset = typename Shape::offset;
   const offset start = static_cast<offset>(portion.starts[digit]) + before;  // < n: fits the offset
   offsets[digit] = start - first_staged;
@@ -556,20 +597,44 @@ struct tracked_digits {
   __device__ __forceinline__ static int digit(int u) { return static_cast<int>(threadIdx.x) * per + u; }
 };
 
-/// A ranked tile out: stage the keys (and values) in digit order, look back for each digit the thread
-/// tracks (whose count and first staged position the rank gave), then write them all.
+/// Where each of the tile's digit runs goes (s.offsets), from the look-back over the earlier tiles: the
+/// whole block's windows where the shape has two threads or more per digit, else each digit's thread
+/// walking back alone (thread t tracks digits t · per + u, whose counts and first staged positions the
+/// rank gave).
+template <class Shape, class K, class V, class Digit>
+__device__ __forceinline__ void locate_digit_runs(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
+                                                  const tracked_digits<Shape>& mine, onesweep_storage<Shape, K, V>& s) {
+  const digit_status<Shape::digits> status{portion.status};
+  if constexpr (Shape::lookback_window >= 2) {
+    static_assert(tracked_digits<Shape>::per == 1, "thread d < digits owns digit d");
+    const cuda::std::uint32_t before = tile > 0 ? count_in_earlier_windows(status, tile, s.window) : 0;
+    if (const int d = tracked_digits<Shape>::digit(0); d < Shape::digits)
+      place_digit_run<Shape>(portion, tile, static_cast<cuda::std::uint32_t>(d), before, mine.count[0],
+                             static_cast<cuda::std::uint32_t>(mine.first_staged[0]), s.offsets);
+  } else {
+#pragma unroll
+    for (int u = 0; u < tracked_digits<Shape>::per; ++u)
+      if (const int d = tracked_digits<Shape>::digit(u); d < Shape::digits) {
+        const auto digit = static_cast<cuda::std::uint32_t>(d);
+        const cuda::std::uint32_t before = tile > 0 ? count_in_earlier_tiles(status, tile, digit) : 0;
+        place_digit_run<Shape>(portion, tile, digit, before, mine.count[u],
+                               static_cast<cuda::std::uint32_t>(mine.first_staged[u]), s.offsets);
+      }
+  }
+}
+
+/// A ranked tile out: stage the keys in digit order, look back for where each digit's run goes, stage the
+/// values, then write them all. The look-back comes before the values' load: it publishes the tile's
+/// inclusive counts, which the tiles behind wait for (with the values loaded first, the radix sort's
+/// u32 pairs pass took 2152 µs at 2^28 against CUB's 2033, ncu timeline at 837aaa4).
 template <class Shape, bool Full, class K, class V, class Digit>
 __device__ __forceinline__ void write_tile(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
                                            int valid, const K (&keys)[Shape::items], const int (&ranks)[Shape::items],
                                            const tracked_digits<Shape>& mine, onesweep_storage<Shape, K, V>& s) {
   stage<Shape, Full>(keys, ranks, valid, s.keys.Alias());
+  locate_digit_runs<Shape>(portion, tile, mine, s);
   if constexpr (has_values<V>)
     stage_values<Shape, Full>(portion, tile * static_cast<cuda::std::uint32_t>(Shape::tile), valid, ranks, s);
-#pragma unroll
-  for (int u = 0; u < tracked_digits<Shape>::per; ++u)
-    if (const int d = tracked_digits<Shape>::digit(u); d < Shape::digits)
-      locate_digit_run<Shape>(portion, tile, static_cast<cuda::std::uint32_t>(d), mine.count[u],
-                              static_cast<cuda::std::uint32_t>(mine.first_staged[u]), s.offsets);
   __syncthreads();
   scatter_staged<Shape, Full>(portion, valid, s);
 }
