@@ -108,12 +108,12 @@ constexpr onesweep_nominal sm90_onesweep_nominal(int key_bytes, int value_bytes,
 /// The nominal shape of a pass that ranks precomputed digits (a dropping Digit: the digits live across
 /// the rank and the keys are read again after it, load_tile_digits). One shape differs from the radix
 /// sort's: 4-byte keys with 4-byte values and 32-bit offsets, whose 23 items spilled 72-88 bytes in
-/// every digit width (ptxas, sm_90, session 10): 20 items spill none at 5, 6 and 9 bits, 19 spill 8 bytes
-/// at 8 bits (the fewest of 18-22 there; 20: 32). Spills cost DRAM writes: the m = 32 pairs pass wrote
-/// 2.86 GB for 2.15 GB of pairs (ncu timeline at a665f98, H100).
+/// every digit width (ptxas, sm_90, session 10; 21-22 items 16-40): 20 items spill at most 4 bytes.
+/// Spills cost DRAM writes: the m = 32 pairs pass wrote 2.86 GB for 2.15 GB of pairs (ncu timeline at
+/// a665f98, H100).
 constexpr onesweep_nominal precomputed_digits_nominal(onesweep_nominal nominal, int key_bytes, int value_bytes,
-                                                      int offset_bytes, int digit_bits) {
-  if (key_bytes == 4 && value_bytes == 4 && offset_bytes == 4) return {nominal.threads, digit_bits == 8 ? 19 : 20};
+                                                      int offset_bytes) {
+  if (key_bytes == 4 && value_bytes == 4 && offset_bytes == 4) return {nominal.threads, 20};
   return nominal;
 }
 
@@ -137,8 +137,7 @@ struct onesweep_shape {
   static constexpr onesweep_nominal cub_nominal = sm90_onesweep_nominal(
       key_bytes, value_bytes, static_cast<int>(sizeof(Offset)), cuda::std::is_same_v<K, float>);
   static constexpr onesweep_nominal nominal =
-      PrecomputedDigits ? precomputed_digits_nominal(cub_nominal, key_bytes, value_bytes, static_cast<int>(sizeof(Offset)),
-                                                     DigitBits)
+      PrecomputedDigits ? precomputed_digits_nominal(cub_nominal, key_bytes, value_bytes, static_cast<int>(sizeof(Offset)))
                         : cub_nominal;
   static constexpr int scaled_items = nominal.items * 4 / (element_bytes > 4 ? element_bytes : 4);
   static constexpr int items = scaled_items < 1 ? 1 : scaled_items;
@@ -551,25 +550,22 @@ __device__ __forceinline__ void place_digit_run(const onesweep_portion<K, V, Dig
     portion.next_starts[digit] = start + count;
 }
 
-/// Writes staged position p (its key, and its value) to offsets[d] + p, d the key's digit, if d is
-/// written. Thread t writes positions t, t + threads, …, so a warp writes 32 consecutive positions, runs
-/// of one digit each (a tile holds ~20-30 keys of a digit at 256 digits on uniform keys). __syncwarp
-/// keeps the warp's stores of one round together, as CUB does.
-template <class Shape, bool Full, class K, class V, class Digit>
+/// Writes staged position p of `staged` (the tile's keys, or its values) to out[offsets[d] + p], d the
+/// digit of the staged key at p, if d is written: the digit is computed again from the staged keys
+/// rather than held in registers across the values' load (those, with the values and the ranks, pushed
+/// multisplit's u32 pairs kernel past its 80 registers). Thread t writes positions t, t + threads, …, so
+/// a warp writes 32 consecutive positions, runs of one digit each (a tile holds ~20-30 keys of a digit
+/// at 256 digits on uniform keys). __syncwarp keeps the warp's stores of one round together, as CUB does.
+template <class Shape, bool Full, class T, class K, class V, class Digit>
 __device__ __forceinline__ void scatter_staged(const onesweep_portion<K, V, Digit>& portion, int valid,
-                                               onesweep_storage<Shape, K, V>& s) {
+                                               onesweep_storage<Shape, K, V>& s, const T* staged, T* out) {
   using offset = typename Shape::offset;
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
     const int position = static_cast<int>(threadIdx.x) + j * Shape::threads;
     if (in_tile<Full>(position, valid)) {
-      const K key = s.keys.Alias()[position];
-      const cuda::std::uint32_t d = portion.digit(key);
-      if (written(portion.digit, d)) {
-        const offset to = s.offsets[d] + static_cast<offset>(position);
-        portion.keys_out[to] = key;
-        if constexpr (has_values<V>) portion.values_out[to] = s.values.Alias()[position];
-      }
+      const cuda::std::uint32_t d = portion.digit(s.keys.Alias()[position]);
+      if (written(portion.digit, d)) out[s.offsets[d] + static_cast<offset>(position)] = staged[position];
     }
     __syncwarp(warp::full_mask);
   }
@@ -623,20 +619,36 @@ __device__ __forceinline__ void locate_digit_runs(const onesweep_portion<K, V, D
   }
 }
 
-/// A ranked tile out: stage the keys in digit order, look back for where each digit's run goes, stage the
-/// values, then write them all. The look-back comes before the values' load: it publishes the tile's
-/// inclusive counts, which the tiles behind wait for (with the values loaded first, the radix sort's
-/// u32 pairs pass took 2152 µs at 2^28 against CUB's 2033, ncu timeline at 837aaa4).
+/// Whether a pass stages its values before the look-back, beside the keys, so that the ranks are dead
+/// across the look-back and the keys' write-out: the passes that rank precomputed digits, whose u32 pairs
+/// kernels otherwise spill (ptxas: 56-76 bytes at 20 items in CUB's order, none this way). The radix
+/// sort's passes keep CUB's order, the values loaded while the keys' stores are in flight: staged
+/// early its u32 pairs pass took 2152 µs at 2^28 (CUB's 2033; ncu timeline at 837aaa4), and 2201 with
+/// the values loaded after the look-back and written in one loop with the keys (ba970a0).
+template <class Shape>
+inline constexpr bool stages_values_early = Shape::precomputed_digits;
+
+/// A ranked tile out: stage the keys in digit order (and the values, stages_values_early), look back
+/// for where each digit's run goes, write the keys, then (otherwise load and stage and) write the
+/// values. The values have their own staging array, so they need no barrier against the keys'
+/// write-out, and their digits come from the staged keys, still in place.
 template <class Shape, bool Full, class K, class V, class Digit>
 __device__ __forceinline__ void write_tile(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
                                            int valid, const K (&keys)[Shape::items], const int (&ranks)[Shape::items],
                                            const tracked_digits<Shape>& mine, onesweep_storage<Shape, K, V>& s) {
+  const cuda::std::uint32_t first = tile * static_cast<cuda::std::uint32_t>(Shape::tile);
   stage<Shape, Full>(keys, ranks, valid, s.keys.Alias());
+  if constexpr (has_values<V> && stages_values_early<Shape>) stage_values<Shape, Full>(portion, first, valid, ranks, s);
   locate_digit_runs<Shape>(portion, tile, mine, s);
-  if constexpr (has_values<V>)
-    stage_values<Shape, Full>(portion, tile * static_cast<cuda::std::uint32_t>(Shape::tile), valid, ranks, s);
   __syncthreads();
-  scatter_staged<Shape, Full>(portion, valid, s);
+  scatter_staged<Shape, Full>(portion, valid, s, s.keys.Alias(), portion.keys_out);
+  if constexpr (has_values<V>) {
+    if constexpr (!stages_values_early<Shape>) {
+      stage_values<Shape, Full>(portion, first, valid, ranks, s);
+      __syncthreads();
+    }
+    scatter_staged<Shape, Full>(portion, valid, s, s.values.Alias(), portion.values_out);
+  }
 }
 
 /// One tile per block: load, rank (publishing the tile's digit counts early), then write_tile (full
