@@ -3,7 +3,8 @@
 // count, partial warps; segmented scans of per-warp counts), then the device-wide multisplit: stability
 // (values carry their index), m = 1…40, 63, 64, 255, 256, 257, 511, 512, 1000, 2^16, sizes around windows
 // and tiles (onesweep's too; it runs every m ≤ 511 and rejects 512),
-// the seed's distributions, extreme keys, every bucket functor and user functors, dropped ids, strict
+// the seed's distributions, extreme keys, every bucket functor and user functors, the library functors
+// that never drop a key (onesweep without its drop digit, every digit width filled), dropped ids, strict
 // mode and bad arguments, 2^31 + 5 elements.
 #include <sluice/block/bucket_counts.cuh>
 #include <sluice/data/generate.cuh>

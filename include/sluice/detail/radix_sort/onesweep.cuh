@@ -442,12 +442,13 @@ struct rank_precomputed {
 };
 
 /// A block's shared memory. The values are staged beside the keys, not in their place once the keys are
-/// out (as CUB does), so that one loop writes both and no digits of staged keys are held across the
-/// values' staging (those, with the ranks and values, pushed multisplit's u32 pairs kernel past its 80
-/// registers: ptxas at a665f98, 88 bytes of spill stores, and its pass wrote 2.86 GB for 2.15 GB of
-/// pairs at 2^28 where CUB's wrote 2.19, ncu timeline on the H100). Keys and values together pass the
-/// 48 KiB of static shared memory (u32 pairs: 69 KiB), so the kernel takes its storage as dynamic shared
-/// memory (onesweep_storage_bytes).
+/// out (as CUB does), so that the values' digits can be read again from the staged keys instead of being
+/// held in registers across the values' staging (those, with the ranks and values, pushed multisplit's
+/// u32 pairs kernel past its 80 registers: ptxas at a665f98, 88 bytes of spill stores, and its pass wrote
+/// 2.86 GB for 2.15 GB of pairs at 2^28 where CUB's wrote 2.19, ncu timeline on the H100), and so that
+/// multisplit's passes can stage them before the look-back (stages_values_early). Keys and values
+/// together pass the 48 KiB of static shared memory (u32 pairs: 69 KiB), so the kernel takes its storage
+/// as dynamic shared memory (onesweep_storage_bytes).
 template <class Shape, class K, class V>
 struct onesweep_storage {
   union {
@@ -558,10 +559,11 @@ __device__ __forceinline__ void place_digit_run(const onesweep_portion<K, V, Dig
     portion.next_starts[digit] = start + count;
 }
 
-/// Writes staged position p of `staged` (the tile's keys, or its values) to out[offsets[d] + p], d =
-/// digit_at(j, p) the digit of the key staged there, if d is written. Thread t writes positions p = t + j · threads, so a warp
-/// writes 32 consecutive positions, runs of one digit each (a tile holds ~20-30 keys of a digit at 256
-/// digits on uniform keys). __syncwarp keeps the warp's stores of one round together, as CUB does.
+/// Writes staged position p of `staged` (the tile's keys, or its values) to out[offsets[d] + p], where
+/// d = digit_at(j, p) is the digit of the key staged there, if d is written. Thread t writes positions
+/// p = t + j · threads, so a warp writes 32 consecutive positions, runs of one digit each (a tile holds
+/// ~20-30 keys of a digit at 256 digits on uniform keys). __syncwarp keeps the warp's stores of one
+/// round together, as CUB does.
 template <class Shape, bool Full, class T, class K, class V, class Digit, class DigitAt>
 __device__ __forceinline__ void scatter_staged(const onesweep_portion<K, V, Digit>& portion, int valid,
                                                const onesweep_storage<Shape, K, V>& s, const T* staged, T* out,
@@ -764,6 +766,10 @@ class onesweep_sort {
     ++next_pass_;
   }
 
+  /// Where each digit begins in pass p's output (shape::digits entries): the histogram's exclusive scan.
+  const unsigned long long* digit_starts(std::size_t p) const { return starts(0, p); }
+
+ private:
   static constexpr std::size_t storage_bytes = onesweep_storage_bytes<shape, K, V>;
   static_assert(storage_bytes <= onesweep_max_storage_bytes, "two blocks of the pass kernel fit an SM");
   static_assert(alignof(onesweep_storage<shape, K, V>) <= 16, "the dynamic shared memory is 16-byte aligned");
@@ -781,10 +787,6 @@ class onesweep_sort {
                                            static_cast<int>(storage_bytes)));
   }
 
-  /// Where each digit begins in pass p's output (shape::digits entries): the histogram's exclusive scan.
-  const unsigned long long* digit_starts(std::size_t p) const { return starts(0, p); }
-
- private:
   /// Portion q's digit starts in pass p: portion 0's from the histograms, each later portion's from the
   /// last tile of the portion before it in the same pass.
   unsigned long long* starts(std::size_t q, std::size_t p) const {
