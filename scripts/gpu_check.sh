@@ -171,17 +171,7 @@ timeline() {  # each launch's duration and DRAM bytes at the GPU's own clocks, c
     --kernel-name "regex:${SLUICE_PROFILE_KERNEL:-.}" --launch-count "${SLUICE_PROFILE_COUNT:-400}" \
     --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --csv --log-file "$csv" \
     "$build/sluice" bench "${bench_args[@]}" >/dev/null || return 1
-  # One line per launch: id, kernel, grid, µs, DRAM GB read, written (the metrics' units as ncu prints them).
-  python3 - "$csv" <<'PY'
-import csv, sys
-rows = {}
-with open(sys.argv[1]) as f:
-    for r in csv.DictReader(line for line in f if line.startswith('"')):
-        rows.setdefault(r["ID"], {"kernel": r["Kernel Name"][:60], "grid": r["Grid Size"]})[r["Metric Name"]] = (r["Metric Value"], r["Metric Unit"])
-for i, r in rows.items():
-    cells = " ".join(f"{r[m][0]:>10} {r[m][1]:<6}" for m in ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum") if m in r)
-    print(f"{i:>4} {r['kernel']:<60} {r['grid']:<16} {cells}")
-PY
+  scripts/timeline_summary.py --launches "$csv"  # the step's log: one line per launch
 }
 if wants timeline; then step "timeline-${SLUICE_PROFILE_NAME:-kernel}" timeline; fi
 
@@ -194,7 +184,7 @@ if wants resources; then echo; head -3 "$logs/resources.log"; fi
 if wants examples; then echo; tail -6 "$logs/examples.log"; fi
 if wants info; then cat "$logs/info.log"; echo; fi
 if wants bench; then sed -n '/^family /,$p' "$logs/bench.log"; fi
-if wants timeline; then scripts/timeline_summary.py "$logs/timeline-${SLUICE_PROFILE_NAME:-kernel}.log"; fi
+if wants timeline; then scripts/timeline_summary.py "$logs/timeline-${SLUICE_PROFILE_NAME:-kernel}.csv"; fi
 if wants profile; then
   grep -E '^  [^ ]|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|Warp Cycles Per Issued|Executed Ipc A' \
     "$logs/profile-${SLUICE_PROFILE_NAME:-kernel}.txt" | head -60

@@ -1,46 +1,58 @@
 #!/usr/bin/env python3
-"""Summarises a timeline log of scripts/gpu_check.sh (SLUICE_CHECK_PART=timeline): the launches are cut
-into runs of one library (CUB's kernels, or sluice's) in the order they came, and each run's kernels are
-reported with their launch count and median duration, DRAM bytes read and written. The bench's own
-kernels (L2 eviction, input generation) are left out.
+"""Summarises the CSV that scripts/gpu_check.sh's timeline part has ncu write (SLUICE_CHECK_PART=timeline:
+each launch's duration and DRAM bytes). The launches are cut into runs of one library (CUB's kernels, or
+sluice's) in the order they came, and each run's kernels are reported with their launch count and median
+duration, DRAM bytes read and written; the bench's own kernels (L2 eviction, input generation) are left
+out. --launches prints every launch instead, one line each.
 
-    scripts/timeline_summary.py build/gpu-check/timeline-kernel.log
+    scripts/timeline_summary.py [--launches] build/gpu-check/timeline-kernel.csv
 """
-import re
+import csv
 import statistics
 import sys
 
-TIME = {"ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3}
-BYTES = {"byte": 1e-9, "Kbyte": 1e-6, "Mbyte": 1e-3, "Gbyte": 1.0}
-LINE = re.compile(r"\s*(\d+) (.{60}) (\(.*?\))\s+([\d,.]+) (\w+)\s+([\d,.]+) (\w+)\s+([\d,.]+) (\w+)")
+METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum")
+SCALE = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3,  # to µs
+         "byte": 1e-9, "Kbyte": 1e-6, "Mbyte": 1e-3, "Gbyte": 1.0}  # to GB
 
 
 def launches(path):
-    for line in open(path):
-        m = LINE.match(line)
-        if not m:
-            continue
-        _, kernel, grid, t, t_unit, r, r_unit, w, w_unit = m.groups()
-        number = lambda text: float(text.replace(",", ""))
-        yield (kernel.strip(), grid, number(t) * TIME[t_unit], number(r) * BYTES[r_unit], number(w) * BYTES[w_unit])
+    """(id, kernel, grid, µs, GB read, GB written) per launch, in launch order."""
+    rows = {}
+    with open(path) as f:
+        for r in csv.DictReader(line for line in f if line.startswith('"')):
+            launch = rows.setdefault(r["ID"], {"kernel": r["Kernel Name"], "grid": r["Grid Size"]})
+            launch[r["Metric Name"]] = float(r["Metric Value"].replace(",", "")) * SCALE[r["Metric Unit"]]
+    for launch_id, r in rows.items():
+        yield (int(launch_id), r["kernel"], r["grid"], *(r.get(m, float("nan")) for m in METRICS))
 
 
-def main(path):
+def print_launches(path):
+    for launch_id, kernel, grid, us, read, written in launches(path):
+        print(f"{launch_id:>5} {kernel[:60]:<60} {grid:<16} {us:10.1f} us  read {read:6.3f} GB  written {written:6.3f} GB")
+
+
+def print_summary(path):
     runs = []
     for launch in launches(path):
-        if "evict_l2" in launch[0] or "generate" in launch[0]:
+        kernel = launch[1]
+        if "evict_l2" in kernel or "generate" in kernel:
             continue
-        library = "cub" if "cub::" in launch[0] else "sluice"
+        library = "cub" if "cub::" in kernel else "sluice"
         if not runs or runs[-1][0] != library:
             runs.append((library, {}))
-        runs[-1][1].setdefault((launch[0][:48], launch[1]), []).append(launch)
+        runs[-1][1].setdefault((kernel[:48], launch[2]), []).append(launch)
     for library, kernels in runs:
         print(f"--- {library}")
         for (kernel, grid), rows in kernels.items():
             median = lambda i: statistics.median(row[i] for row in rows)
-            print(f"   x{len(rows):<3d} {kernel:<48} {grid:<14} {median(2):9.1f} us  read {median(3):6.3f} GB"
-                  f"  written {median(4):6.3f} GB")
+            print(f"   x{len(rows):<3d} {kernel:<48} {grid:<14} {median(3):9.1f} us  read {median(4):6.3f} GB"
+                  f"  written {median(5):6.3f} GB")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    arguments = sys.argv[1:]
+    if arguments[:1] == ["--launches"]:
+        print_launches(arguments[1])
+    else:
+        print_summary(arguments[0])

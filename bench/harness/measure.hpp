@@ -42,8 +42,8 @@ inline void record_verified(case_context& bench, const work_description& work, c
 }
 
 /// Times `run` (device work on the case's context, or host work when `on_device` is false) with the
-/// session's policy, then verifies and records the row; a row --implementation leaves out is skipped. The caller poisons outputs before calling, so
-/// an output the implementation never wrote fails verification.
+/// session's policy, then verifies and records the row; a row --implementation leaves out is skipped. The
+/// caller poisons outputs before calling, so an output the implementation never wrote fails verification.
 inline void measure(case_context& bench, const work_description& work, const std::string& implementation, role kind,
                     bool on_device, const std::function<void()>& run, const std::function<bool()>& verify) {
   if (!bench.runs(implementation, kind)) return;

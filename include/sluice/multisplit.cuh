@@ -126,7 +126,8 @@ bool ids_always_below(const buckets::splitters<K>& f, std::uint64_t m) {
 }
 template <class K>
 bool ids_always_below(const buckets::delta<K>& f, std::uint64_t m) {
-  if constexpr (std::is_unsigned_v<K>) return f.delta > 0 && static_cast<std::uint64_t>(std::numeric_limits<K>::max() / f.delta) < m;
+  if constexpr (std::is_unsigned_v<K>)
+    return f.delta > 0 && static_cast<std::uint64_t>(std::numeric_limits<K>::max() / f.delta) < m;
   else return false;
 }
 
@@ -203,7 +204,8 @@ void run(context& ctx, const char* function, const pass_io<K, V>& io, std::uint3
       if constexpr (direct_fits) run_digit_passes<bms>(ctx, io, bucket_of, m, offsets, dropped);
       return;
     case multisplit_algorithm::onesweep:
-      if constexpr (onesweep_fits) run_onesweep(ctx, io, bucket_of, m, !ids_always_below<K>(bucket_of, m), offsets, dropped);
+      if constexpr (onesweep_fits)
+        run_onesweep(ctx, io, bucket_of, m, !ids_always_below<K>(bucket_of, m), offsets, dropped);
       return;
     case multisplit_algorithm::automatic: break;  // resolved above
   }

@@ -98,8 +98,6 @@ TEST(MultisplitPlan, OnesweepIsAddedLastAndChosenFromTwoTo511Buckets) {
       EXPECT_EQ(ms::choose(m, 4, value_bytes) == multisplit_algorithm::onesweep, m >= 2 && m <= 511) << m;
 }
 
-}  // namespace
-
 TEST(MultisplitPlan, OnesweepRanksTheNarrowestWidthThatHoldsItsDigits) {
   // The drop digit m makes a width hold one bucket fewer.
   EXPECT_EQ(ms::onesweep_digit_bits(1, true), 5);
@@ -132,3 +130,5 @@ TEST(MultisplitPlan, OnesweepRanksTheNarrowestWidthThatHoldsItsDigits) {
         }
     }
 }
+
+}  // namespace
