@@ -22,9 +22,10 @@
 # arguments) after skipping SLUICE_PROFILE_SKIP (default 0) of them; the report goes to profile-$SLUICE_PROFILE_NAME
 # .ncu-rep with its details page and source-level SASS (CSV) beside it.
 # SLUICE_CHECK_PART=timeline runs Nsight Compute over the bench at the GPU's own clocks and without cache
-# flushes, reading only each launch's duration and DRAM bytes: where a call's time goes, launch by launch
+# flushes, reading only each launch's duration, DRAM bytes and SM clock: where a call's time goes, launch by launch
 # (SLUICE_PROFILE_KERNEL, default every kernel; SLUICE_PROFILE_COUNT, default 400 launches) into
-# timeline-$SLUICE_PROFILE_NAME.csv. Narrow the bench with --case and --implementation.
+# timeline-$SLUICE_PROFILE_NAME.csv. Narrow the bench with --case and --implementation. SLUICE_TIMELINE_CLOCKS
+# (base) and SLUICE_TIMELINE_CACHE (all) take the profile's locked clocks and flushed caches instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "${SLUICE_CHECK_SOURCE:-}" ]; then
@@ -167,9 +168,11 @@ profile() {  # Nsight Compute over the bench, the sections that say what bounds 
 if wants profile; then step "profile-${SLUICE_PROFILE_NAME:-kernel}" profile; fi
 timeline() {  # each launch's duration and DRAM bytes at the GPU's own clocks, caches kept: CSV
   local csv="$logs/timeline-${SLUICE_PROFILE_NAME:-kernel}.csv"
-  ncu --clock-control none --cache-control none --kernel-name-base "${SLUICE_PROFILE_NAME_BASE:-function}" \
+  ncu --clock-control "${SLUICE_TIMELINE_CLOCKS:-none}" --cache-control "${SLUICE_TIMELINE_CACHE:-none}" \
+    --kernel-name-base "${SLUICE_PROFILE_NAME_BASE:-function}" \
     --kernel-name "regex:${SLUICE_PROFILE_KERNEL:-.}" --launch-count "${SLUICE_PROFILE_COUNT:-400}" \
-    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --csv --log-file "$csv" \
+    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,sm__cycles_elapsed.avg.per_second \
+    --csv --log-file "$csv" \
     "$build/sluice" bench "${bench_args[@]}" >/dev/null || return 1
   scripts/timeline_summary.py --launches "$csv"  # the step's log: one line per launch
 }

@@ -159,6 +159,11 @@ struct onesweep_shape {
   /// Earlier tiles the look-back reads at once per digit: the threads per digit (≥ 2: the block's
   /// windowed look-back, count_in_earlier_windows; else each digit's thread walks back alone).
   static constexpr int lookback_window = threads / digits;
+  /// Earlier tiles each digit's thread reads at once where the look-back has no window
+  /// (count_in_earlier_tiles): 4, but 3 in the radix sort's passes of pairs, whose ranks stay live across
+  /// the look-back (stages_values_early) and which spilled 4 bytes at 4 with 32-bit offsets (ptxas, sm_90,
+  /// session 11; none at 3 in any pass).
+  static constexpr int lookback_ahead = value_bytes > 0 && !PrecomputedDigits ? 3 : 4;
 };
 
 /// The histogram kernel's shape: CUB's SM90 one (128 threads × 16 keys), with privatised copies of the
@@ -332,21 +337,33 @@ struct digit_status {
   static constexpr cuda::std::uint32_t before_first = static_cast<cuda::std::uint32_t>(scan::tile_inclusive) << count_bits;
 };
 
-/// The count of `digit` in the portion's tiles before `tile` (> 0): one thread walks back one tile at a
-/// time, adding aggregates until it meets an inclusive count (CUB's onesweep look-back). Tiles are taken
-/// in order, so every tile waited on is running, and each publishes its aggregate before it waits for
-/// anyone: no cycle. For shapes with two threads or more per digit, count_in_earlier_windows.
-template <int Digits>
+/// The count of `digit` in the portion's tiles before `tile` (> 0): one thread walks back, adding
+/// aggregates until it meets an inclusive count (CUB's onesweep look-back), reading Ahead earlier tiles'
+/// words at once (one round trip to the L2 for Ahead tiles; CUB reads one). A word read while still
+/// invalid is read again until its tile publishes; one read as an aggregate that has since become
+/// inclusive only lengthens the walk. Tiles are taken in order, so every tile waited on is running, and
+/// each publishes its aggregate before it waits for anyone: no cycle. For shapes with two threads or
+/// more per digit, count_in_earlier_windows.
+template <int Digits, int Ahead>
 __device__ __forceinline__ cuda::std::uint32_t count_in_earlier_tiles(const digit_status<Digits>& status,
                                                                       cuda::std::uint32_t tile,
                                                                       cuda::std::uint32_t digit) {
+  static_assert(Ahead >= 1, "the walk reads one tile at least");
   cuda::std::uint32_t before = 0;
-  for (cuda::std::uint32_t earlier = tile; earlier-- > 0;) {
-    const cuda::std::uint32_t bits = status.published(earlier, digit);
-    before += digit_status<Digits>::count_of(bits);
-    if (digit_status<Digits>::is_inclusive(bits)) break;
+  for (cuda::std::uint32_t next = tile;; next -= Ahead) {  // tiles [0, next) not yet added
+    cuda::std::uint32_t words[Ahead];
+#pragma unroll
+    for (int j = 0; j < Ahead; ++j)
+      words[j] = static_cast<cuda::std::uint32_t>(j) < next ? status.word(next - 1 - j, digit).load(cuda::memory_order_relaxed)
+                                                           : digit_status<Digits>::before_first;
+#pragma unroll
+    for (int j = 0; j < Ahead; ++j) {
+      const cuda::std::uint32_t bits =
+          words[j] >> digit_status<Digits>::count_bits == scan::tile_invalid ? status.published(next - 1 - j, digit) : words[j];
+      before += digit_status<Digits>::count_of(bits);
+      if (digit_status<Digits>::is_inclusive(bits)) return before;  // always by next ≤ Ahead (before_first)
+    }
   }
-  return before;
 }
 
 /// The look-back with the whole block, for W = Window ≥ 2 threads per digit: thread t reads digit
@@ -621,7 +638,8 @@ __device__ __forceinline__ void locate_digit_runs(const onesweep_portion<K, V, D
     for (int u = 0; u < tracked_digits<Shape>::per; ++u)
       if (const int d = tracked_digits<Shape>::digit(u); d < Shape::digits) {
         const auto digit = static_cast<cuda::std::uint32_t>(d);
-        const cuda::std::uint32_t before = tile > 0 ? count_in_earlier_tiles(status, tile, digit) : 0;
+        const cuda::std::uint32_t before =
+            tile > 0 ? count_in_earlier_tiles<Shape::digits, Shape::lookback_ahead>(status, tile, digit) : 0;
         place_digit_run<Shape>(portion, tile, digit, before, mine.count[u],
                                static_cast<cuda::std::uint32_t>(mine.first_staged[u]), s.offsets);
       }
