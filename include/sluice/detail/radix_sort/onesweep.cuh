@@ -160,10 +160,12 @@ struct onesweep_shape {
   /// windowed look-back, count_in_earlier_windows; else each digit's thread walks back alone).
   static constexpr int lookback_window = threads / digits;
   /// Earlier tiles each digit's thread reads at once where the look-back has no window
-  /// (count_in_earlier_tiles): 4, but 3 in the radix sort's passes of pairs, whose ranks stay live across
-  /// the look-back (stages_values_early) and which spilled 4 bytes at 4 with 32-bit offsets (ptxas, sm_90,
-  /// session 11; none at 3 in any pass).
-  static constexpr int lookback_ahead = value_bytes > 0 && !PrecomputedDigits ? 3 : 4;
+  /// (count_in_earlier_tiles): 4 for keys, 1 (CUB's walk) for pairs. Measured on the H100 at 2^28
+  /// (a5fff72, docs/perf-notes.md session 11): reading 4 at once took the radix sort of u32 keys from
+  /// 5.97 to 5.46 ms and multisplit's keys at m = 256 from 1.595 to 1.535 ms, but slowed the pairs
+  /// passes (3 at once in the radix sort's, where 4 spilled: its pass 2112 → 2151 µs; multisplit's pairs
+  /// at m = 256 2.575 → 2.655 ms).
+  static constexpr int lookback_ahead = value_bytes > 0 ? 1 : 4;
 };
 
 /// The histogram kernel's shape: CUB's SM90 one (128 threads × 16 keys), with privatised copies of the
