@@ -51,9 +51,7 @@
 //                back within the core's window and store-to-load forwarding stalls (up to 0.96 against
 //                0.54 ns in the 12da599 run) would be charged to every m. The count pass is timed
 //                alone (host::detail::bucket_plan, as label_groups builds it); the distribution pass
-//                gets what the partial sort takes beyond it and the straight loop. The fold's floor
-//                (loop_costs::fold_floor_ns): the straight loop over 2^10 buckets at the run's own n,
-//                its labels and values streamed from memory; no straight loop runs faster.
+//                gets what the partial sort takes beyond it and the straight loop.
 // Interleaved rounds (host/simulator/rounds.hpp): this guest shares its cores' second hardware threads
 // and the L3 with other tenants, and their load moves the effective L1, L2 and L3 sizes and the core's
 // speed within seconds (the L1 chase at 48 KiB: 1.4 ns one second, 3.7 the next), memory's time per
@@ -395,13 +393,6 @@ measured_run measure_multireduce(const problem& p, host::multireduce_options opt
   return time_multireduce(data::generate_host<std::uint32_t>(p.n, p.label_spec()), values_for(p), p.m, options, repetitions);
 }
 
-/// A problem's labels and values, generated once and timed again in every round.
-struct problem_input {
-  problem p;
-  std::vector<std::uint32_t> labels = data::generate_host<std::uint32_t>(p.n, p.label_spec());
-  std::vector<std::uint32_t> values = values_for(p);
-};
-
 // ---- the machine description -----------------------------------------------------------------------------
 
 /// How a level's effective size is searched for (effective_bytes).
@@ -432,7 +423,6 @@ struct calibration {
   std::vector<walk_point> walks;            ///< page walk cost by pages spanned, beyond the TLB's reach
   std::vector<walk_point> translation;      ///< the translation sweep they came from (the rounds' median)
   std::shared_ptr<store_kernel> stores;     ///< the store kernel, timed again in each round
-  std::shared_ptr<const problem_input> streamed_core; ///< the straight loop's input for fold_floor_ns
   std::vector<sim::store_point> store_sweep; ///< its sweep (the rounds' median, for the printout)
 
   /// The walk cost for random accesses over `bytes` (the nearest measured span, clamped to the ends).
@@ -733,31 +723,15 @@ double count_pass_ns(const problem& p, int bits, int repetitions) {
 /// Core time per iteration: the loops on inputs that fit the first level (every access hits).
 constexpr int core_repetitions = 1001;  // about 10 ms for the straight loop: long enough to average over bursts
 
-/// Buckets of the straight loop's core time: its buckets fit the first level.
-constexpr std::size_t core_buckets = std::size_t{1} << 10;
-
 /// The straight loop's core time: n = 2^14 elements into 2^10 buckets, everything in the first level.
 double fold_core_ns() {
-  const problem tiny{std::size_t{1} << 14, core_buckets, 11};
+  const problem tiny{std::size_t{1} << 14, std::size_t{1} << 10, 11};
   return measure_multireduce(tiny, {.algorithm = host::multireduce_algo::naive}, core_repetitions).ns_per_element;
-}
-
-/// The straight loop's input for its floor (loop_costs::fold_floor_ns): the run's n labels into 2^10
-/// buckets, whose labels and values stream from memory while the buckets stay in the first level.
-std::shared_ptr<const problem_input> streamed_core_input(std::size_t n) {
-  return std::make_shared<const problem_input>(problem_input{.p = {n, core_buckets, 11}});
-}
-
-/// The straight loop's floor: its time per element on streamed_core_input (3 timed runs, the median).
-double fold_floor_ns(const problem_input& input) {
-  return time_multireduce(input.labels, input.values, input.p.m, {.algorithm = host::multireduce_algo::naive}, 3)
-      .ns_per_element;
 }
 
 void calibrate_loops(calibration& cal) {
   const int repetitions = core_repetitions;
   cal.costs.fold_ns = fold_core_ns();
-  cal.costs.fold_floor_ns = fold_floor_ns(*cal.streamed_core);
   const problem grouped{std::size_t{1} << 14, 256, 11};
   constexpr int bits = 4;
   const double sorted = measure_multireduce(grouped, {.algorithm = host::multireduce_algo::partial_sort, .partial_sort_bits = bits},
@@ -790,9 +764,8 @@ std::vector<sim::store_point> calibrate_stores(calibration& cal, std::ostream& l
 /// 4 KiB pages: the walk slots), the bandwidth, and the store kernel's arrays (timed in every round).
 /// The translation sweep (the TLB and the walks) is taken in every round since 37672c9: once, it moved
 /// 4x between two runs (ccc6711: 49 and 184 ns at 2^16 pages).
-calibration calibrate_once(std::size_t n) {
+calibration calibrate_once() {
   calibration cal;
-  cal.streamed_core = streamed_core_input(n);
   calibrate_memory(cal);
   calibrate_bandwidth(cal);
   cal.stores = std::make_shared<store_kernel>();
@@ -926,10 +899,8 @@ void print_calibration(std::ostream& os, const calibration& cal, const std::stri
                     "rounds')\n",
                     m.timing.write_streams, m.timing.store_miss_ns);
   os << fmt::format("  core     fold {:.2f} ns, count {:.2f} ns, distribute {:.2f} ns per element; "
-                    "fresh page (fault and release) {:.0f} ns\n"
-                    "           the fold's floor {:.2f} ns per element (its inputs streamed from memory)\n",
-                    cal.costs.fold_ns, cal.costs.count_ns, cal.costs.distribute_ns, cal.costs.page_fault_ns,
-                    cal.costs.fold_floor_ns);
+                    "fresh page (fault and release) {:.0f} ns\n",
+                    cal.costs.fold_ns, cal.costs.count_ns, cal.costs.distribute_ns, cal.costs.page_fault_ns);
 }
 
 // ---- the sweep --------------------------------------------------------------------------------------------
@@ -1046,16 +1017,15 @@ std::string list(const std::vector<double>& values) {
 void print_diagnosis(std::ostream& os, const std::vector<sweep_row>& rows, const std::vector<round_calibration>& rounds,
                      const std::vector<std::vector<std::size_t>>& orders) {
   os << "\neach round's machine: caches (effective size, latency, slots), memory (latency, slots), core ns per element\n"
-        "(fold, count, distribute, the fold's floor); the model got the median of each:\n";
+        "(fold, count, distribute); the model got the median of each:\n";
   for (std::size_t r = 0; r < rounds.size(); ++r) {
     os << fmt::format("{:>6} |", fmt::format("r{}", r + 1));
     for (const auto& c : rounds[r].machine.caches)
       os << fmt::format(" {} {:.0f} KiB {:.1f} ns {:.1f} |", c.name, static_cast<double>(c.geometry.size_bytes) / 1024,
                         c.latency_ns, c.miss_slots);
-    os << fmt::format(" memory {:.0f} ns {:.1f} | core {:.2f} {:.2f} {:.2f} {:.2f}\n",
-                      rounds[r].machine.timing.memory_latency_ns, rounds[r].machine.timing.miss_slots,
-                      rounds[r].costs.fold_ns, rounds[r].costs.count_ns, rounds[r].costs.distribute_ns,
-                      rounds[r].costs.fold_floor_ns);
+    os << fmt::format(" memory {:.0f} ns {:.1f} | core {:.2f} {:.2f} {:.2f}\n", rounds[r].machine.timing.memory_latency_ns,
+                      rounds[r].machine.timing.miss_slots, rounds[r].costs.fold_ns, rounds[r].costs.count_ns,
+                      rounds[r].costs.distribute_ns);
   }
   os << "\nthe sweeps behind them:\n";
   for (std::size_t r = 0; r < rounds.size(); ++r) {
@@ -1149,7 +1119,7 @@ int run_simulate(simulate_arguments args) {
   const auto seconds_since = [](steady::time_point t) { return elapsed_ns(t) * 1e-9; };
   std::cout << "sluice simulate: cache simulator (Eilers §2.4, with TLB and memory-level parallelism) against the\n"
                "measured single-threaded sluice::host::multireduce (u32 labels uniform in [0, m), u32 values, +)\n\n";
-  const calibration once = calibrate_once(std::size_t{1} << args.log2_n);
+  const calibration once = calibrate_once();
   const double once_seconds = seconds_since(started);
   std::cout << fmt::format("(memory's pools and the bandwidth: measured once, {:.1f} s; the translation sweep, the TLB, the\n"
                            " walks, memory's 4 KiB-page updates (the walk slots) and the store sweep: in every round)\n\n",
@@ -1177,9 +1147,8 @@ int run_simulate(simulate_arguments args) {
     std::cout << fmt::format("  round {}: calibration {:.1f} s (", round + 1, c.seconds);
     for (const auto& level : c.machine.caches)
       std::cout << fmt::format("{} {:.0f} KiB, ", level.name, static_cast<double>(level.geometry.size_bytes) / 1024);
-    std::cout << fmt::format("memory {:.0f} ns, core {:.2f} ns, floor {:.2f} ns), visits {:.1f} s\n",
-                             c.machine.timing.memory_latency_ns, c.costs.fold_ns, c.costs.fold_floor_ns,
-                             seconds_since(visits_started));
+    std::cout << fmt::format("memory {:.0f} ns, core {:.2f} ns), visits {:.1f} s\n", c.machine.timing.memory_latency_ns,
+                             c.costs.fold_ns, seconds_since(visits_started));
     std::cout.flush();
   }
   const double rounds_seconds = seconds_since(rounds_started);

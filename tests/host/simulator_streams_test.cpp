@@ -1,8 +1,7 @@
 // Host tests of the simulator's address streams (sluice/host/simulator/address_streams.hpp): the
 // naive multireduce issues one access per line of its sequential arrays and a load and store per
 // bucket update; the partial sort's group order is the stable order by the top bits of the label;
-// sampling simulates the stated prefix and scales it to the loop; the fold's floor bounds the straight
-// loops from below and nothing else.
+// sampling simulates the stated prefix and scales it to the loop.
 #include <sluice/host/simulator/address_streams.hpp>
 
 #include <gtest/gtest.h>
@@ -50,35 +49,6 @@ TEST(SimulatorStreams, SamplingSimulatesThePrefixAndScales) {
   EXPECT_EQ(sampled.phases[1].simulated, n / 4);
   EXPECT_EQ(sampled.phases[1].iterations, n);
   EXPECT_NEAR(sampled.phases[1].ns, full.phases[1].ns, 0.1 * full.phases[1].ns);  // a stationary loop
-}
-
-TEST(SimulatorStreams, FoldFloorRaisesOnlyTheFoldsFasterThanIt) {
-  const std::size_t n = 1 << 14, m = 1 << 12;
-  const auto labels = some_labels(n, m);
-  const auto label_at = [&](std::size_t i) { return labels[i]; };
-  sim::loop_costs costs{.fill_ns = 0.5, .fold_ns = 1.0, .count_ns = 1.0, .distribute_ns = 2.0};
-  const auto unfloored = sim::simulate_naive(roomy_machine(), costs, {n, m, 4, 4, 0, 0}, label_at);
-  const double fold_per_element = unfloored.phases[1].ns / static_cast<double>(n);
-  ASSERT_GT(fold_per_element, 0.0);
-
-  costs.fold_floor_ns = 4 * fold_per_element;  // above the simulated fold: the fold takes the floor
-  const auto floored = sim::simulate_naive(roomy_machine(), costs, {n, m, 4, 4, 0, 0}, label_at);
-  EXPECT_DOUBLE_EQ(floored.phases[1].ns, costs.fold_floor_ns * static_cast<double>(n));
-  EXPECT_DOUBLE_EQ(floored.phases[0].ns, unfloored.phases[0].ns);  // the fill is not a fold
-
-  costs.fold_floor_ns = fold_per_element / 2;  // below it: no change
-  const auto below = sim::simulate_naive(roomy_machine(), costs, {n, m, 4, 4, 0, 0}, label_at);
-  EXPECT_DOUBLE_EQ(below.phases[1].ns, unfloored.phases[1].ns);
-
-  // The partial sort's fold over its groups takes the floor; its count and distribution do not.
-  costs.fold_floor_ns = 0;
-  const auto sorted = sim::simulate_partial_sort(roomy_machine(), costs, {n, m, 4, 4, 4, 0}, label_at);
-  costs.fold_floor_ns = 100;
-  const auto sorted_floored = sim::simulate_partial_sort(roomy_machine(), costs, {n, m, 4, 4, 4, 0}, label_at);
-  ASSERT_EQ(sorted.phases.size(), sorted_floored.phases.size());
-  EXPECT_EQ(sorted_floored.phases.back().name, "fold groups");
-  EXPECT_DOUBLE_EQ(sorted_floored.phases.back().ns, 100.0 * static_cast<double>(n));
-  for (std::size_t i = 0; i + 1 < sorted.phases.size(); ++i) EXPECT_DOUBLE_EQ(sorted_floored.phases[i].ns, sorted.phases[i].ns);
 }
 
 TEST(SimulatorStreams, GroupOrderIsStableByTopBits) {

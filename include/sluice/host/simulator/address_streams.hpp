@@ -37,12 +37,6 @@ struct loop_costs {
   double count_ns = 1;       ///< one iteration of the partial sort's counting pass
   double distribute_ns = 2;  ///< one iteration of its distribution pass
   double page_fault_ns = 0;  ///< a page of freshly allocated memory: its first touch and, later, its release
-  /// The straight loop is never faster than this per iteration: its time when every bucket hits the first
-  /// level but its labels and values stream from memory (0: no floor). fold_ns is the same loop with its
-  /// streams cached too; the simulated streams cost it nothing below the memory channel's rate, but on the
-  /// 2-core EPYC guest the loop over 2^10 buckets ran 0.61-0.90 ns per element at n = 2^24 against 0.56 at
-  /// 2^14 (docs/simulator.md, session 10), while from 2^14 buckets on, slower, it ran as the model adds up.
-  double fold_floor_ns = 0;
 };
 
 struct run_shape {
@@ -100,22 +94,15 @@ class sequential_walk {
   std::uint64_t line_ = ~std::uint64_t{0};
 };
 
-/// Records a phase of `iterations` of which `simulated` were simulated in `ns`: scaled to the whole loop,
-/// and at least floor_ns per iteration.
-inline void record_phase(simulated_run& run, std::string name, std::size_t iterations, std::size_t simulated, double ns,
-                         double floor_ns = 0) {
-  const double scale = simulated == 0 ? 0.0 : static_cast<double>(iterations) / static_cast<double>(simulated);
-  run.phases.push_back({std::move(name), iterations, simulated, std::max(ns * scale, floor_ns * static_cast<double>(iterations))});
-}
-
-/// Runs body(i) for the simulated prefix of a loop and records its time (record_phase).
+/// Runs body(i) for the simulated prefix of a loop and records its time, scaled to the whole loop.
 template <class Body>
 void run_loop(memory_model& model, simulated_run& run, std::string name, std::size_t iterations, std::size_t sample,
-              const Body& body, double floor_ns = 0) {
+              const Body& body) {
   const std::size_t simulated = sample == 0 ? iterations : std::min(iterations, sample);
   const double before = model.elapsed_ns();
   for (std::size_t i = 0; i < simulated; ++i) body(i);
-  record_phase(run, std::move(name), iterations, simulated, model.elapsed_ns() - before, floor_ns);
+  const double scale = simulated == 0 ? 0.0 : static_cast<double>(iterations) / static_cast<double>(simulated);
+  run.phases.push_back({std::move(name), iterations, simulated, (model.elapsed_ns() - before) * scale});
 }
 
 inline void fill_buckets(memory_model& model, simulated_run& run, const run_shape& shape, const loop_costs& costs) {
@@ -208,7 +195,7 @@ simulated_run simulate_naive(const machine_description& machine, const loop_cost
     labels.at(model, i, false);
     values.at(model, i, false);
     update_bucket(model, label_at(i), shape.value_bytes);
-  }, costs.fold_floor_ns);
+  });
   run.statistics = model.statistics();
   for (const auto& p : run.phases) run.total_ns += p.ns;
   return run;
@@ -287,7 +274,8 @@ simulated_run simulate_partial_sort(const machine_description& machine, const lo
       update_bucket(model, label, shape.value_bytes);
       ++j;
     });
-    record_phase(run, "fold groups", shape.n, j, model.elapsed_ns() - before, costs.fold_floor_ns);
+    const double scale = j == 0 ? 0.0 : static_cast<double>(shape.n) / static_cast<double>(j);
+    run.phases.push_back({"fold groups", shape.n, j, (model.elapsed_ns() - before) * scale});
   }
   run.statistics = model.statistics();
   for (const auto& p : run.phases) run.total_ns += p.ns;

@@ -159,7 +159,7 @@ struct spread {
   };
   if (rounds.empty()) return {};
   return {median_of(&loop_costs::fill_ns), median_of(&loop_costs::fold_ns), median_of(&loop_costs::count_ns),
-          median_of(&loop_costs::distribute_ns), median_of(&loop_costs::page_fault_ns), median_of(&loop_costs::fold_floor_ns)};
+          median_of(&loop_costs::distribute_ns), median_of(&loop_costs::page_fault_ns)};
 }
 
 }  // namespace sluice::host::simulator
