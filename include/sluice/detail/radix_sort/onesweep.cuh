@@ -330,9 +330,10 @@ struct digit_status {
   __device__ cuda::std::uint32_t published(cuda::std::uint32_t tile, cuda::std::uint32_t digit) const {
     cuda::std::uint32_t bits = 0;
     do bits = word(tile, digit).load(cuda::memory_order_relaxed);
-    while (bits >> count_bits == scan::tile_invalid);
+    while (is_invalid(bits));
     return bits;
   }
+  __device__ static bool is_invalid(cuda::std::uint32_t bits) { return bits >> count_bits == scan::tile_invalid; }
   __device__ static cuda::std::uint32_t count_of(cuda::std::uint32_t bits) { return bits & count_mask; }
   __device__ static bool is_inclusive(cuda::std::uint32_t bits) { return bits >> count_bits == scan::tile_inclusive; }
   /// What a tile before the portion's first reads as: an inclusive count of 0.
@@ -361,7 +362,7 @@ __device__ __forceinline__ cuda::std::uint32_t count_in_earlier_tiles(const digi
 #pragma unroll
     for (int j = 0; j < Ahead; ++j) {
       const cuda::std::uint32_t bits =
-          words[j] >> digit_status<Digits>::count_bits == scan::tile_invalid ? status.published(next - 1 - j, digit) : words[j];
+          digit_status<Digits>::is_invalid(words[j]) ? status.published(next - 1 - j, digit) : words[j];
       before += digit_status<Digits>::count_of(bits);
       if (digit_status<Digits>::is_inclusive(bits)) return before;  // always by next ≤ Ahead (before_first)
     }
@@ -579,20 +580,19 @@ __device__ __forceinline__ void place_digit_run(const onesweep_portion<K, V, Dig
 }
 
 /// Writes staged position p of `staged` (the tile's keys, or its values) to out[offsets[d] + p], where
-/// d = digit_at(j, p) is the digit of the key staged there, if d is written. Thread t writes positions
-/// p = t + j · threads, so a warp writes 32 consecutive positions, runs of one digit each (a tile holds
-/// ~20-30 keys of a digit at 256 digits on uniform keys). __syncwarp keeps the warp's stores of one
-/// round together, as CUB does.
-template <class Shape, bool Full, class T, class K, class V, class Digit, class DigitAt>
+/// d is the digit of the key staged at p (read again from the staged keys: write_tile says why), if d
+/// is written. Thread t writes positions t, t + threads, …, so a warp writes 32 consecutive positions,
+/// runs of one digit each (a tile holds ~20-30 keys of a digit at 256 digits on uniform keys).
+/// __syncwarp keeps the warp's stores of one round together, as CUB does.
+template <class Shape, bool Full, class T, class K, class V, class Digit>
 __device__ __forceinline__ void scatter_staged(const onesweep_portion<K, V, Digit>& portion, int valid,
-                                               const onesweep_storage<Shape, K, V>& s, const T* staged, T* out,
-                                               DigitAt digit_at) {
+                                               onesweep_storage<Shape, K, V>& s, const T* staged, T* out) {
   using offset = typename Shape::offset;
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
     const int position = static_cast<int>(threadIdx.x) + j * Shape::threads;
     if (in_tile<Full>(position, valid)) {
-      const cuda::std::uint32_t d = digit_at(j, position);
+      const cuda::std::uint32_t d = portion.digit(s.keys.Alias()[position]);
       if (written(portion.digit, d)) out[s.offsets[d] + static_cast<offset>(position)] = staged[position];
     }
     __syncwarp(warp::full_mask);
@@ -668,18 +668,17 @@ __device__ __forceinline__ void write_tile(const onesweep_portion<K, V, Digit>& 
                                            int valid, const K (&keys)[Shape::items], const int (&ranks)[Shape::items],
                                            const tracked_digits<Shape>& mine, onesweep_storage<Shape, K, V>& s) {
   const cuda::std::uint32_t first = tile * static_cast<cuda::std::uint32_t>(Shape::tile);
-  auto staged_digit = [&](int, int position) { return portion.digit(s.keys.Alias()[position]); };
   stage<Shape, Full>(keys, ranks, valid, s.keys.Alias());
   if constexpr (has_values<V> && stages_values_early<Shape>) stage_values<Shape, Full>(portion, first, valid, ranks, s);
   locate_digit_runs<Shape>(portion, tile, mine, s);
   __syncthreads();
-  scatter_staged<Shape, Full>(portion, valid, s, s.keys.Alias(), portion.keys_out, staged_digit);
+  scatter_staged<Shape, Full>(portion, valid, s, s.keys.Alias(), portion.keys_out);
   if constexpr (has_values<V>) {
     if constexpr (!stages_values_early<Shape>) {
       stage_values<Shape, Full>(portion, first, valid, ranks, s);
       __syncthreads();
     }
-    scatter_staged<Shape, Full>(portion, valid, s, s.values.Alias(), portion.values_out, staged_digit);
+    scatter_staged<Shape, Full>(portion, valid, s, s.values.Alias(), portion.values_out);
   }
 }
 
