@@ -20,7 +20,9 @@
 # SLUICE_PROFILE_COUNT (default 1) launches of the kernels matching the regex SLUICE_PROFILE_KERNEL
 # (matched against SLUICE_PROFILE_NAME_BASE: function, the default, or demangled, with the template
 # arguments) after skipping SLUICE_PROFILE_SKIP (default 0) of them; the report goes to profile-$SLUICE_PROFILE_NAME
-# .ncu-rep with its details page and source-level SASS (CSV) beside it.
+# .ncu-rep with its details page and source-level SASS (CSV) beside it; at ncu's locked base clocks with
+# flushed caches unless SLUICE_PROFILE_CLOCKS=none / SLUICE_PROFILE_CACHE=none (the GPU's own clocks, the
+# caches as the replay leaves them).
 # SLUICE_CHECK_PART=timeline runs Nsight Compute over the bench at the GPU's own clocks and without cache
 # flushes, reading only each launch's duration, DRAM bytes and SM clock: where a call's time goes, launch by launch
 # (SLUICE_PROFILE_KERNEL, default every kernel; SLUICE_PROFILE_COUNT, default 400 launches) into
@@ -156,7 +158,8 @@ fi
 if wants examples; then step examples "$build/examples/sssp_delta_stepping"; fi
 profile() {  # Nsight Compute over the bench, the sections that say what bounds a kernel, and its source page
   local report="$logs/profile-${SLUICE_PROFILE_NAME:-kernel}"
-  ncu --kernel-name-base "${SLUICE_PROFILE_NAME_BASE:-function}" \
+  ncu --clock-control "${SLUICE_PROFILE_CLOCKS:-base}" --cache-control "${SLUICE_PROFILE_CACHE:-all}" \
+    --kernel-name-base "${SLUICE_PROFILE_NAME_BASE:-function}" \
     --kernel-name "regex:${SLUICE_PROFILE_KERNEL:?set SLUICE_PROFILE_KERNEL}" --launch-skip "${SLUICE_PROFILE_SKIP:-0}" \
     --launch-count "${SLUICE_PROFILE_COUNT:-1}" --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
     --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section InstructionStats \
