@@ -461,27 +461,52 @@ struct rank_precomputed {
   __device__ __forceinline__ cuda::std::uint32_t Digit(cuda::std::uint32_t digit) const { return digit; }
 };
 
-/// A block's shared memory. The values are staged beside the keys, not in their place once the keys are
-/// out (as CUB does), so that the values' digits can be read again from the staged keys instead of being
-/// held in registers across the values' staging (those, with the ranks and values, pushed multisplit's
-/// u32 pairs kernel past its 80 registers: ptxas at a665f98, 88 bytes of spill stores, and its pass wrote
-/// 2.86 GB for 2.15 GB of pairs at 2^28 where CUB's wrote 2.19, ncu timeline on the H100), and so that
-/// multisplit's passes can stage them before the look-back (stages_values_early). Keys and values
-/// together pass the 48 KiB of static shared memory (u32 pairs: 69 KiB), so the kernel takes its storage
-/// as dynamic shared memory (onesweep_storage_bytes).
+/// Whether a pass stages its values before the look-back, beside the keys, so that the ranks are dead
+/// across the look-back and the keys' write-out: the passes that rank precomputed digits, whose u32 pairs
+/// kernels otherwise spill (ptxas: 56-76 bytes at 20 items in CUB's order, none this way). The radix
+/// sort's passes keep CUB's order, the values loaded while the keys' stores are in flight: staged
+/// early its u32 pairs pass took 2152 µs at 2^28 (CUB's 2033; ncu timeline at 837aaa4), and 2201 with
+/// the values loaded after the look-back and written in one loop with the keys (ba970a0).
+template <class Shape>
+inline constexpr bool stages_values_early = Shape::precomputed_digits;
+
+/// A staged position's digit, as the keys' write-out keeps it for the values' (onesweep_storage).
+template <class Shape>
+using kept_digit = cuda::std::conditional_t<(Shape::digits <= 256), cuda::std::uint8_t, cuda::std::uint16_t>;
+
+/// A block's shared memory. Passes in CUB's order (values loaded after the keys' write-out) stage the
+/// values in the keys' place, as CUB does, with each staged position's digit kept as a byte by the keys'
+/// write-out for the values' (held in registers across the values' load, as CUB holds them, they spilled
+/// 72 bytes in the radix u32 pairs kernel: ptxas, session 10). Staged beside the keys instead, the u32
+/// pairs tile took 72.7 KiB a block where CUB's takes 36.4: the same two blocks an SM, but a 164 KiB
+/// shared carveout leaving 88 KiB of L1 (CUB's 132 leaves 124), and the pass ran 2.09 ms at the GPU's
+/// clocks against CUB's 2.06 (ncu, session 12). Passes that stage the values before the look-back
+/// (stages_values_early) keep them beside the keys, whose digits the write-out reads again.
+/// The storage passes the 48 KiB of static shared memory for some shapes, so the kernel takes it as
+/// dynamic shared memory (onesweep_storage_bytes).
 template <class Shape, class K, class V>
 struct onesweep_storage {
+  static constexpr bool values_replace_keys = has_values<V> && !stages_values_early<Shape>;
   union {
     typename onesweep_rank<Shape>::TempStorage rank;
     cub::Uninitialized<K[Shape::tile]> keys;  ///< the tile's keys in digit order
+    cub::Uninitialized<V[values_replace_keys ? Shape::tile : 1]> values_in_place;
   };
-  cub::Uninitialized<V[has_values<V> ? Shape::tile : 1]> values;  ///< the tile's values in digit order
+  cub::Uninitialized<V[has_values<V> && !values_replace_keys ? Shape::tile : 1]> values_beside;
+  /// The digit of each staged position, kept by the keys' write-out when the values replace the keys.
+  kept_digit<Shape> digits[values_replace_keys ? Shape::tile : 1];
   /// Staged position i of digit d goes to offsets[d] + i (modulo 2^bits of the offset: relative to the
   /// digit's first staged position).
   typename Shape::offset offsets[Shape::digits];
   /// The status words of the look-back's window (count_in_earlier_windows), when it has one.
   cuda::std::uint32_t window[Shape::lookback_window >= 2 ? Shape::lookback_window : 1][Shape::digits];
   cuda::std::uint32_t tile;
+
+  /// The tile's values in digit order.
+  __device__ __forceinline__ V* values() {
+    if constexpr (values_replace_keys) return values_in_place.Alias();
+    else return values_beside.Alias();
+  }
 };
 
 /// The dynamic shared memory of a onesweep kernel: its storage, 113 KiB at most so that two blocks fit
@@ -579,36 +604,52 @@ __device__ __forceinline__ void place_digit_run(const onesweep_portion<K, V, Dig
     portion.next_starts[digit] = start + count;
 }
 
+/// What scatter_staged writes: the staged keys, or the staged values.
+enum class staged_items { keys, values };
+
 /// Writes staged position p of `staged` (the tile's keys, or its values) to out[offsets[d] + p], where
-/// d is the digit of the key staged at p (read again from the staged keys: write_tile says why), if d
-/// is written. Thread t writes positions t, t + threads, …, so a warp writes 32 consecutive positions,
-/// runs of one digit each (a tile holds ~20-30 keys of a digit at 256 digits on uniform keys).
-/// __syncwarp keeps the warp's stores of one round together, as CUB does.
-template <class Shape, bool Full, class T, class K, class V, class Digit>
+/// d is the digit of the key staged at p, if d is written: read again from the staged key, or, where
+/// the values replace the keys (onesweep_storage), kept by the keys' write-out for the values'. Thread
+/// t writes positions t, t + threads, …, so a warp writes 32 consecutive positions, runs of one digit
+/// each (a tile holds ~20-30 keys of a digit at 256 digits on uniform keys). __syncwarp keeps the
+/// warp's stores of one round together, as CUB does.
+template <class Shape, bool Full, staged_items Items, class T, class K, class V, class Digit>
 __device__ __forceinline__ void scatter_staged(const onesweep_portion<K, V, Digit>& portion, int valid,
                                                onesweep_storage<Shape, K, V>& s, const T* staged, T* out) {
   using offset = typename Shape::offset;
+  constexpr bool digits_kept = onesweep_storage<Shape, K, V>::values_replace_keys;
 #pragma unroll
   for (int j = 0; j < Shape::items; ++j) {
     const int position = static_cast<int>(threadIdx.x) + j * Shape::threads;
     if (in_tile<Full>(position, valid)) {
-      const cuda::std::uint32_t d = portion.digit(s.keys.Alias()[position]);
+      cuda::std::uint32_t d;
+      if constexpr (Items == staged_items::values && digits_kept) {
+        d = s.digits[position];
+      } else {
+        d = portion.digit(s.keys.Alias()[position]);
+        if constexpr (digits_kept) s.digits[position] = static_cast<kept_digit<Shape>>(d);
+      }
       if (written(portion.digit, d)) out[s.offsets[d] + static_cast<offset>(position)] = staged[position];
     }
     __syncwarp(warp::full_mask);
   }
 }
 
-/// The tile's values, loaded warp-striped as the keys were and staged at the keys' ranks.
+/// A thread's items of a tile, as a value (so that load_values can return them).
+template <class T, int Items>
+struct thread_items {
+  T items[Items];
+};
+
+/// The tile's values, loaded warp-striped as the keys were (to be staged at the keys' ranks).
 template <class Shape, bool Full, class K, class V, class Digit>
-__device__ __forceinline__ void stage_values(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t first,
-                                             int valid, const int (&ranks)[Shape::items],
-                                             onesweep_storage<Shape, K, V>& s) {
-  V values[Shape::items];
+__device__ __forceinline__ thread_items<V, Shape::items> load_values(const onesweep_portion<K, V, Digit>& portion,
+                                                                     cuda::std::uint32_t first, int valid) {
+  thread_items<V, Shape::items> values;
   const V* from = portion.values_in + first;
-  if constexpr (Full) cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, values);
-  else cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, values, valid);
-  stage<Shape, Full>(values, ranks, valid, s.values.Alias());
+  if constexpr (Full) cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, values.items);
+  else cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, values.items, valid);
+  return values;
 }
 
 /// A thread's digits in the rank and the look-back: thread t tracks digits t · per + u, u < per.
@@ -648,37 +689,28 @@ __device__ __forceinline__ void locate_digit_runs(const onesweep_portion<K, V, D
   }
 }
 
-/// Whether a pass stages its values before the look-back, beside the keys, so that the ranks are dead
-/// across the look-back and the keys' write-out: the passes that rank precomputed digits, whose u32 pairs
-/// kernels otherwise spill (ptxas: 56-76 bytes at 20 items in CUB's order, none this way). The radix
-/// sort's passes keep CUB's order, the values loaded while the keys' stores are in flight: staged
-/// early its u32 pairs pass took 2152 µs at 2^28 (CUB's 2033; ncu timeline at 837aaa4), and 2201 with
-/// the values loaded after the look-back and written in one loop with the keys (ba970a0).
-template <class Shape>
-inline constexpr bool stages_values_early = Shape::precomputed_digits;
-
 /// A ranked tile out: stage the keys in digit order (and the values, stages_values_early), look back
-/// for where each digit's run goes, write the keys, then (otherwise load and stage and) write the
-/// values. The values have their own staging array, so they need no barrier against the keys'
-/// write-out, and their digits are read again from the staged keys, still in place: held in registers
-/// across the values' load, as CUB holds them, they spilled 72 bytes in the radix sort's u32 pairs
-/// kernel (ptxas, session 10).
+/// for where each digit's run goes, write the keys, then (otherwise load the values, and once every
+/// thread is done with the staged keys, stage them in their place) write the values.
 template <class Shape, bool Full, class K, class V, class Digit>
 __device__ __forceinline__ void write_tile(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
                                            int valid, const K (&keys)[Shape::items], const int (&ranks)[Shape::items],
                                            const tracked_digits<Shape>& mine, onesweep_storage<Shape, K, V>& s) {
   const cuda::std::uint32_t first = tile * static_cast<cuda::std::uint32_t>(Shape::tile);
   stage<Shape, Full>(keys, ranks, valid, s.keys.Alias());
-  if constexpr (has_values<V> && stages_values_early<Shape>) stage_values<Shape, Full>(portion, first, valid, ranks, s);
+  if constexpr (has_values<V> && stages_values_early<Shape>)
+    stage<Shape, Full>(load_values<Shape, Full>(portion, first, valid).items, ranks, valid, s.values());
   locate_digit_runs<Shape>(portion, tile, mine, s);
   __syncthreads();
-  scatter_staged<Shape, Full>(portion, valid, s, s.keys.Alias(), portion.keys_out);
+  scatter_staged<Shape, Full, staged_items::keys>(portion, valid, s, s.keys.Alias(), portion.keys_out);
   if constexpr (has_values<V>) {
     if constexpr (!stages_values_early<Shape>) {
-      stage_values<Shape, Full>(portion, first, valid, ranks, s);
+      const auto values = load_values<Shape, Full>(portion, first, valid);
+      __syncthreads();  // the keys' write-out has read the staged keys the values replace
+      stage<Shape, Full>(values.items, ranks, valid, s.values());
       __syncthreads();
     }
-    scatter_staged<Shape, Full>(portion, valid, s, s.values.Alias(), portion.values_out);
+    scatter_staged<Shape, Full, staged_items::values>(portion, valid, s, s.values(), portion.values_out);
   }
 }
 
