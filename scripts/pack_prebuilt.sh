@@ -7,7 +7,9 @@
 # to pack (paths under build/ci; default all four below): the working tree and the pack together must stay
 # under the device call's 64 MiB. SLUICE_PACK_TESTS="multisplit radix_sort" packs a tests/sluice_gpu_tests
 # linked from those test files' objects alone (tests/gpu/NAME_test.cu; the same link line as the full
-# binary's), which is how the gpu tests of a few suites fit beside the bench.
+# binary's), which is how the gpu tests of a few suites fit beside the bench. SLUICE_PACK_BENCH_CASES="radix_sort
+# multisplit" likewise packs a `sluice` whose bench holds those cases alone (bench/cases/NAME.cu; the full
+# binary's link line, ~6 MB packed instead of 22), so that two builds can be timed side by side in one call.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
@@ -29,6 +31,19 @@ if [ -n "${SLUICE_PACK_TESTS:-}" ]; then
   mkdir -p "$staging/tests"
   # shellcheck disable=SC2086  # the link line is a list of words
   c++ -O3 "${objects[@]}" -o "$staging/tests/sluice_gpu_tests" -L/usr/local/cuda/targets/x86_64-linux/lib $libraries
+fi
+if [ -n "${SLUICE_PACK_BENCH_CASES:-}" ]; then
+  cmake --build --preset ci --target sluice
+  # The full binary's link line (build.ninja) with the chosen cases' objects only.
+  read -r -a inputs < <(awk '/^build sluice:/ { for (i = 4; i <= NF && $i != "|"; ++i) print $i; exit }' build/ci/build.ninja |
+    grep -v '/cases/' | tr '\n' ' ')
+  for name in $SLUICE_PACK_BENCH_CASES; do
+    case_object=$(ls build/ci/bench/CMakeFiles/sluice_bench.dir/cases/"$name".cu*.o)
+    inputs+=("${case_object#build/ci/}")
+  done
+  libraries=$(awk '/^build sluice:/ { found = 1 } found && /LINK_LIBRARIES/ { sub(/^ *LINK_LIBRARIES = /, ""); print; exit }' build/ci/build.ninja)
+  # shellcheck disable=SC2086  # the link line is a list of words
+  (cd build/ci && c++ -O3 "${inputs[@]}" -o "../../$staging/sluice" $libraries)
 fi
 for library in libcudart.so.13 libtbb.so.12; do
   path=$(ldd build/ci/tests/sluice_gpu_tests | awk -v l="$library" '$1 == l { print $3 }')
