@@ -35,8 +35,8 @@ fi
 if [ -n "${SLUICE_PACK_BENCH_CASES:-}" ]; then
   cmake --build --preset ci --target sluice
   # The full binary's link line (build.ninja) with the chosen cases' objects only.
-  read -r -a inputs < <(awk '/^build sluice:/ { for (i = 4; i <= NF && $i != "|"; ++i) print $i; exit }' build/ci/build.ninja |
-    grep -v '/cases/' | tr '\n' ' ')
+  mapfile -t inputs < <(awk '/^build sluice:/ { for (i = 4; i <= NF && $i != "|"; ++i) print $i; exit }' build/ci/build.ninja |
+    grep -v '/cases/')
   for name in $SLUICE_PACK_BENCH_CASES; do
     case_object=$(ls build/ci/bench/CMakeFiles/sluice_bench.dir/cases/"$name".cu*.o)
     inputs+=("${case_object#build/ci/}")
