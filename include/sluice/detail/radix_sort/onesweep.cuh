@@ -237,7 +237,7 @@ __device__ __forceinline__ void count_keys(std::uint32_t (&bins)[Digits::max_pas
 template <class K, class Digits = pass_digits<K>>
 __global__ void __launch_bounds__(onesweep_histogram_shape<K, Digits>::threads)
     onesweep_histogram_kernel(const K* __restrict__ keys, std::size_t n, Digits digits,
-                              unsigned long long* __restrict__ counts, bool striped = false) {
+                              unsigned long long* __restrict__ counts) {
   using shape = onesweep_histogram_shape<K, Digits>;
   constexpr int threads = shape::threads;
   constexpr int items = shape::items;
@@ -257,8 +257,7 @@ __global__ void __launch_bounds__(onesweep_histogram_shape<K, Digits>::threads)
       const std::size_t first = chunk + (tiles - 1 - back) * tile;
       if (end - first >= tile) {
         K tile_keys[items];
-        if (striped) cub::LoadDirectStriped<threads>(static_cast<int>(threadIdx.x), keys + first, tile_keys);  // EXPERIMENT
-        else block::load_striped_vectorized<items>(keys + first, static_cast<int>(threadIdx.x), threads, tile_keys);
+        block::load_striped_vectorized<items>(keys + first, static_cast<int>(threadIdx.x), threads, tile_keys);
         count_keys<Digits>(bins, digits, tile_keys, copy);
       } else {
         for (std::size_t i = first + threadIdx.x; i < end; i += threads) count_keys<Digits>(bins, digits, {keys[i]}, copy);
@@ -294,11 +293,9 @@ void count_digit_starts(context& ctx, const K* keys, std::size_t n, const Digits
                         unsigned long long* starts) {
   using shape = onesweep_histogram_shape<K, Digits>;
   auto histogram = onesweep_histogram_kernel<K, Digits>;
-  auto grid = static_cast<unsigned>(one_wave_grid(ctx, histogram, shape::threads, ceil_div(n, shape::tile)));
-  if (const char* per_sm = std::getenv("SLUICE_HIST_BLOCKS_PER_SM"))  // EXPERIMENT (branch only)
-    grid = std::min<unsigned>(grid, static_cast<unsigned>(std::atoi(per_sm) * ctx.properties().sm_count));
-  const bool striped = std::getenv("SLUICE_HIST_STRIPED") != nullptr;  // EXPERIMENT (branch only)
-  histogram<<<grid, shape::threads, 0, ctx.stream()>>>(keys, n, digits, starts, striped);
+  const auto grid =
+      static_cast<unsigned>(one_wave_grid(ctx, histogram, shape::threads, ceil_div(n, shape::tile)));
+  histogram<<<grid, shape::threads, 0, ctx.stream()>>>(keys, n, digits, starts);
   SLUICE_CHECK_LAUNCH();
   digit_starts_kernel<Digits::bins><<<static_cast<unsigned>(digits.passes), Digits::bins, 0, ctx.stream()>>>(starts);
   SLUICE_CHECK_LAUNCH();
