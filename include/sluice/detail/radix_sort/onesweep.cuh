@@ -57,7 +57,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 
 namespace sluice::detail::radix_sort {
@@ -837,9 +836,6 @@ class onesweep_sort {
     SLUICE_CUDA_CHECK(cudaFuncSetAttribute(onesweep_kernel<shape, K, V, Digit>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(storage_bytes)));
-    if (const char* carveout = std::getenv("SLUICE_ONESWEEP_CARVEOUT"))  // EXPERIMENT (branch only)
-      SLUICE_CUDA_CHECK(cudaFuncSetAttribute(onesweep_kernel<shape, K, V, Digit>,
-                                             cudaFuncAttributePreferredSharedMemoryCarveout, std::atoi(carveout)));
   }
 
   /// Portion q's digit starts in pass p: portion 0's from the histograms, each later portion's from the
