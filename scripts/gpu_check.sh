@@ -127,7 +127,7 @@ resources() {
 # Binaries built elsewhere (SLUICE_SKIP_BUILD) may come without some targets (a device call carries 64 MiB):
 # the steps that need a missing one are skipped, saying so.
 if [ -n "${SLUICE_SKIP_BUILD:-}" ]; then
-  for need in info:sluice bench:sluice examples:examples/sssp_delta_stepping; do
+  for need in info:sluice bench:sluice examples:examples/sssp_delta_stepping host-tests:tests/sluice_host_tests; do
     if wants "${need%%:*}" && [ ! -x "$build/${need#*:}" ]; then
       echo "${need%%:*}: skipped, $build/${need#*:} is not there"; steps=${steps/ ${need%%:*}/}
     fi
@@ -143,8 +143,8 @@ if wants build; then
 fi
 if wants gpu-tests; then
   step gpu-tests "$gpu_tests" --gtest_filter="$test_filter" --gtest_output="xml:$logs/gpu-tests.xml"
-  step host-tests "$build/tests/sluice_host_tests"
 fi
+if wants host-tests; then step host-tests "$build/tests/sluice_host_tests"; fi
 # The three sanitizers are independent and mostly host-bound: run them side by side.
 for tool in memcheck racecheck synccheck; do
   if wants $tool; then step $tool sanitize $tool & fi
