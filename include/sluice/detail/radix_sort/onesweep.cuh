@@ -33,6 +33,7 @@
 // runs one pass of this kernel over bucket digits, which may drop keys (drops_digits).
 #pragma once
 
+#include <sluice/block/load.cuh>
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
@@ -182,6 +183,11 @@ struct onesweep_histogram_shape {
   static constexpr int copies_by_bytes = 4096 / copy_bytes < 1 ? 1 : static_cast<int>(4096 / copy_bytes);
   static constexpr int copies = copies_by_key < copies_by_bytes ? copies_by_key : copies_by_bytes;
   static constexpr std::size_t tile = std::size_t{threads} * items;
+  /// How a thread loads its keys: thread-striped one key per load (CUB's) where each key feeds several
+  /// passes' counters, 16-byte vectors for one pass. Measured on the H100 at 2^28 (session 12): the radix
+  /// sort's histogram of u32 keys 487 µs with vectors, 464 striped (CUB's 458); multisplit's one pass
+  /// 14-18 µs slower striped (bit-field keys m = 2: 1.2680 → 1.2859 ms).
+  static constexpr bool vector_loads = Digits::max_passes == 1;
 };
 
 // ---- the histograms of every pass -----------------------------------------------------------------------
@@ -227,9 +233,8 @@ __device__ __forceinline__ void count_keys(std::uint32_t (&bins)[Digits::max_pas
 /// counts[p · Digits::bins + d] += the number of keys whose pass-p digit is d (counts zeroed beforehand). Digits:
 /// pass_digits<K> for the radix sort, or any struct with max_passes, bins, passes and digit[p] functors
 /// giving digits < bins (multisplit's one pass of bucket digits). Blocks
-/// stride over tiles of the keys, loaded thread-striped one key per load, as CUB's: with 16-byte vectors
-/// the radix sort's histogram of 2^28 u32 keys took 487 µs against CUB's 455, and the sort 30-35 µs more
-/// (H100, same-machine A/B, session 12); lane l counts into copy l % Copies, so that lanes of one warp with equal digits mostly hit different
+/// stride over tiles of the keys (order does not matter, so the loads are striped: shape::vector_loads);
+/// lane l counts into copy l % Copies, so that lanes of one warp with equal digits mostly hit different
 /// counters. The tiles are taken from the last to the first, so that the histogram's last wave reads
 /// the front of the keys, which the first pass (tiles taken in order) reads first: those keys are
 /// still in the L2.
@@ -256,7 +261,9 @@ __global__ void __launch_bounds__(onesweep_histogram_shape<K, Digits>::threads)
       const std::size_t first = chunk + (tiles - 1 - back) * tile;
       if (end - first >= tile) {
         K tile_keys[items];
-        cub::LoadDirectStriped<threads>(static_cast<int>(threadIdx.x), keys + first, tile_keys);
+        if constexpr (shape::vector_loads)
+          block::load_striped_vectorized<items>(keys + first, static_cast<int>(threadIdx.x), threads, tile_keys);
+        else cub::LoadDirectStriped<threads>(static_cast<int>(threadIdx.x), keys + first, tile_keys);
         count_keys<Digits>(bins, digits, tile_keys, copy);
       } else {
         for (std::size_t i = first + threadIdx.x; i < end; i += threads) count_keys<Digits>(bins, digits, {keys[i]}, copy);
