@@ -484,11 +484,11 @@ using kept_digit = cuda::std::conditional_t<(Shape::digits <= 256), cuda::std::u
 /// A block's shared memory. Passes in CUB's order (values loaded after the keys' write-out) stage the
 /// values in the keys' place, as CUB does, with each staged position's digit kept as a byte by the keys'
 /// write-out for the values' (held in registers across the values' load, as CUB holds them, they spilled
-/// 72 bytes in the radix u32 pairs kernel: ptxas, session 10). Staged beside the keys instead, the u32
-/// pairs tile took 72.7 KiB a block where CUB's takes 36.4: the same two blocks an SM, but a 164 KiB
-/// shared carveout leaving 88 KiB of L1 (CUB's 132 leaves 124), and the pass ran 2.09 ms at the GPU's
-/// clocks against CUB's 2.06 (ncu, session 12). Passes that stage the values before the look-back
-/// (stages_values_early) keep them beside the keys, whose digits the write-out reads again.
+/// 72 bytes in the radix u32 pairs kernel: ptxas, session 10). Staged beside the keys instead (sessions
+/// 10-11), the u32 pairs tile took 72.7 KiB a block against 46.2 now (CUB's 36.4), and the pass was
+/// 0.7% slower (2099 against 2084 µs at 2^28, H100, same-machine A/B, session 12). Passes that stage the
+/// values before the look-back (stages_values_early) keep them beside the keys, whose digits the
+/// write-out reads again.
 /// The storage passes the 48 KiB of static shared memory for some shapes, so the kernel takes it as
 /// dynamic shared memory (onesweep_storage_bytes).
 template <class Shape, class K, class V>
