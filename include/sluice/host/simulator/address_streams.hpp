@@ -94,15 +94,20 @@ class sequential_walk {
   std::uint64_t line_ = ~std::uint64_t{0};
 };
 
-/// Runs body(i) for the simulated prefix of a loop and records its time, scaled to the whole loop.
+/// Records a phase of `iterations` of which `simulated` were simulated in `ns`, scaled to the whole loop.
+inline void record_phase(simulated_run& run, std::string name, std::size_t iterations, std::size_t simulated, double ns) {
+  const double scale = simulated == 0 ? 0.0 : static_cast<double>(iterations) / static_cast<double>(simulated);
+  run.phases.push_back({std::move(name), iterations, simulated, ns * scale});
+}
+
+/// Runs body(i) for the simulated prefix of a loop and records its time (record_phase).
 template <class Body>
 void run_loop(memory_model& model, simulated_run& run, std::string name, std::size_t iterations, std::size_t sample,
               const Body& body) {
   const std::size_t simulated = sample == 0 ? iterations : std::min(iterations, sample);
   const double before = model.elapsed_ns();
   for (std::size_t i = 0; i < simulated; ++i) body(i);
-  const double scale = simulated == 0 ? 0.0 : static_cast<double>(iterations) / static_cast<double>(simulated);
-  run.phases.push_back({std::move(name), iterations, simulated, (model.elapsed_ns() - before) * scale});
+  record_phase(run, std::move(name), iterations, simulated, model.elapsed_ns() - before);
 }
 
 inline void fill_buckets(memory_model& model, simulated_run& run, const run_shape& shape, const loop_costs& costs) {
@@ -274,8 +279,7 @@ simulated_run simulate_partial_sort(const machine_description& machine, const lo
       update_bucket(model, label, shape.value_bytes);
       ++j;
     });
-    const double scale = j == 0 ? 0.0 : static_cast<double>(shape.n) / static_cast<double>(j);
-    run.phases.push_back({"fold groups", shape.n, j, (model.elapsed_ns() - before) * scale});
+    record_phase(run, "fold groups", shape.n, j, model.elapsed_ns() - before);
   }
   run.statistics = model.statistics();
   for (const auto& p : run.phases) run.total_ns += p.ns;
