@@ -8,23 +8,20 @@
 # runs had no --implementation filter on the timeline).
 set -u
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-unpack() { rm -rf build/ci && mkdir -p build/ci && tar xJf "build/$1.tar.xz" -C build/ci; }
-export LD_LIBRARY_PATH="$PWD/build/ci/lib" SLUICE_SKIP_BUILD=1
+# gpu_check.sh unpacks each pack into build/ci (SLUICE_PREBUILT) and names its commit.
 mkdir -p "$OUT/ab"
 for r in 1 2; do for p in "$@"; do
-  unpack "$p"
-  SLUICE_COMMIT=$(cat build/ci/COMMIT) SLUICE_CHECK_PART=bench \
+  SLUICE_PREBUILT="build/$p.tar.xz" SLUICE_CHECK_PART=bench \
     SLUICE_BENCH_ARGS='radix_sort --quick --gpu-only --implementation "onesweep]"' \
     scripts/gpu_check.sh "$OUT/ab/rs-$p-$r" >"$OUT/ab/rs-$p-$r.txt" 2>&1
   echo "== $p round $r ($(cat build/ci/COMMIT))"; grep -E "^radix_sort" "$OUT/ab/rs-$p-$r.txt"
 done; done
 for p in "$@"; do
-  unpack "$p"
-  SLUICE_COMMIT=$(cat build/ci/COMMIT) SLUICE_CHECK_PART=timeline SLUICE_PROFILE_NAME=$p \
+  SLUICE_PREBUILT="build/$p.tar.xz" SLUICE_CHECK_PART=timeline SLUICE_PROFILE_NAME=$p \
     SLUICE_BENCH_ARGS='radix_sort --case "u32 pairs" --quick --gpu-only --implementation "onesweep]"' \
     scripts/gpu_check.sh "$OUT/ab/tl" >"$OUT/ab/tl-$p.txt" 2>&1
   echo "== timeline $p"; grep -E "us  read" "$OUT/ab/tl-$p.txt"
-  if [[ " ${SASS:-} " == *" $p "* ]] && command -v cuobjdump >/dev/null; then
+  if [[ " ${SASS:-} " == *" $p "* ]] && command -v cuobjdump >/dev/null; then  # the u32 pairs pass kernel
     cuobjdump -sass -fun '_ZN6sluice6detail10radix_sort15onesweep_kernelINS1_14onesweep_shapeIjjjLi8ELb0EEEjjNS1_11radix_digitIjEEEEvNS1_16onesweep_portionIT0_T1_T2_EE' build/ci/sluice >"$OUT/ab/sass-$p.txt" 2>&1
     echo "sass $p: $(grep -cE 'LDG|STG' "$OUT/ab/sass-$p.txt") LDG/STG"
   fi
