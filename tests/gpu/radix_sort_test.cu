@@ -252,6 +252,7 @@ TEST_F(RadixSort, ValuesOfEveryWidth) {
       const radix_sort_options options{.algorithm = algorithm};
       check_pairs<std::uint32_t, std::uint8_t>(ctx(), keys, options, "u32, 1-byte values");
       check_pairs<std::uint32_t, std::uint16_t>(ctx(), keys, options, "u32, 2-byte values");
+      check_pairs<std::uint32_t, payload<4>>(ctx(), keys, options, "u32, 4-byte struct values (packed with the keys)");
       check_pairs<std::uint32_t, std::uint64_t>(ctx(), keys, options, "u32, 8-byte values");
       check_pairs<std::uint32_t, payload<12>>(ctx(), keys, options, "u32, 12-byte values");
       check_pairs<std::uint32_t, payload<16, 16>>(ctx(), keys, options, "u32, 16-byte values");
@@ -296,7 +297,8 @@ TEST_F(RadixSort, BitRanges) {
   struct range {
     int begin_bit, end_bit;
   };
-  const range ranges[] = {{0, 32}, {4, 20}, {13, 14}, {31, 32}, {0, 1}, {7, 7}, {0, 0}, {32, 32}, {3, -1}};
+  // Passes: 4, 2, 1, 1, 1, 0, 0, 0, 4 (29 bits), 3 (the packed pairs' passes alternate over the outputs).
+  const range ranges[] = {{0, 32}, {4, 20}, {13, 14}, {31, 32}, {0, 1}, {7, 7}, {0, 0}, {32, 32}, {3, -1}, {2, 25}};
   for (auto algorithm : all_algorithms)
     for (std::size_t n : bit_range_sizes(algorithm))
       for (const range r : ranges)
@@ -410,6 +412,60 @@ TEST_F(RadixSort, LargeOnesweepAcrossPortions) {
     sluice::host::radix_sort_keys<std::uint32_t>(host, expected);
   }
   EXPECT_TRUE(all_equal(out.to_host(), expected));
+}
+
+/// Outputs 4 bytes off an 8-byte boundary cannot hold packed pairs between passes: such a sort of u32
+/// pairs takes the separate pairs passes (radix_sort.cuh, packs_pairs), still exactly the oracle's.
+TEST_F(RadixSort, PairsIntoOutputsOffEightByteBoundaries) {
+  for (std::size_t n : sluice::testing::under_sanitizer() ? std::vector<std::size_t>{1025}
+                                                          : std::vector<std::size_t>{1, 33, 1025, onesweep_tiles, 100003}) {
+    const auto host = keys_of<std::uint32_t>(dist::distribution::uniform, n, n + 10);
+    std::vector<std::uint32_t> positions(n);
+    for (std::size_t i = 0; i < n; ++i) positions[i] = static_cast<std::uint32_t>(i);
+    const auto expected = ref::radix_sort_pairs(std::span<const std::uint32_t>(host),
+                                                std::span<const std::uint32_t>(positions), 0, 32, false);
+    const sluice::device_buffer<std::uint32_t> keys(ctx(), std::span<const std::uint32_t>(host));
+    const sluice::device_buffer<std::uint32_t> values(ctx(), std::span<const std::uint32_t>(positions));
+    sluice::device_buffer<std::uint32_t> out_keys(ctx(), n + 1), out_values(ctx(), n + 1);
+    for (const bool keys_off : {true, false}) {
+      out_keys.fill_bytes(0xA5);
+      out_values.fill_bytes(0x5A);
+      const auto keys_to = out_keys.span().subspan(keys_off ? 1 : 0, n);
+      const auto values_to = out_values.span().subspan(keys_off ? 0 : 1, n);
+      sluice::radix_sort_pairs(ctx(), keys.span(), values.span(), keys_to, values_to);
+      const auto got_keys = out_keys.to_host(), got_values = out_values.to_host();
+      const std::size_t k = keys_off ? 1 : 0, v = keys_off ? 0 : 1;
+      ASSERT_TRUE(std::equal(expected.keys.begin(), expected.keys.end(), got_keys.begin() + k)) << "n = " << n;
+      ASSERT_TRUE(std::equal(expected.values.begin(), expected.values.end(), got_values.begin() + v)) << "n = " << n;
+      EXPECT_EQ(got_keys[keys_off ? 0 : n], 0xA5A5A5A5u) << "a key written outside out_keys, n = " << n;
+      EXPECT_EQ(got_values[keys_off ? n : 0], 0x5A5A5A5Au) << "a value written outside out_values, n = " << n;
+    }
+  }
+}
+
+/// 2^31 + 5 u32 pairs: the packed passes over three portions, their words held in the outputs between
+/// passes (an odd n: the last word in the temporary's spare one).
+TEST_F(RadixSort, LargePackedPairsAcrossPortions) {
+  const std::size_t n = (std::size_t{1} << 31) + 5;
+  if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "too large under a sanitizer";
+  const std::size_t needed = 6 * n * sizeof(std::uint32_t);  // keys, values, the outputs and the temporary
+  if (ctx().properties().global_memory_bytes < needed) GTEST_SKIP() << "needs " << needed << " bytes of device memory";
+  const sluice::data::distribution_spec spec{dist::distribution::uniform, 0, 0.0, 33};
+  std::vector<std::uint32_t> expected_keys(n), expected_values(n);
+  sluice::device_buffer<std::uint32_t> keys(ctx(), n), out_keys(ctx(), n), out_values(ctx(), n);
+  sluice::data::generate(ctx(), keys.span(), spec);
+  {
+    std::vector<std::uint32_t> positions(n);
+    for (std::size_t i = 0; i < n; ++i) positions[i] = static_cast<std::uint32_t>(i);
+    const sluice::device_buffer<std::uint32_t> values(ctx(), std::span<const std::uint32_t>(positions));
+    out_keys.fill_bytes(0xA5);
+    out_values.fill_bytes(0xA5);
+    sluice::radix_sort_pairs(ctx(), keys.span(), values.span(), out_keys.span(), out_values.span());
+    const auto host = sluice::data::generate_host<std::uint32_t>(n, spec);
+    sluice::host::radix_sort_pairs<std::uint32_t, std::uint32_t>(host, positions, expected_keys, expected_values);
+  }
+  EXPECT_TRUE(all_equal(out_keys.to_host(), expected_keys));
+  EXPECT_TRUE(all_equal(out_values.to_host(), expected_values));
 }
 
 /// 2^32 + 5 one-byte keys (one pass): the onesweep kernels with 64-bit output offsets, over 17 portions.

@@ -38,6 +38,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/detail/radix_sort/key_bits.hpp>
+#include <sluice/detail/radix_sort/packed_pairs.cuh>
 #include <sluice/detail/radix_sort/pass_plan.hpp>
 #include <sluice/detail/radix_sort/values.cuh>
 #include <sluice/detail/scan/look_back.cuh>
@@ -421,6 +422,8 @@ template <class Digit>
 inline constexpr bool drops_digits = true;
 template <class K>
 inline constexpr bool drops_digits<radix_digit<K>> = false;
+template <class K>
+inline constexpr bool drops_digits<packed_digit<K>> = false;
 
 /// Blocks per SM a pass kernel asks for: three for 4-byte keys without values of a dropping Digit, as
 /// CUB's keys-only kernel compiles to (56 registers, ncu 2026-11-22), since that rank holds digits and
@@ -438,11 +441,13 @@ __device__ __forceinline__ bool written(const Digit& digit, cuda::std::uint32_t 
 }
 
 /// A onesweep kernel's work: one portion of one pass. V = no_values: keys only (value pointers null).
-template <class K, class V, class Digit = radix_digit<K>>
+/// The keys are read through In and written through Out: pointers, or, for packed pairs (K =
+/// packed_word), a pair_reader or pair_writer over the caller's separate arrays.
+template <class K, class V, class Digit = radix_digit<K>, class In = const K*, class Out = K*>
 struct onesweep_portion {
-  const K* keys_in;  ///< the portion's first key
+  In keys_in;  ///< the portion's first key
   const V* values_in;
-  K* keys_out;  ///< the whole output: positions are global
+  Out keys_out;  ///< the whole output: positions are global
   V* values_out;
   cuda::std::uint32_t n;  ///< keys in the portion, at most onesweep_shape::portion
   Digit digit;
@@ -456,11 +461,15 @@ template <class Shape>
 using onesweep_rank = cub::BlockRadixRankMatchEarlyCounts<Shape::threads, Shape::digit_bits, false,
                                                           cub::BLOCK_SCAN_RAKING_MEMOIZE, cub::WARP_MATCH_ANY, 1>;
 
-/// radix_digit in the form cub's rank calls (the digits are already reversed for a descending sort).
-template <class K>
+/// A radix digit (radix_digit, packed_digit) in the form cub's rank calls (the digits are already
+/// reversed for a descending sort).
+template <class DigitOf>
 struct rank_digit {
-  radix_digit<K> digit;
-  __device__ __forceinline__ cuda::std::uint32_t Digit(K key) const { return digit(key); }
+  DigitOf digit;
+  template <class K>
+  __device__ __forceinline__ cuda::std::uint32_t Digit(K key) const {
+    return digit(key);
+  }
 };
 
 /// The rank's digit of a precomputed digit: itself.
@@ -539,21 +548,18 @@ __device__ __forceinline__ int warp_striped_position(int item) {
 
 /// Loads the tile warp-striped: each load instruction of a warp reads 32 consecutive keys, and the rank,
 /// which takes a warp's keys item by item, meets every warp's keys in input order, which is what makes
-/// it stable. Positions past `valid` get a key whose digit is the largest of the pass (radix_key_of), so
-/// they rank behind every real key; they are never staged or written.
-template <class Shape, class K>
-__device__ __forceinline__ void load_tile_keys(const K* from, int valid, bool descending, K (&keys)[Shape::items]) {
-  using U = word_t<K>;
+/// it stable. Positions past `valid` get a key whose digit is the largest of the pass
+/// (largest_digit_element), so they rank behind every real key; they are never staged or written.
+template <class Shape, class K, class In, class DigitOf>
+__device__ __forceinline__ void load_tile_keys(In from, int valid, const DigitOf& digit, K (&keys)[Shape::items]) {
   if (valid == Shape::tile) cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys);
-  else
-    cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys, valid,
-                               radix_key_of<K>(descending ? U{0} : static_cast<U>(~U{0})));
+  else cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys, valid, largest_digit_element(digit));
 }
 
 /// The tile's keys warp-striped, as load_tile_keys, with positions past `valid` left unloaded (a dropping
 /// Digit has no padding key; load_tile_digits gives those positions their digit).
-template <class Shape, class K>
-__device__ __forceinline__ void load_tile_unpadded(const K* from, int valid, K (&keys)[Shape::items]) {
+template <class Shape, class K, class In>
+__device__ __forceinline__ void load_tile_unpadded(In from, int valid, K (&keys)[Shape::items]) {
   if (valid == Shape::tile) cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys);
   else cub::LoadDirectWarpStriped(static_cast<int>(threadIdx.x), from, keys, valid);
 }
@@ -598,8 +604,8 @@ __device__ __forceinline__ void stage(const T (&items)[Shape::items], const int 
 /// The tile's run of `digit` starts at the digit's start in this portion plus `before`, its count in the
 /// earlier tiles. Publishes the inclusive count for the tiles after this one, and the portion's last
 /// tile hands the next portion its start.
-template <class Shape, class K, class V, class Digit>
-__device__ __forceinline__ void place_digit_run(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
+template <class Shape, class K, class V, class Digit, class In, class Out>
+__device__ __forceinline__ void place_digit_run(const onesweep_portion<K, V, Digit, In, Out>& portion, cuda::std::uint32_t tile,
                                                 cuda::std::uint32_t digit, cuda::std::uint32_t before,
                                                 cuda::std::uint32_t count, cuda::std::uint32_t first_staged,
                                                 typename Shape::offset* offsets) {
@@ -620,9 +626,10 @@ enum class staged_items { keys, values };
 /// t writes positions t, t + threads, …, so a warp writes 32 consecutive positions, runs of one digit
 /// each (a tile holds ~20-30 keys of a digit at 256 digits on uniform keys). __syncwarp keeps the
 /// warp's stores of one round together, as CUB does.
-template <class Shape, bool Full, staged_items Items, class T, class K, class V, class Digit>
-__device__ __forceinline__ void scatter_staged(const onesweep_portion<K, V, Digit>& portion, int valid,
-                                               onesweep_storage<Shape, K, V>& s, const T* staged, T* out) {
+template <class Shape, bool Full, staged_items Items, class T, class To, class K, class V, class Digit, class In,
+          class Out>
+__device__ __forceinline__ void scatter_staged(const onesweep_portion<K, V, Digit, In, Out>& portion, int valid,
+                                               onesweep_storage<Shape, K, V>& s, const T* staged, To out) {
   using offset = typename Shape::offset;
   constexpr bool digits_kept = onesweep_storage<Shape, K, V>::values_replace_keys;
 #pragma unroll
@@ -649,8 +656,8 @@ struct thread_items {
 };
 
 /// The tile's values, loaded warp-striped as the keys were (to be staged at the keys' ranks).
-template <class Shape, bool Full, class K, class V, class Digit>
-__device__ __forceinline__ thread_items<V, Shape::items> load_values(const onesweep_portion<K, V, Digit>& portion,
+template <class Shape, bool Full, class K, class V, class Digit, class In, class Out>
+__device__ __forceinline__ thread_items<V, Shape::items> load_values(const onesweep_portion<K, V, Digit, In, Out>& portion,
                                                                      cuda::std::uint32_t first, int valid) {
   thread_items<V, Shape::items> values;
   const V* from = portion.values_in + first;
@@ -673,8 +680,8 @@ struct tracked_digits {
 /// whole block's windows where the shape has two threads or more per digit, else each digit's thread
 /// walking back alone (thread t tracks digits t · per + u, whose counts and first staged positions the
 /// rank gave).
-template <class Shape, class K, class V, class Digit>
-__device__ __forceinline__ void locate_digit_runs(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
+template <class Shape, class K, class V, class Digit, class In, class Out>
+__device__ __forceinline__ void locate_digit_runs(const onesweep_portion<K, V, Digit, In, Out>& portion, cuda::std::uint32_t tile,
                                                   const tracked_digits<Shape>& mine, onesweep_storage<Shape, K, V>& s) {
   const digit_status<Shape::digits> status{portion.status};
   if constexpr (Shape::lookback_window >= 2) {
@@ -699,8 +706,8 @@ __device__ __forceinline__ void locate_digit_runs(const onesweep_portion<K, V, D
 /// A ranked tile out: stage the keys in digit order (and the values, stages_values_early), look back
 /// for where each digit's run goes, write the keys, then (otherwise load the values, and once every
 /// thread is done with the staged keys, stage them in their place) write the values.
-template <class Shape, bool Full, class K, class V, class Digit>
-__device__ __forceinline__ void write_tile(const onesweep_portion<K, V, Digit>& portion, cuda::std::uint32_t tile,
+template <class Shape, bool Full, class K, class V, class Digit, class In, class Out>
+__device__ __forceinline__ void write_tile(const onesweep_portion<K, V, Digit, In, Out>& portion, cuda::std::uint32_t tile,
                                            int valid, const K (&keys)[Shape::items], const int (&ranks)[Shape::items],
                                            const tracked_digits<Shape>& mine, onesweep_storage<Shape, K, V>& s) {
   const cuda::std::uint32_t first = tile * static_cast<cuda::std::uint32_t>(Shape::tile);
@@ -723,9 +730,9 @@ __device__ __forceinline__ void write_tile(const onesweep_portion<K, V, Digit>& 
 
 /// One tile per block: load, rank (publishing the tile's digit counts early), then write_tile (full
 /// tiles without bounds checks).
-template <class Shape, class K, class V, class Digit = radix_digit<K>>
+template <class Shape, class K, class V, class Digit, class In, class Out>
 __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Digit>))
-    onesweep_kernel(onesweep_portion<K, V, Digit> portion) {
+    onesweep_kernel(onesweep_portion<K, V, Digit, In, Out> portion) {
   using rank_t = onesweep_rank<Shape>;
   static_assert(rank_t::BINS_TRACKED_PER_THREAD == Shape::digits_per_thread, "the rank's digits per thread are ours");
   static_assert(Shape::precomputed_digits == drops_digits<Digit>, "the shape is the one for how the pass ranks");
@@ -762,8 +769,8 @@ __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Di
     rank_t(s.rank).RankKeys(digits, ranks, rank_precomputed{}, mine.first_staged, publish_counts);
     load_tile_unpadded<Shape>(portion.keys_in + first, valid, keys);
   } else {
-    load_tile_keys<Shape>(portion.keys_in + first, valid, portion.digit.descending, keys);
-    rank_t(s.rank).RankKeys(keys, ranks, rank_digit<K>{portion.digit}, mine.first_staged, publish_counts);
+    load_tile_keys<Shape>(portion.keys_in + first, valid, portion.digit, keys);
+    rank_t(s.rank).RankKeys(keys, ranks, rank_digit<Digit>{portion.digit}, mine.first_staged, publish_counts);
   }
   __syncthreads();  // the rank's storage becomes the staged keys
 
@@ -777,7 +784,9 @@ __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Di
 /// output offsets of type Offset (wide enough for n): the constructor counts every pass's digits (one
 /// read of the keys), then pass() runs the plan's passes in order, each one kernel per portion.
 /// radix_sort.cuh's run_passes chooses where each pass reads and writes. Digit: see drops_digits
-/// (multisplit's onesweep strategy runs one pass of its bucket digits, DigitBits wide).
+/// (multisplit's onesweep strategy runs one pass of its bucket digits, DigitBits wide). Packed pairs
+/// (K = packed_word, Digit = packed_digit) count the caller's keys and read and write each pass through
+/// pointers to packed words or through pair_reader and pair_writer (packed_pairs.cuh).
 template <class K, class V, class Offset, class Digit = radix_digit<K>, int DigitBits = max_pass_bits>
 class onesweep_sort {
  public:
@@ -786,9 +795,10 @@ class onesweep_sort {
   onesweep_sort(context& ctx, const K* keys, std::size_t n, const pass_plan& plan, bool descending)
       : onesweep_sort(ctx, keys, n, digits_of<K>(plan, descending)) {}
 
-  /// The passes of `digits` (count_digit_starts's Digits), digits.passes of them.
-  template <class Digits>
-  onesweep_sort(context& ctx, const K* keys, std::size_t n, const Digits& digits)
+  /// The passes of `digits` (count_digit_starts's Digits, counted over `keys`: K's, or, for packed
+  /// pairs, the caller's keys), digits.passes of them.
+  template <class CountedKey, class Digits>
+  onesweep_sort(context& ctx, const CountedKey* keys, std::size_t n, const Digits& digits)
       : ctx_(ctx),
         n_(n),
         portions_(ceil_div(n, shape::portion)),
@@ -796,7 +806,7 @@ class onesweep_sort {
         starts_(ctx, portions_ * passes_ * shape::digits),
         tile_counters_(ctx, portions_ * passes_),
         status_(ctx, ceil_div(std::min(n, shape::portion), shape::tile) * shape::digits) {
-    allow_storage(ctx);
+    check_storage(ctx);
     SLUICE_CUDA_CHECK(
         cudaMemsetAsync(starts_.get(), 0, passes_ * shape::digits * sizeof(unsigned long long), ctx.stream()));
     SLUICE_CUDA_CHECK(
@@ -807,18 +817,28 @@ class onesweep_sort {
 
   /// The next pass of the plan, by `digit`, from (from, from_values) to (to, to_values).
   void pass(const K* from, const V* from_values, K* to, V* to_values, Digit digit) {
+    pass_through(from, from_values, to, to_values, digit);
+  }
+
+  /// The next pass of the plan, by `digit`, reading the keys through `from` and writing them through
+  /// `to` (pointers, or packed_pairs.cuh's pair_reader and pair_writer).
+  template <class In, class Out>
+  void pass_through(In from, const V* from_values, Out to, V* to_values, Digit digit) {
+    const auto kernel = onesweep_kernel<shape, K, V, Digit, In, Out>;
+    SLUICE_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(storage_bytes)));
     for (std::size_t q = 0; q < portions_; ++q) {
       const std::size_t begin = q * shape::portion;
       const auto count = static_cast<std::uint32_t>(std::min(shape::portion, n_ - begin));
       const std::size_t tiles = ceil_div(count, shape::tile);
       SLUICE_CUDA_CHECK(
           cudaMemsetAsync(status_.get(), 0, tiles * shape::digits * sizeof(std::uint32_t), ctx_.stream()));
-      onesweep_portion<K, V, Digit> work{from + begin, nullptr, to, to_values, count, digit, starts(q, next_pass_),
-                                  q + 1 < portions_ ? starts(q + 1, next_pass_) : nullptr, status_.get(),
-                                  tile_counters_.get() + q * passes_ + next_pass_};
+      onesweep_portion<K, V, Digit, In, Out> work{from + begin, nullptr, to, to_values, count, digit,
+                                                  starts(q, next_pass_),
+                                                  q + 1 < portions_ ? starts(q + 1, next_pass_) : nullptr,
+                                                  status_.get(), tile_counters_.get() + q * passes_ + next_pass_};
       if constexpr (has_values<V>) work.values_in = from_values + begin;
-      onesweep_kernel<shape, K, V, Digit>
-          <<<static_cast<unsigned>(tiles), shape::threads, storage_bytes, ctx_.stream()>>>(work);
+      kernel<<<static_cast<unsigned>(tiles), shape::threads, storage_bytes, ctx_.stream()>>>(work);
       SLUICE_CHECK_LAUNCH();
     }
     ++next_pass_;
@@ -832,17 +852,15 @@ class onesweep_sort {
   static_assert(storage_bytes <= onesweep_max_storage_bytes, "two blocks of the pass kernel fit an SM");
   static_assert(alignof(onesweep_storage<shape, K, V>) <= 16, "the dynamic shared memory is 16-byte aligned");
 
-  /// Lets the pass kernel take its storage as dynamic shared memory past the 48 KiB a block has without
-  /// opting in; a device with less to give is refused with a clear message.
-  static void allow_storage(const context& ctx) {
+  /// The pass kernel takes its storage as dynamic shared memory past the 48 KiB a block has without
+  /// opting in (each pass_through lets its kernel): a device with less to give is refused with a clear
+  /// message.
+  static void check_storage(const context& ctx) {
     if (storage_bytes > ctx.properties().shared_memory_per_block_optin)
       throw invalid_argument("onesweep", "values",
                              "this key and value type needs " + std::to_string(storage_bytes) +
                                  " bytes of shared memory per block; the device gives " +
                                  std::to_string(ctx.properties().shared_memory_per_block_optin));
-    SLUICE_CUDA_CHECK(cudaFuncSetAttribute(onesweep_kernel<shape, K, V, Digit>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(storage_bytes)));
   }
 
   /// Portion q's digit starts in pass p: portion 0's from the histograms, each later portion's from the
