@@ -262,13 +262,14 @@ template <class Offset, class K, class V>
   requires packable_pair<K, V>
 void sort_packed_by_onesweep(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n,
                              const pass_plan& plan, bool descending) {
-  onesweep_sort<packed_word, no_values, Offset, packed_digit<K>> onesweep(ctx, keys, n, digits_of<K>(plan, descending));
+  const pass_digits<K> digits = digits_of<K>(plan, descending);
+  onesweep_sort<packed_word, no_values, Offset, packed_digit<K>> onesweep(ctx, keys, n, digits);
   scan::scratch<packed_word> temporary(ctx, n + 1);
   const packed_in_outputs in_outputs{reinterpret_cast<packed_word*>(out_keys),
                                      reinterpret_cast<packed_word*>(out_values), temporary.get() + n, n / 2};
   const pair_writer<K, V> out{out_keys, out_values};
   const auto* packed = static_cast<const packed_word*>(temporary.get());
-  const auto digit = [&](int p) { return packed_digit<K>{{plan.shift(p), plan.width(p), descending}}; };
+  const auto digit = [&](int p) { return packed_digit<K>{digits.digit[p]}; };
   // The last pass reads the temporary, so pass p writes the temporary where passes − 1 − p is odd, else
   // the outputs.
   const pair_reader<K, V> in{keys, values};

@@ -77,4 +77,12 @@ struct radix_digit {
   }
 };
 
+/// A key whose digit is the largest of the pass, in every pass (a partial tile's padding in onesweep: it
+/// ranks behind every real key): the key of the all-ones word, all zeros when descending.
+template <radix_key K>
+SLUICE_HOST_DEVICE constexpr K largest_digit_element(const radix_digit<K>& digit) {
+  using U = word_t<K>;
+  return radix_key_of<K>(digit.descending ? U{0} : static_cast<U>(~U{0}));
+}
+
 }  // namespace sluice::detail::radix_sort

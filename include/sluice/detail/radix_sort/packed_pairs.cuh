@@ -50,13 +50,7 @@ struct packed_digit {
   }
 };
 
-/// An element whose digit is the largest of the pass, in every pass (a partial tile's padding: it ranks
-/// behind every real element). For radix digits the key of the all-ones word (all zeros descending).
-template <class K>
-__host__ __device__ __forceinline__ constexpr K largest_digit_element(const radix_digit<K>& digit) {
-  using U = word_t<K>;
-  return radix_key_of<K>(digit.descending ? U{0} : static_cast<U>(~U{0}));
-}
+/// A packed pair whose key's digit is the largest of the pass (key_bits.hpp's largest_digit_element).
 template <class K>
 __host__ __device__ __forceinline__ constexpr packed_word largest_digit_element(const packed_digit<K>& digit) {
   return pack(largest_digit_element(digit.key_digit), cuda::std::uint32_t{0});
