@@ -86,6 +86,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -136,6 +137,34 @@ void single_threaded(const F& f) {
   f();
 #endif
 }
+
+/// The straight loop's two input streams, labels and values, in one allocation with the values
+/// `distance` bytes past the labels. Why the tool places them (session 15, docs/simulator.md "The
+/// streams' distance"): on this host the loop's time depends on the virtual distance between its two
+/// streams, not on the pages behind them. Over 2^10 buckets at n = 2^24 it runs 0.58-0.60 ns per
+/// element with the streams 2^28 + 2^15 … 2^28 + 2^18 bytes apart and 1.4 with them 2^28 apart; the same
+/// physical pages moved by mremap from one distance to the other change with it. The model has no
+/// virtual addresses, so every straight loop the tool times (the calibration kernels, the core time,
+/// the measured visits) reads streams placed alike: the labels' bytes rounded to a page, plus
+/// stream_gap (bits 15-18 of the distance set; each of bits 15-24 alone made the loop fast in the probe).
+/// print_stream_placement shows the loop at this placement beside an aliasing one in every run.
+constexpr std::size_t stream_gap = std::size_t{15} << 15;  // 480 KiB: bits 15-18
+
+class stream_pair {
+ public:
+  explicit stream_pair(std::size_t n) : stream_pair(n, round_up_to_page(n * sizeof(std::uint32_t)) + stream_gap) {}
+  stream_pair(std::size_t n, std::size_t distance_bytes)
+      : n_(n), values_at_(distance_bytes / sizeof(std::uint32_t)), memory_(values_at_ + n, false) {}
+
+  [[nodiscard]] std::span<std::uint32_t> labels() const { return {memory_.data(), n_}; }
+  [[nodiscard]] std::span<std::uint32_t> values() const { return {memory_.data() + values_at_, n_}; }
+
+ private:
+  static std::size_t round_up_to_page(std::size_t bytes) { return (bytes + small_page - 1) / small_page * small_page; }
+
+  std::size_t n_, values_at_;
+  host::huge_page_buffer<std::uint32_t> memory_;
+};
 
 // ---- calibration microbenchmarks -------------------------------------------------------------------------
 
@@ -215,26 +244,27 @@ class loop_kernel {
  public:
   /// `labels`: the labels (and values) one run folds; the buckets fill `bytes`.
   loop_kernel(std::size_t bytes, bool huge, std::size_t labels = update_steps)
-      : buckets_(std::max<std::size_t>(bytes / sizeof(std::uint32_t), 16), huge), labels_(labels),
-        values_(labels) {
+      : buckets_(std::max<std::size_t>(bytes / sizeof(std::uint32_t), 16), huge), streams_(labels) {
     std::fill_n(buckets_.data(), buckets_.size(), 0u);  // the pages faulted in here, not in the timing
     std::mt19937_64 rng(5);
     std::uniform_int_distribution<std::uint32_t> label(0, static_cast<std::uint32_t>(buckets_.size() - 1));
-    for (std::size_t i = 0; i < labels_.size(); ++i) {
-      labels_[i] = label(rng);
-      values_[i] = static_cast<std::uint32_t>(i);
+    for (std::size_t i = 0; i < labels; ++i) {
+      streams_.labels()[i] = label(rng);
+      streams_.values()[i] = static_cast<std::uint32_t>(i);
     }
   }
 
   /// ns per element of the loop over the labels and values: the median of three runs, as update_ns.
   double ns() {
     const std::size_t m = buckets_.size();
-    const auto label_of = [&](std::size_t i) { return host::detail::label_bucket(labels_[i], m); };
-    const auto value_of = [&](std::size_t i) { return values_[i]; };
+    const auto labels = streams_.labels();
+    const auto values = streams_.values();
+    const auto label_of = [&](std::size_t i) { return host::detail::label_bucket(labels[i], m); };
+    const auto value_of = [&](std::size_t i) { return values[i]; };
     const double median = median_of_three([&] {
       const auto start = steady::now();
-      dropped_ += host::detail::fold_range(0, labels_.size(), label_of, value_of, buckets_.span(), plus{});
-      return elapsed_ns(start) / static_cast<double>(labels_.size());
+      dropped_ += host::detail::fold_range(0, labels.size(), label_of, value_of, buckets_.span(), plus{});
+      return elapsed_ns(start) / static_cast<double>(labels.size());
     });
     if (dropped_ != 0) throw invalid_argument("sluice simulate", "loop kernel", "dropped labels that are in range");
     return median;
@@ -242,7 +272,7 @@ class loop_kernel {
 
  private:
   host::huge_page_buffer<std::uint32_t> buckets_;
-  std::vector<std::uint32_t> labels_, values_;
+  stream_pair streams_;
   std::size_t dropped_ = 0;
 };
 
@@ -385,12 +415,42 @@ measured_run time_multireduce(std::span<const std::uint32_t> labels, std::span<c
   return run;
 }
 
-std::vector<std::uint32_t> values_for(const problem& p) {
-  return data::generate_host<std::uint32_t>(p.n, {data::distribution::uniform, 1u << 16, 0.0, p.seed + 1});
+/// The problem's labels into the pair (a visit's fresh labels over the run's values).
+void generate_labels(const stream_pair& streams, const problem& p) {
+  std::ranges::copy(data::generate_host<std::uint32_t>(p.n, p.label_spec()), streams.labels().begin());
+}
+
+/// The values every measured loop adds: uniform in [0, 2^16).
+void generate_values(const stream_pair& streams, const problem& p) {
+  std::ranges::copy(data::generate_host<std::uint32_t>(p.n, {data::distribution::uniform, 1u << 16, 0.0, p.seed + 1}),
+                    streams.values().begin());
 }
 
 measured_run measure_multireduce(const problem& p, host::multireduce_options options, int repetitions) {
-  return time_multireduce(data::generate_host<std::uint32_t>(p.n, p.label_spec()), values_for(p), p.m, options, repetitions);
+  const stream_pair streams(p.n);
+  generate_labels(streams, p);
+  generate_values(streams, p);
+  return time_multireduce(streams.labels(), streams.values(), p.m, options, repetitions);
+}
+
+/// The straight loop over 2^10 buckets at the run's n, with the streams placed as every loop the tool
+/// times (stream_pair) and a multiple of 2^28 bytes apart, where this host ran it slowest: each run
+/// shows what the placement the model cannot see is worth on the machine at hand.
+void print_stream_placement(std::ostream& os, int log2_n) {
+  const problem p{std::size_t{1} << log2_n, std::size_t{1} << 10, 1};
+  const auto ns_at = [&](const stream_pair& streams) {
+    generate_labels(streams, p);
+    generate_values(streams, p);
+    return time_multireduce(streams.labels(), streams.values(), p.m, {.algorithm = host::multireduce_algo::naive}, 5)
+        .ns_per_element;
+  };
+  constexpr std::size_t aliasing = std::size_t{1} << 28;
+  const std::size_t apart = (p.n * sizeof(std::uint32_t) + aliasing - 1) / aliasing * aliasing;
+  const double placed = ns_at(stream_pair(p.n));
+  const double aliased = ns_at(stream_pair(p.n, apart));
+  os << fmt::format("stream placement (the straight loop over 2^10 buckets, n = 2^{}): {:.2f} ns per element with the values\n"
+                    "{} KiB past the labels' page-rounded end, as in every loop timed here; {:.2f} with them 2^{} bytes apart\n\n",
+                    log2_n, placed, stream_gap / 1024, aliased, std::bit_width(apart) - 1);
 }
 
 // ---- the machine description -----------------------------------------------------------------------------
@@ -925,9 +985,11 @@ double error_percent(double simulated, double measured) { return 100.0 * (simula
 /// One visit of a round to one m: the straight loop's core time, then both loops on the same labels and
 /// values (`naive_first` says which goes first), each after its own warm-up run; the partial sort's
 /// buckets are checked against the straight loop's.
-void visit(sweep_row& row, std::span<const std::uint32_t> values, int repetitions, bool naive_first) {
+void visit(sweep_row& row, const stream_pair& streams, int repetitions, bool naive_first) {
   const problem p{row.n, std::size_t{1} << row.log2_m, 1};
-  const auto labels = data::generate_host<std::uint32_t>(p.n, p.label_spec());
+  generate_labels(streams, p);
+  const auto labels = streams.labels();
+  const auto values = streams.values();
   row.core_rounds.push_back(fold_core_ns());
   measured_run naive, sorted;
   const auto time_naive = [&] {
@@ -1129,7 +1191,9 @@ int run_simulate(simulate_arguments args) {
   for (int log2_m = args.log2_m_first; log2_m <= args.log2_m_last; log2_m += args.log2_m_step)
     rows.push_back({.log2_m = log2_m, .n = std::size_t{1} << args.log2_n});
   if (rows.empty()) throw invalid_argument("sluice simulate", "--log2-m-first", "is past --log2-m-last: no bucket count to run");
-  const auto values = values_for({std::size_t{1} << args.log2_n, 1, 1});
+  const stream_pair streams(std::size_t{1} << args.log2_n);
+  generate_values(streams, {std::size_t{1} << args.log2_n, 1, 1});
+  print_stream_placement(std::cout, args.log2_n);
 
   std::cout << fmt::format("{} interleaved rounds; each calibrates the caches, memory and the core once, then times every m\n"
                            "once (naive and partial sort, {} timed run{} each after a warm-up) in its own shuffled order:\n",
@@ -1142,7 +1206,7 @@ int run_simulate(simulate_arguments args) {
     rounds.push_back(calibrate_round(once));
     const auto visits_started = steady::now();
     orders.push_back(sim::round_order(rows.size(), r));
-    for (const std::size_t i : orders.back()) visit(rows[i], values, args.repetitions, sim::naive_first(r));
+    for (const std::size_t i : orders.back()) visit(rows[i], streams, args.repetitions, sim::naive_first(r));
     const auto& c = rounds.back();
     std::cout << fmt::format("  round {}: calibration {:.1f} s (", round + 1, c.seconds);
     for (const auto& level : c.machine.caches)
