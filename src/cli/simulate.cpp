@@ -99,6 +99,7 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sluice::cli {
@@ -156,8 +157,10 @@ class stream_pair {
   stream_pair(std::size_t n, std::size_t distance_bytes)
       : n_(n), values_at_(distance_bytes / sizeof(std::uint32_t)), memory_(values_at_ + n, false) {}
 
-  [[nodiscard]] std::span<std::uint32_t> labels() const { return {memory_.data(), n_}; }
-  [[nodiscard]] std::span<std::uint32_t> values() const { return {memory_.data() + values_at_, n_}; }
+  [[nodiscard]] std::span<std::uint32_t> labels() { return {memory_.data(), n_}; }
+  [[nodiscard]] std::span<std::uint32_t> values() { return {memory_.data() + values_at_, n_}; }
+  [[nodiscard]] std::span<const std::uint32_t> labels() const { return {memory_.data(), n_}; }
+  [[nodiscard]] std::span<const std::uint32_t> values() const { return {memory_.data() + values_at_, n_}; }
 
  private:
   static std::size_t round_up_to_page(std::size_t bytes) { return (bytes + small_page - 1) / small_page * small_page; }
@@ -416,18 +419,18 @@ measured_run time_multireduce(std::span<const std::uint32_t> labels, std::span<c
 }
 
 /// The problem's labels into the pair (a visit's fresh labels over the run's values).
-void generate_labels(const stream_pair& streams, const problem& p) {
+void generate_labels(stream_pair& streams, const problem& p) {
   std::ranges::copy(data::generate_host<std::uint32_t>(p.n, p.label_spec()), streams.labels().begin());
 }
 
 /// The values every measured loop adds: uniform in [0, 2^16).
-void generate_values(const stream_pair& streams, const problem& p) {
+void generate_values(stream_pair& streams, const problem& p) {
   std::ranges::copy(data::generate_host<std::uint32_t>(p.n, {data::distribution::uniform, 1u << 16, 0.0, p.seed + 1}),
                     streams.values().begin());
 }
 
 measured_run measure_multireduce(const problem& p, host::multireduce_options options, int repetitions) {
-  const stream_pair streams(p.n);
+  stream_pair streams(p.n);
   generate_labels(streams, p);
   generate_values(streams, p);
   return time_multireduce(streams.labels(), streams.values(), p.m, options, repetitions);
@@ -438,7 +441,7 @@ measured_run measure_multireduce(const problem& p, host::multireduce_options opt
 /// shows what the placement the model cannot see is worth on the machine at hand.
 void print_stream_placement(std::ostream& os, int log2_n) {
   const problem p{std::size_t{1} << log2_n, std::size_t{1} << 10, 1};
-  const auto ns_at = [&](const stream_pair& streams) {
+  const auto ns_at = [&](stream_pair streams) {
     generate_labels(streams, p);
     generate_values(streams, p);
     return time_multireduce(streams.labels(), streams.values(), p.m, {.algorithm = host::multireduce_algo::naive}, 5)
@@ -985,11 +988,11 @@ double error_percent(double simulated, double measured) { return 100.0 * (simula
 /// One visit of a round to one m: the straight loop's core time, then both loops on the same labels and
 /// values (`naive_first` says which goes first), each after its own warm-up run; the partial sort's
 /// buckets are checked against the straight loop's.
-void visit(sweep_row& row, const stream_pair& streams, int repetitions, bool naive_first) {
+void visit(sweep_row& row, stream_pair& streams, int repetitions, bool naive_first) {
   const problem p{row.n, std::size_t{1} << row.log2_m, 1};
   generate_labels(streams, p);
-  const auto labels = streams.labels();
-  const auto values = streams.values();
+  const auto labels = std::as_const(streams).labels();
+  const auto values = std::as_const(streams).values();
   row.core_rounds.push_back(fold_core_ns());
   measured_run naive, sorted;
   const auto time_naive = [&] {
@@ -1191,7 +1194,7 @@ int run_simulate(simulate_arguments args) {
   for (int log2_m = args.log2_m_first; log2_m <= args.log2_m_last; log2_m += args.log2_m_step)
     rows.push_back({.log2_m = log2_m, .n = std::size_t{1} << args.log2_n});
   if (rows.empty()) throw invalid_argument("sluice simulate", "--log2-m-first", "is past --log2-m-last: no bucket count to run");
-  const stream_pair streams(std::size_t{1} << args.log2_n);
+  stream_pair streams(std::size_t{1} << args.log2_n);
   generate_values(streams, {std::size_t{1} << args.log2_n, 1, 1});
   print_stream_placement(std::cout, args.log2_n);
 
