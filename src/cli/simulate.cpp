@@ -45,6 +45,9 @@
 //                (an LRU of K keeps K/S of S streams used in random order) and what a store to memory
 //                past them costs (write_streams.hpp). Until this change stores cost nothing, and the
 //                partial sort at m = 2^24-2^26 ran 21-25% slower than simulated in the quiet runs;
+//   placement    every straight loop timed here (the visits, the loop kernels, the core time) reads its
+//                labels and values from one allocation at a fixed distance (stream_pair): on this host
+//                the loop's time follows the streams' virtual distance, which the model does not see;
 //   core time    the straight loop and the partial sort on inputs that fit the first levels (m = 2^10,
 //                n = 2^14), so that every access hits: the part of each iteration the memory model
 //                does not explain. m = 2^10 rather than fewer buckets: with 16 the same bucket comes
