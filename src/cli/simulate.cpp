@@ -975,7 +975,9 @@ struct sweep_row {
   int log2_m = 0;
   std::size_t n = 0;
   std::vector<double> naive_rounds{}, sorted_rounds{};  ///< ns per element measured in each round (round order)
-  std::vector<double> core_rounds{};                    ///< the straight loop's core time sampled before each visit
+  std::vector<double> core_rounds{};  ///< the core time around each kept visit (the slower of before and after)
+  int redone_visits = 0;     ///< visits timed again because the core loop around them ran slow
+  int disturbed_visits = 0;  ///< visits kept disturbed: the core loop still ran slow at the last try
   int sort_bits = 0;
   double naive_simulated = 0, naive_no_mlp = 0, sorted_simulated = 0;
   sim::access_statistics naive_statistics{}, sorted_statistics{};  ///< where the simulated accesses were served
@@ -988,15 +990,26 @@ struct sweep_row {
 
 double error_percent(double simulated, double measured) { return 100.0 * (simulated - measured) / measured; }
 
-/// One visit of a round to one m: the straight loop's core time, then both loops on the same labels and
-/// values (`naive_first` says which goes first), each after its own warm-up run; the partial sort's
-/// buckets are checked against the straight loop's.
-void visit(sweep_row& row, stream_pair& streams, int repetitions, bool naive_first) {
+/// How often a visit is tried while the core loop around it runs slow (sim::disturbance_watch); the last
+/// try is kept, disturbed or not, and counted as such.
+constexpr int visit_tries = 3;
+
+/// The straight loop's core time, taken in by the watch.
+double watched_core_ns(sim::disturbance_watch& watch) {
+  const double ns = fold_core_ns();
+  watch.observe(ns);
+  return ns;
+}
+
+/// One visit of a round to one m: both loops on the same labels and values (`naive_first` says which
+/// goes first), each after its own warm-up run, between two samples of the core time; tried again (up
+/// to visit_tries) while the slower sample says a neighbour shared the core. The partial sort's buckets
+/// are checked against the straight loop's.
+void visit(sweep_row& row, stream_pair& streams, sim::disturbance_watch& watch, int repetitions, bool naive_first) {
   const problem p{row.n, std::size_t{1} << row.log2_m, 1};
   generate_labels(streams, p);
   const auto labels = std::as_const(streams).labels();
   const auto values = std::as_const(streams).values();
-  row.core_rounds.push_back(fold_core_ns());
   measured_run naive, sorted;
   const auto time_naive = [&] {
     naive = time_multireduce(labels, values, p.m, {.algorithm = host::multireduce_algo::naive}, repetitions);
@@ -1004,18 +1017,30 @@ void visit(sweep_row& row, stream_pair& streams, int repetitions, bool naive_fir
   const auto time_sorted = [&] {
     sorted = time_multireduce(labels, values, p.m, {.algorithm = host::multireduce_algo::partial_sort}, repetitions);
   };
-  if (naive_first) {
-    time_naive();
-    time_sorted();
-  } else {
-    time_sorted();
-    time_naive();
+  for (int attempt = 1;; ++attempt) {
+    const double core_before = watched_core_ns(watch);
+    if (naive_first) {
+      time_naive();
+      time_sorted();
+    } else {
+      time_sorted();
+      time_naive();
+    }
+    const double core = std::max(core_before, watched_core_ns(watch));
+    const bool disturbed = watch.disturbed(core);
+    if (disturbed && attempt < visit_tries) {
+      ++row.redone_visits;
+      continue;
+    }
+    if (naive.out != sorted.out)
+      throw invalid_argument("sluice simulate", "partial_sort", "disagrees with naive (the measurement is not valid)");
+    row.naive_rounds.push_back(naive.ns_per_element);
+    row.sorted_rounds.push_back(sorted.ns_per_element);
+    row.core_rounds.push_back(core);
+    row.disturbed_visits += disturbed ? 1 : 0;
+    row.sort_bits = sorted.result.algorithm == host::multireduce_algo::partial_sort ? sorted.result.partial_sort_bits : 0;
+    return;
   }
-  if (naive.out != sorted.out)
-    throw invalid_argument("sluice simulate", "partial_sort", "disagrees with naive (the measurement is not valid)");
-  row.naive_rounds.push_back(naive.ns_per_element);
-  row.sorted_rounds.push_back(sorted.ns_per_element);
-  row.sort_bits = sorted.result.algorithm == host::multireduce_algo::partial_sort ? sorted.result.partial_sort_bits : 0;
 }
 
 /// The simulated side of a row, on the median description (the walk cost at the row's span).
@@ -1106,10 +1131,12 @@ void print_diagnosis(std::ostream& os, const std::vector<sweep_row>& rows, const
     for (const std::size_t i : orders[r]) os << fmt::format(" {}", rows[i].log2_m);
     os << fmt::format(" ({} first)\n", sim::naive_first(r) ? "naive" : "partial sort");
   }
-  os << "\nmeasured ns per element in each round (round order), and the core time before each visit:\n";
+  os << "\nmeasured ns per element in each round (round order), the core time around each kept visit (the slower\n"
+        "of the samples before and after it), the visits timed again and those kept disturbed:\n";
   for (const auto& r : rows)
-    os << fmt::format("{:>6} | naive {} | p.sort {} | core {}\n", r.log2_m, list(r.naive_rounds), list(r.sorted_rounds),
-                      list(r.core_rounds));
+    os << fmt::format("{:>6} | naive {} | p.sort {} | core {} | redone {}, kept disturbed {}\n", r.log2_m,
+                      list(r.naive_rounds), list(r.sorted_rounds), list(r.core_rounds), r.redone_visits,
+                      r.disturbed_visits);
   const sim::machine_description& machine = rounds.front().machine;
   std::string levels, translations;
   for (const auto& c : machine.caches) levels += c.name + " / ";
@@ -1147,13 +1174,14 @@ void write_csv(const std::string& path, const std::vector<sweep_row>& rows) {
   csv << "log2_m,naive_measured_ns,naive_simulated_ns,naive_no_mlp_ns,sort_bits,partial_sort_measured_ns,"
          "partial_sort_simulated_ns,naive_measured_min_ns,naive_measured_max_ns,partial_sort_measured_min_ns,"
          "partial_sort_measured_max_ns,core_ns,core_min_ns,core_max_ns,rounds,naive_by_round_ns,partial_sort_by_round_ns,"
-         "core_by_round_ns\n";
+         "core_by_round_ns,redone_visits,disturbed_visits\n";
   for (const auto& r : rows) {
     const sim::spread naive = r.naive(), sorted = r.sorted(), core = r.core();
-    csv << fmt::format("{},{:.4f},{:.4f},{:.4f},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{},{},{}\n",
+    csv << fmt::format("{},{:.4f},{:.4f},{:.4f},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{},{},{},{},{}\n",
                        r.log2_m, naive.median, r.naive_simulated, r.naive_no_mlp, r.sort_bits, sorted.median,
                        r.sorted_simulated, naive.min, naive.max, sorted.min, sorted.max, core.median, core.min, core.max,
-                       r.naive_rounds.size(), csv_list(r.naive_rounds), csv_list(r.sorted_rounds), csv_list(r.core_rounds));
+                       r.naive_rounds.size(), csv_list(r.naive_rounds), csv_list(r.sorted_rounds), csv_list(r.core_rounds),
+                       r.redone_visits, r.disturbed_visits);
   }
 }
 
@@ -1202,17 +1230,22 @@ int run_simulate(simulate_arguments args) {
   print_stream_placement(std::cout, args.log2_n);
 
   std::cout << fmt::format("{} interleaved rounds; each calibrates the caches, memory and the core once, then times every m\n"
-                           "once (naive and partial sort, {} timed run{} each after a warm-up) in its own shuffled order:\n",
-                           args.rounds, args.repetitions, args.repetitions == 1 ? "" : "s");
+                           "once (naive and partial sort, {} timed run{} each after a warm-up) in its own shuffled order; a\n"
+                           "visit is timed again (up to {} tries) while the core loop on either side of it runs over {:.2f}x\n"
+                           "the run's quickest (a neighbour on the core):\n",
+                           args.rounds, args.repetitions, args.repetitions == 1 ? "" : "s", visit_tries,
+                           sim::disturbance_watch::slow_factor);
   const auto rounds_started = steady::now();
   std::vector<round_calibration> rounds;
   std::vector<std::vector<std::size_t>> orders;
+  sim::disturbance_watch watch;
   for (int round = 0; round < args.rounds; ++round) {
     const auto r = static_cast<std::size_t>(round);
     rounds.push_back(calibrate_round(once));
+    watch.observe(rounds.back().costs.fold_ns);
     const auto visits_started = steady::now();
     orders.push_back(sim::round_order(rows.size(), r));
-    for (const std::size_t i : orders.back()) visit(rows[i], streams, args.repetitions, sim::naive_first(r));
+    for (const std::size_t i : orders.back()) visit(rows[i], streams, watch, args.repetitions, sim::naive_first(r));
     const auto& c = rounds.back();
     std::cout << fmt::format("  round {}: calibration {:.1f} s (", round + 1, c.seconds);
     for (const auto& level : c.machine.caches)
@@ -1266,6 +1299,18 @@ int run_simulate(simulate_arguments args) {
   std::cout << fmt::format("the rounds' spread, (max - min) / median: naive up to {:.0f}% (m = 2^{}), partial sort up to {:.0f}% "
                            "(m = 2^{})\n",
                            100 * naive.width, naive.width_at, 100 * sorted.width, sorted.width_at);
+  int redone = 0, kept_disturbed = 0, visits = 0;
+  std::string disturbed_at;
+  for (const auto& r : rows) {
+    redone += r.redone_visits;
+    kept_disturbed += r.disturbed_visits;
+    visits += static_cast<int>(r.core_rounds.size());
+    if (r.disturbed_visits > 0) disturbed_at += fmt::format("{}2^{} ({})", disturbed_at.empty() ? "" : ", ", r.log2_m, r.disturbed_visits);
+  }
+  std::cout << fmt::format("disturbed visits (the core loop around them over {:.2f}x the run's quickest, {:.2f} ns): {} timed "
+                           "again; {} of {} kept disturbed after {} tries{}\n",
+                           sim::disturbance_watch::slow_factor, watch.quickest(), redone, kept_disturbed, visits, visit_tries,
+                           disturbed_at.empty() ? "" : " (m = " + disturbed_at + ")");
   std::cout << fmt::format("time: {:.0f} s once, {:.0f} s rounds, {:.0f} s simulation, {:.0f} s in all\n",
                            once_seconds, rounds_seconds, simulation_seconds, seconds_since(started));
   if (!args.csv.empty()) write_csv(args.csv, rows);

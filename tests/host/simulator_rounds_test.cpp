@@ -1,12 +1,14 @@
 // Host tests of the interleaved rounds of `sluice simulate` (sluice/host/simulator/rounds.hpp): the
 // median and the spread of a row's rounds, the order in which a round visits the bucket counts (a
 // permutation, the same for the same round, not the same in every round), the alternation of the two
-// loops, and the median machine description (every parameter its median; sizes whole sets).
+// loops, the median machine description (every parameter its median; sizes whole sets), and the
+// watch that tells a disturbed visit by the core time around it.
 #include <sluice/host/simulator/rounds.hpp>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <set>
 #include <vector>
@@ -52,6 +54,26 @@ TEST(SimulatorRounds, MedianByPositionIsEachPointsMedian) {
   const std::vector<std::vector<double>> two{{1.0, 2.0, 9.0}, {3.0, 4.0}};
   EXPECT_EQ(sim::median_by_position(two), (std::vector<double>{2.0, 3.0}));
   EXPECT_TRUE(sim::median_by_position(std::vector<std::vector<double>>{}).empty());
+}
+
+TEST(SimulatorRounds, DisturbanceWatchJudgesByTheQuickestCoreTime) {
+  sim::disturbance_watch watch;
+  EXPECT_TRUE(std::isinf(watch.quickest()));
+  EXPECT_FALSE(watch.disturbed(5.0));  // nothing observed yet: nothing to compare with
+  // A run that starts disturbed: the first core time is the slow one, so it judges nothing slow...
+  watch.observe(1.02);
+  EXPECT_FALSE(watch.disturbed(1.02));
+  // ...until a quiet time comes in; then the shared-core times of session 16 are disturbed.
+  watch.observe(0.58);
+  EXPECT_DOUBLE_EQ(watch.quickest(), 0.58);
+  EXPECT_TRUE(watch.disturbed(1.02));
+  EXPECT_TRUE(watch.disturbed(0.58 * sim::disturbance_watch::slow_factor * 1.001));
+  EXPECT_FALSE(watch.disturbed(0.58 * sim::disturbance_watch::slow_factor));  // at the bound: not yet
+  EXPECT_FALSE(watch.disturbed(0.61));  // a quiet run's spread (0.56-0.61 in session 15)
+  // A slower time observed later does not raise the bar.
+  watch.observe(0.95);
+  EXPECT_DOUBLE_EQ(watch.quickest(), 0.58);
+  EXPECT_TRUE(watch.disturbed(0.95));
 }
 
 TEST(SimulatorRounds, RoundOrderIsAPermutation) {

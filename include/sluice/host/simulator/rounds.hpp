@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
@@ -67,6 +68,31 @@ struct spread {
   const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
   return {*lo, median(values), *hi};
 }
+
+/// Tells a visit that a neighbour disturbed from one that ran on the machine alone, by the straight
+/// loop's core time (a 10 ms loop in the first level) taken on either side of the visit. On this
+/// shared host the core time is 0.56-0.61 ns in a quiet run and about 1.0 ns while something outside
+/// the guest shares the core (session 16: in one run, the rounds' core times 0.56-1.10, and the loops
+/// over m <= 2^10 measured 0.84-0.98 ns against 0.59-0.69 in the quiet runs of session 15). The model
+/// describes the machine alone, so `sluice simulate` times such a visit again. The judge is the core
+/// loop, never the measured time itself: a visit is kept or redone for what happened around it, not
+/// for the number it gave.
+class disturbance_watch {
+ public:
+  /// Slower than this many times the quickest core time of the run: disturbed. Quiet core times stay
+  /// within 10% of one another here; a shared core costs 70-80%.
+  static constexpr double slow_factor = 1.25;
+
+  /// Takes in one core time (from the visits or from a round's calibration).
+  void observe(double core_ns) { quickest_ = std::min(quickest_, core_ns); }
+  /// Whether `core_ns` is a disturbed core time (never, before any time was observed).
+  [[nodiscard]] bool disturbed(double core_ns) const { return core_ns > slow_factor * quickest_; }
+  /// The quickest core time observed so far (infinity before the first).
+  [[nodiscard]] double quickest() const { return quickest_; }
+
+ private:
+  double quickest_ = std::numeric_limits<double>::infinity();
+};
 
 /// splitmix64: a small, fully specified generator (the standard library's distributions are not the
 /// same on every implementation; the order of a round should be).
