@@ -99,8 +99,8 @@ template <std::integral L>
 /// 0.58-0.69 in most processes of builds that differed only in unrelated code (session 16,
 /// docs/simulator.md "Where the loop's code lands"); with the function aligned, both builds run alike.
 template <class T, class LabelOf, class ValueOf, class Op>
-[[gnu::noinline, gnu::aligned(64)]] std::size_t fold_range(std::size_t begin, std::size_t end, const LabelOf& label_of, const ValueOf& value_of,
-                       std::span<T> buckets, const Op& op) {
+[[gnu::noinline, gnu::aligned(64)]] std::size_t fold_range(std::size_t begin, std::size_t end, const LabelOf& label_of,
+                                                           const ValueOf& value_of, std::span<T> buckets, const Op& op) {
   std::size_t dropped = 0;
   for (std::size_t i = begin; i < end; ++i) {
     const std::size_t k = label_of(i);

@@ -72,8 +72,7 @@ struct spread {
 /// Tells a visit that a neighbour disturbed from one that ran on the machine alone, by the straight
 /// loop's core time (a 10 ms loop in the first level) taken on either side of the visit. On this
 /// shared host the core time is 0.56-0.61 ns in a quiet run and about 1.0 ns while something outside
-/// the guest shares the core (session 16: in one run, the rounds' core times 0.56-1.10, and the loops
-/// over m <= 2^10 measured 0.84-0.98 ns against 0.59-0.69 in the quiet runs of session 15). The model
+/// the guest shares the core (session 16: 40 of one run's 84 visits sampled at 0.93-1.35). The model
 /// describes the machine alone, so `sluice simulate` times such a visit again. The judge is the core
 /// loop, never the measured time itself: a visit is kept or redone for what happened around it, not
 /// for the number it gave.
