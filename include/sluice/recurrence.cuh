@@ -22,7 +22,7 @@
 #include <sluice/core/memory.hpp>
 #include <sluice/core/span.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/scan.cuh>
+#include <sluice/detail/recurrence/dispatch.cuh>
 
 #include <cuda/std/span>
 
@@ -35,66 +35,17 @@ namespace sluice {
 
 /// One step c_i = [a_i, b_i] of a recurrence.
 template <class A, class B>
-struct recurrence_step {
-  A a;
-  B b;
-};
+using recurrence_step = detail::recurrence::step<A, B>;
 
 /// c_i * c_j = [a_i ⊙ a_j, (b_i ⊗ a_j) ⊕ b_j] (index order: i before j).
 template <class OPlus, class OTimes, class Companion>
-struct recurrence_step_op {
-  OPlus oplus;
-  OTimes otimes;
-  Companion companion;
-  template <class A, class B>
-  SLUICE_HOST_DEVICE recurrence_step<A, B> operator()(const recurrence_step<A, B>& ci,
-                                                      const recurrence_step<A, B>& cj) const {
-    return {companion(ci.a, cj.a), oplus(otimes(ci.b, cj.a), cj.b)};
-  }
-};
+using recurrence_step_op = detail::recurrence::step_op<OPlus, OTimes, Companion>;
 
 /// ⊗ of the linear recurrence: the state times the coefficient.
 struct multiplies {
   template <class T>
   SLUICE_HOST_DEVICE constexpr T operator()(const T& x, const T& a) const { return x * a; }
 };
-
-namespace detail::recurrence {
-
-/// The tile program of a recurrence: a and b are loaded as two coalesced streams, paired in registers
-/// as the steps c_i = [a_i, b_i], and the scanned steps' b (the states x_i) are stored.
-template <class Shape, class A, class B>
-struct recurrence_program {
-  using shape = Shape;
-  using element = recurrence_step<A, B>;
-  struct loaded {};
-  union temp_storage {
-    typename scan::block_load_t<Shape, A>::TempStorage load_a;
-    typename scan::block_load_t<Shape, B>::TempStorage load_b;
-    typename scan::block_store_t<Shape, B>::TempStorage store;
-  };
-
-  const A* a;
-  const B* b;
-  B* x;
-
-  __device__ void load(cuda::std::size_t offset, int valid, loaded&, element (&steps)[Shape::items],
-                       temp_storage& temp) const {
-    A as[Shape::items];
-    B bs[Shape::items];
-    scan::load_tile<Shape>(a + offset, valid, as, temp.load_a);
-    __syncthreads();
-    scan::load_tile<Shape>(b + offset, valid, bs, temp.load_b);
-#pragma unroll
-    for (int j = 0; j < Shape::items; ++j) steps[j] = {as[j], bs[j]};
-  }
-  __device__ void store(cuda::std::size_t offset, int valid, const loaded&, element (&steps)[Shape::items],
-                        temp_storage& temp) const {
-    scan::store_projected_tile<Shape>(x + offset, valid, steps, [](const element& s) { return s.b; }, temp.store);
-  }
-};
-
-}  // namespace detail::recurrence
 
 /// x_0 = b_0, x_i = otimes(x_{i−1}, a_i) ⊕ b_i, for operators meeting Palik's three conditions (see
 /// above; they are the caller's promise, as associativity is for a scan). x may alias b.
@@ -103,7 +54,6 @@ template <class AIn, std::size_t E1, class BIn, std::size_t E2, class B, std::si
   requires std::same_as<std::remove_const_t<BIn>, B>
 void linear_recurrence(context& ctx, cuda::std::span<AIn, E1> a, cuda::std::span<BIn, E2> b, cuda::std::span<B, E3> x,
                        OPlus oplus, OTimes otimes, Companion companion) {
-  namespace rec = detail::recurrence;
   using A = std::remove_const_t<AIn>;
   const char* function = "linear_recurrence";
   require_device_memory(ctx, detail::as_const_span(a), function, "a");
@@ -113,11 +63,8 @@ void linear_recurrence(context& ctx, cuda::std::span<AIn, E1> a, cuda::std::span
   if (x.size() != a.size()) throw invalid_argument(function, "x", "must have as many elements as a");
   if (a.empty()) return;
   auto device = ctx.activate();
-  using step = recurrence_step<A, B>;
-  using shape = detail::scan::single_pass_shape<step>;
-  detail::scan::run_decoupled_look_back<detail::scan::scan_kind::inclusive, false>(
-      ctx, rec::recurrence_program<shape, A, B>{a.data(), b.data(), x.data()}, a.size(), step{},
-      recurrence_step_op<OPlus, OTimes, Companion>{oplus, otimes, companion});
+  detail::recurrence::run(ctx, a.data(), b.data(), x.data(), a.size(),
+                          recurrence_step_op<OPlus, OTimes, Companion>{oplus, otimes, companion});
 }
 
 /// x_i = a_i·x_{i−1} + b_i, x_0 = b_0.
@@ -135,20 +82,6 @@ void max_plus_recurrence(context& ctx, cuda::std::span<AIn, E1> a, cuda::std::sp
                          cuda::std::span<T, E3> x) {
   linear_recurrence(ctx, a, b, x, max{}, plus{}, plus{});
 }
-
-namespace detail::recurrence {
-/// x ⊗ f = f ? identity : x: a head flag resets the running value (Palik §4.6).
-template <class Op>
-struct reset_at_head {
-  template <class T>
-  SLUICE_HOST_DEVICE T operator()(const T& x, std::uint8_t head) const {
-    return head ? identity<Op, T>() : x;
-  }
-};
-struct logical_or {
-  SLUICE_HOST_DEVICE std::uint8_t operator()(std::uint8_t f, std::uint8_t g) const { return f | g; }
-};
-}  // namespace detail::recurrence
 
 /// The segmented inclusive scan (head flags; flags[0] is ignored, as in Palik's formulation) computed
 /// as a recurrence: x_i = (x_{i−1} ⊗ f_i) ⊕ v_i with x ⊗ f = f ? e : x and ⊙ = OR. Needs an identity.

@@ -228,8 +228,8 @@ std::vector<std::uint32_t> bucket_counts() {
 const std::vector<std::size_t> sizes{0, 1, 31, 32, 33, 127, 129, 1023, 1024, 1025, 4097, 7681, 8833, 70001};
 /// More around onesweep tiles, left out of sanitizer runs (7681 and 8833 above cover a second tile there).
 const std::vector<std::size_t> onesweep_sizes{7679, 7680, 8831, 8832, 17665};
-namespace rs = sluice::detail::radix_sort;
-static_assert(rs::onesweep_shape<std::uint32_t, sluice::detail::multisplit::no_values, std::uint32_t, 5, true>::tile == 7680);
+namespace rs = sluice::detail::onesweep;
+static_assert(rs::onesweep_shape<std::uint32_t, sluice::detail::no_values, std::uint32_t, 5, true>::tile == 7680);
 static_assert(rs::onesweep_shape<std::uint32_t, std::uint32_t, std::uint32_t, 8, true>::tile == 7680);
 static_assert(rs::onesweep_shape<std::uint32_t, std::uint32_t, std::uint32_t, 8>::tile == 8832);
 

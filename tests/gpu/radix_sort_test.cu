@@ -37,19 +37,19 @@ using sluice::radix_sort_options;
 
 class RadixSort : public gpu_test {};
 
-namespace rs = sluice::detail::radix_sort;
+namespace rs = sluice::detail::onesweep;
 
 /// The onesweep tiles of u32 keys, u32 pairs and u64 keys (32-bit offsets: every size below 2^32).
 template <class K, class V>
 constexpr std::size_t onesweep_tile = rs::onesweep_shape<K, V, std::uint32_t>::tile;
 /// Several onesweep tiles of every key type and a partial one: the per-digit look-back.
-constexpr std::size_t onesweep_tiles = 3 * onesweep_tile<std::uint32_t, rs::no_values> + 5;
+constexpr std::size_t onesweep_tiles = 3 * onesweep_tile<std::uint32_t, sluice::detail::no_values> + 5;
 
 /// tile − 1, tile, tile + 1 of the onesweep tiles, and several tiles.
 std::vector<std::size_t> onesweep_tile_sizes() {
   std::vector<std::size_t> sizes;
-  for (std::size_t tile : {onesweep_tile<std::uint32_t, rs::no_values>, onesweep_tile<std::uint32_t, std::uint32_t>,
-                           onesweep_tile<std::uint64_t, rs::no_values>})
+  for (std::size_t tile : {onesweep_tile<std::uint32_t, sluice::detail::no_values>, onesweep_tile<std::uint32_t, std::uint32_t>,
+                           onesweep_tile<std::uint64_t, sluice::detail::no_values>})
     for (std::size_t n : {tile - 1, tile, tile + 1}) sizes.push_back(n);
   sizes.push_back(onesweep_tiles);
   return sizes;

@@ -296,7 +296,7 @@ TEST_F(Scatter, AllIndicesOnOneSlot) {
 /// the onesweep tile of u32 pairs, each ± 1, and scale.
 std::vector<std::size_t> partial_sort_sizes() {
   constexpr std::size_t tile =
-      sluice::detail::radix_sort::onesweep_shape<std::uint32_t, std::uint32_t, std::uint32_t>::tile;
+      sluice::detail::onesweep::onesweep_shape<std::uint32_t, std::uint32_t, std::uint32_t>::tile;
   const std::size_t around_tiles[] = {0, 1, 31, 32, 33, 4095, 4096, 4097, tile - 1, tile, tile + 1, 100003,
                                       (std::size_t{1} << 20) + 7};
   return sluice::testing::sweep_sizes(around_tiles);

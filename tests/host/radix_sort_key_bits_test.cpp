@@ -3,8 +3,8 @@
 // placement it gives, its inverse radix_key_of (and onesweep's padding keys), radix_digit (bit fields,
 // descending), and the pass plans (pass_plan.hpp): balanced widths that cover exactly [begin_bit,
 // end_bit), and the automatic pass widths.
-#include <sluice/detail/radix_sort/key_bits.hpp>
-#include <sluice/detail/radix_sort/pass_plan.hpp>
+#include <sluice/core/radix_key.hpp>
+#include <sluice/detail/onesweep/pass_plan.hpp>
 #include <sluice/reference/radix_sort.hpp>
 
 #include <gtest/gtest.h>
@@ -20,6 +20,7 @@
 namespace {
 
 namespace rs = sluice::detail::radix_sort;
+namespace passes = sluice::detail::onesweep;
 namespace ref = sluice::reference;
 
 template <class T>
@@ -104,7 +105,7 @@ void expect_key_of_word_inverts_word() {
   const T ascending_pad = rs::radix_key_of<T>(static_cast<U>(~U{0}));
   const T descending_pad = rs::radix_key_of<T>(U{0});
   for (int shift = 0; shift < rs::key_bits<T>; ++shift)
-    for (int bits = 1; bits <= rs::max_pass_bits && shift + bits <= rs::key_bits<T>; ++bits) {
+    for (int bits = 1; bits <= passes::max_pass_bits && shift + bits <= rs::key_bits<T>; ++bits) {
       const std::uint32_t largest = (1u << bits) - 1;
       EXPECT_EQ((rs::radix_digit<T>{shift, bits, false}(ascending_pad)), largest) << shift << " " << bits;
       EXPECT_EQ((rs::radix_digit<T>{shift, bits, true}(descending_pad)), largest) << shift << " " << bits;
@@ -127,8 +128,8 @@ TEST(RadixSortKeyBits, KeyOfWordInvertsWordForEveryKeyType) {
 TEST(RadixSortPassPlan, BalancedPassesCoverTheBitRangeExactly) {
   for (int begin = 0; begin <= 64; ++begin)
     for (int end = begin; end <= 64; ++end)
-      for (int widest = 1; widest <= rs::max_pass_bits; ++widest) {
-        const rs::pass_plan plan = rs::plan_passes(begin, end, widest);
+      for (int widest = 1; widest <= passes::max_pass_bits; ++widest) {
+        const passes::pass_plan plan = passes::plan_passes(begin, end, widest);
         ASSERT_EQ(plan.passes, (end - begin + widest - 1) / widest);
         int next = begin;
         for (int p = 0; p < plan.passes; ++p) {
@@ -146,22 +147,22 @@ TEST(RadixSortPassPlan, BalancedPassesCoverTheBitRangeExactly) {
 }
 
 TEST(RadixSortPassPlan, ThirtyTwoBitsAtSevenTakeFivePasses) {
-  const rs::pass_plan plan = rs::plan_passes(0, 32, 7);
+  const passes::pass_plan plan = passes::plan_passes(0, 32, 7);
   ASSERT_EQ(plan.passes, 5);
   const int widths[] = {7, 7, 6, 6, 6};
   for (int p = 0; p < 5; ++p) EXPECT_EQ(plan.width(p), widths[p]);
-  EXPECT_EQ(rs::plan_passes(5, 5, 7).passes, 0);
+  EXPECT_EQ(passes::plan_passes(5, 5, 7).passes, 0);
 }
 
 TEST(RadixSortPassPlan, AutomaticWidthsStayWithinTheMultisplitLimit) {
   for (std::size_t key : {1u, 2u, 4u, 8u})
     for (std::size_t value : {0u, 1u, 4u, 8u, 16u, 64u}) {
-      const int r = rs::automatic_pass_bits(key, value);
+      const int r = passes::automatic_pass_bits(key, value);
       EXPECT_GE(r, 1);
-      EXPECT_LE(r, rs::max_pass_bits);
+      EXPECT_LE(r, passes::max_pass_bits);
     }
-  EXPECT_EQ(rs::automatic_pass_bits(4, 0), 7);  // the seed's best on its newest GPU (Table 3.8)
-  EXPECT_EQ(rs::automatic_pass_bits(4, 4), 7);
+  EXPECT_EQ(passes::automatic_pass_bits(4, 0), 7);  // the seed's best on its newest GPU (Table 3.8)
+  EXPECT_EQ(passes::automatic_pass_bits(4, 4), 7);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Host tests of scatter's host-side plan (detail/scatter/plan.hpp) and the partial sort rule it shares
-// with multireduce (detail/partial_sort_plan.hpp): the slots an index type reaches, the bits the
+// with multireduce (detail/partial_sort/plan.hpp): the slots an index type reaches, the bits the
 // partial sort takes, automatic's choice, the option checks and the strategy names. The L2 is an
 // H100's (50 MiB) unless a case says otherwise.
 #include <sluice/detail/scatter/plan.hpp>

@@ -19,7 +19,7 @@
 #pragma once
 
 #include <sluice/core/operators.hpp>
-#include <sluice/detail/multireduce/atomics.cuh>
+#include <sluice/core/atomics.cuh>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cuda/std/cstdint>
@@ -42,7 +42,7 @@ class per_bank_buckets {
 
   /// bucket < the window's bucket count.
   __device__ __forceinline__ void add(cuda::std::uint32_t bucket, const T& value, Op op) const {
-    sluice::detail::multireduce::atomic_combine(storage_ + static_cast<cuda::std::uint64_t>(bucket) * sets_ + set_,
+    sluice::detail::atomic_combine(storage_ + static_cast<cuda::std::uint64_t>(bucket) * sets_ + set_,
                                                value, op);
   }
 
@@ -53,8 +53,8 @@ class per_bank_buckets {
       const T* sets = storage_ + static_cast<cuda::std::uint64_t>(b) * sets_;
       T total = e;
       for (unsigned k = 0; k < sets_; ++k) total = op(total, sets[(k + thread) & (sets_ - 1)]);
-      if (!sluice::detail::multireduce::same_bits(total, e))
-        sluice::detail::multireduce::atomic_combine(out + b, total, op);
+      if (!sluice::detail::same_bits(total, e))
+        sluice::detail::atomic_combine(out + b, total, op);
     }
   }
 

@@ -3,14 +3,14 @@
 // scan of the threads' carries, the carry folded in on the left).
 //
 // The runs are scanned as one ordinary scan of (head count, value) pairs under counted_op
-// (detail/segmented/flat.cuh, Palik §4.6 "segmented scan → scan"): the value restarts at every head, and
+// (core/counted.hpp, Palik §4.6 "segmented scan → scan"): the value restarts at every head, and
 // the head count numbers the runs, so an element also learns its run's index within the tile. The block
 // scan is cub::BlockScan (warp scans: order-preserving), so non-commutative operators stay exact.
 // Cost: Items operator applications per thread, one block scan of pairs; no extra shared memory beyond
 // the scan's.
 #pragma once
 
-#include <sluice/detail/segmented/flat.cuh>
+#include <sluice/core/counted.hpp>
 
 #include <cub/block/block_scan.cuh>
 
@@ -18,7 +18,7 @@ namespace sluice::block {
 
 template <class T, int Threads, int Items>
 struct run_scan {
-  using pair = sluice::detail::segmented::counted<unsigned, T>;
+  using pair = sluice::detail::counted<unsigned, T>;
   using block_scan = cub::BlockScan<pair, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
   using TempStorage = typename block_scan::TempStorage;
 
@@ -28,7 +28,7 @@ struct run_scan {
   template <class Op>
   __device__ static unsigned inclusive(TempStorage& temp, const bool (&heads)[Items], T (&values)[Items],
                                        unsigned (&run)[Items], Op op) {
-    const sluice::detail::segmented::counted_op<Op> pair_op{op};
+    const sluice::detail::counted_op<Op> pair_op{op};
     pair items[Items];
     items[0] = {heads[0] ? 1u : 0u, values[0]};
 #pragma unroll

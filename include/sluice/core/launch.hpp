@@ -32,4 +32,10 @@ template <class Kernel>
   return std::max<std::size_t>(1, std::min(wave, work_units));
 }
 
+/// Grid of 256-thread blocks for a grid-stride kernel over n elements: one wave at most.
+template <class Kernel>
+[[nodiscard]] unsigned streaming_grid(const context& ctx, Kernel kernel, std::size_t n) {
+  return static_cast<unsigned>(one_wave_grid(ctx, kernel, 256, ceil_div(n, 256)));
+}
+
 }  // namespace sluice::detail

@@ -27,7 +27,8 @@
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/per_bank.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
-#include <sluice/scan.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -158,7 +159,7 @@ __global__ void __launch_bounds__(bin_ids_threads)
 template <class Source>
 void write_bin_ids(context& ctx, const Source& source, std::uint32_t m, std::uint32_t* ids) {
   auto kernel = bin_ids_kernel<Source>;
-  kernel<<<scan::streaming_grid(ctx, kernel, source.n), bin_ids_threads, 0, ctx.stream()>>>(source, m, ids);
+  kernel<<<streaming_grid(ctx, kernel, source.n), bin_ids_threads, 0, ctx.stream()>>>(source, m, ids);
   SLUICE_CHECK_LAUNCH();
 }
 

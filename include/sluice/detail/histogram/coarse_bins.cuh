@@ -53,8 +53,9 @@
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/per_bank.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
-#include <sluice/multisplit.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/detail/multisplit/dispatch.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cuda/std/cstddef>
@@ -216,17 +217,17 @@ void partition_and_count(context& ctx, const char* function, const std::uint32_t
   namespace ms = detail::multisplit;
   using partitioned = partitioned_bins<Weights, Counter>;
   const coarse_plan plan = plan_coarse_bins(m, sizeof(Counter), coarse_bins_budget<partitioned>(ctx));
-  scan::scratch<std::uint32_t> partitioned_ids(ctx, n);
-  scan::scratch<std::size_t> offsets(ctx, std::size_t{plan.count} + 1);
+  scratch<std::uint32_t> partitioned_ids(ctx, n);
+  scratch<std::size_t> offsets(ctx, std::size_t{plan.count} + 1);
   const cuda::std::span<std::size_t> offset_span(offsets.get(), std::size_t{plan.count} + 1);
   const coarse_bin_of coarse{plan.width, m};
   const functor_binning<sluice::buckets::identity> own_bin{{}, m};
   if constexpr (std::is_same_v<Weights, unit_weights<Counter>>) {
-    ms::run(ctx, function, ms::pass_io<std::uint32_t, ms::no_values>{ids, nullptr, partitioned_ids.get(), nullptr, n},
+    ms::run(ctx, function, ms::pass_io<std::uint32_t, no_values>{ids, nullptr, partitioned_ids.get(), nullptr, n},
             plan.count, coarse, offset_span, nullptr, {});
     count_partitioned(ctx, partitioned{partitioned_ids.get(), n, own_bin, weights}, offsets.get(), m, plan, bins);
   } else {
-    scan::scratch<Counter> partitioned_weights(ctx, n);
+    scratch<Counter> partitioned_weights(ctx, n);
     const ms::pass_io<std::uint32_t, Counter> io{ids, weights.weights, partitioned_ids.get(),
                                                  partitioned_weights.get(), n};
     ms::run(ctx, function, io, plan.count, coarse, offset_span, nullptr, {});
@@ -238,7 +239,7 @@ void partition_and_count(context& ctx, const char* function, const std::uint32_t
 /// bins[b] += the samples of bin b (or their weights: the source's), b < m, through the coarse bins.
 template <class Source, class Counter>
 void coarse_bins(context& ctx, const char* function, const Source& source, Counter* bins, std::uint32_t m) {
-  scan::scratch<std::uint32_t> ids(ctx, source.n);
+  scratch<std::uint32_t> ids(ctx, source.n);
   write_bin_ids(ctx, source, m, ids.get());
   partition_and_count(ctx, function, ids.get(), source.n, source.weights, bins, m);
 }

@@ -22,7 +22,8 @@
 #include <sluice/detail/histogram/binned_samples.cuh>
 #include <sluice/detail/multireduce/bucket_sort.cuh>
 #include <sluice/detail/multireduce/global_sort_reduce_by_key.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -42,14 +43,14 @@ using counter_word = cuda::std::conditional_t<sizeof(Counter) == 4, unsigned, un
 template <class Source, class Counter>
 void sort_based(context& ctx, const Source& source, Counter* bins, std::uint32_t m) {
   const std::size_t n = source.n;
-  scan::scratch<std::uint32_t> ids(ctx, n);
-  scan::scratch<std::uint32_t> sorted_ids(ctx, n);
+  scratch<std::uint32_t> ids(ctx, n);
+  scratch<std::uint32_t> sorted_ids(ctx, n);
   write_bin_ids(ctx, source, m, ids.get());
   if constexpr (std::is_same_v<std::remove_cvref_t<decltype(source.weights)>, unit_weights<Counter>>) {
     multireduce::sort_buckets(ctx, ids.get(), n, m, sorted_ids.get());
     multireduce::add_run_lengths(ctx, sorted_ids.get(), n, m, reinterpret_cast<counter_word<Counter>*>(bins));
   } else {
-    scan::scratch<Counter> sorted_weights(ctx, n);
+    scratch<Counter> sorted_weights(ctx, n);
     multireduce::sort_pairs_by_bucket(ctx, ids.get(), source.weights.weights, n, m, sorted_ids.get(),
                                       sorted_weights.get());
     multireduce::fold_sorted_buckets(ctx, sorted_ids.get(), sorted_weights.get(), n, bins, m, sluice::plus{});

@@ -30,12 +30,12 @@
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/global_sort_reduce_by_key.cuh>
 #include <sluice/detail/multireduce/sorted_tile.cuh>
-#include <sluice/radix_sort.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/detail/radix_sort/dispatch.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
-#include <cuda/std/span>
 
 #include <algorithm>
 #include <cstddef>
@@ -118,11 +118,11 @@ void reduce_tiles_by_accumulators(context& ctx, const L* labels, const T* values
                                   std::uint32_t m, Op op, std::size_t* dropped) {
   auto kernel = sorted_tiles_to_accumulators_kernel<Shape, L, T, Op>;
   const auto launch = accumulator_launch::plan<Shape, T>(ctx, kernel, n, m);
-  scan::scratch<T> partials(ctx, launch.blocks * m);
+  scratch<T> partials(ctx, launch.blocks * m);
   kernel<<<static_cast<unsigned>(launch.blocks), Shape::threads, launch.shared_bytes, ctx.stream()>>>(
       labels, values, n, m, tile_sort_bits(m), launch.tiles_per_block, partials.get(), op, dropped);
   SLUICE_CHECK_LAUNCH();
-  fold_block_partials_kernel<<<scan::streaming_grid(ctx, fold_block_partials_kernel<T, Op>, m), 256, 0, ctx.stream()>>>(
+  fold_block_partials_kernel<<<streaming_grid(ctx, fold_block_partials_kernel<T, Op>, m), 256, 0, ctx.stream()>>>(
       partials.get(), launch.blocks, m, out, op);
   SLUICE_CHECK_LAUNCH();
 }
@@ -134,15 +134,13 @@ void reduce_tiles_by_records(context& ctx, const L* labels, const T* values, std
   const std::size_t tiles = ceil_div(n, Shape::tile);
   const auto slots = static_cast<std::uint32_t>(std::min<std::size_t>(std::size_t{m} + 2, Shape::tile));
   const std::size_t records = tiles * slots;
-  scan::scratch<std::uint32_t> buckets(ctx, records), sorted_buckets(ctx, records);
-  scan::scratch<T> totals(ctx, records), sorted_totals(ctx, records);
+  scratch<std::uint32_t> buckets(ctx, records), sorted_buckets(ctx, records);
+  scratch<T> totals(ctx, records), sorted_totals(ctx, records);
   kernel<<<static_cast<unsigned>(one_wave_grid(ctx, kernel, Shape::threads, tiles)), Shape::threads, 0, ctx.stream()>>>(
       labels, values, n, m, tile_sort_bits(m), slots, buckets.get(), totals.get(), op, dropped);
   SLUICE_CHECK_LAUNCH();
-  radix_sort_pairs(ctx, cuda::std::span<const std::uint32_t>(buckets.get(), records),
-                   cuda::std::span<const T>(totals.get(), records),
-                   cuda::std::span<std::uint32_t>(sorted_buckets.get(), records),
-                   cuda::std::span<T>(sorted_totals.get(), records), {.end_bit = tile_sort_bits(m)});
+  radix_sort::sort_arrays(ctx, static_cast<const std::uint32_t*>(buckets.get()), static_cast<const T*>(totals.get()),
+                          sorted_buckets.get(), sorted_totals.get(), records, {.end_bit = tile_sort_bits(m)});
   fold_sorted_buckets(ctx, sorted_buckets.get(), sorted_totals.get(), records, out, m, op);
 }
 

@@ -18,12 +18,12 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/detail/multireduce/common.cuh>
-#include <sluice/radix_sort.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/detail/radix_sort/dispatch.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
-#include <cuda/std/span>
 
 #include <bit>
 #include <cstddef>
@@ -56,7 +56,7 @@ template <class L, class I>
 void write_bucket_ids(context& ctx, const L* labels, std::size_t n, std::uint32_t m, std::size_t* dropped,
                       std::uint32_t* buckets, I* indices) {
   auto kernel = bucket_ids_kernel<L, I>;
-  kernel<<<scan::streaming_grid(ctx, kernel, n), 256, 0, ctx.stream()>>>(labels, n, m, buckets, indices, dropped);
+  kernel<<<streaming_grid(ctx, kernel, n), 256, 0, ctx.stream()>>>(labels, n, m, buckets, indices, dropped);
   SLUICE_CHECK_LAUNCH();
 }
 
@@ -64,17 +64,14 @@ void write_bucket_ids(context& ctx, const L* labels, std::size_t n, std::uint32_
 template <class P>
 void sort_pairs_by_bucket(context& ctx, const std::uint32_t* buckets, const P* payload, std::size_t n, std::uint32_t m,
                           std::uint32_t* sorted_buckets, P* sorted_payload) {
-  radix_sort_pairs(ctx, cuda::std::span<const std::uint32_t>(buckets, n), cuda::std::span<const P>(payload, n),
-                   cuda::std::span<std::uint32_t>(sorted_buckets, n), cuda::std::span<P>(sorted_payload, n),
-                   {.end_bit = bucket_bits(m)});
+  radix_sort::sort_arrays(ctx, buckets, payload, sorted_buckets, sorted_payload, n, {.end_bit = bucket_bits(m)});
 }
 
 /// Sort of n bucket ids alone (no payload: the histogram counts only their runs).
 inline void sort_buckets(context& ctx, const std::uint32_t* buckets, std::size_t n, std::uint32_t m,
                          std::uint32_t* sorted_buckets) {
-  sluice::radix_sort(ctx, cuda::std::span<const std::uint32_t>(buckets, n),
-                     cuda::std::span<std::uint32_t>(sorted_buckets, n),
-                     {.end_bit = bucket_bits(m)});
+  radix_sort::sort_arrays(ctx, buckets, static_cast<const no_values*>(nullptr), sorted_buckets,
+                          static_cast<no_values*>(nullptr), n, {.end_bit = bucket_bits(m)});
 }
 
 /// counts[k] += the length of bucket k's run in the sorted ids, for k < m (header comment), modulo the
@@ -96,7 +93,7 @@ template <class C>
 void add_run_lengths(context& ctx, const std::uint32_t* sorted_buckets, std::size_t n, std::uint32_t m, C* counts) {
   static_assert(std::is_same_v<C, unsigned> || std::is_same_v<C, unsigned long long>);
   auto kernel = bucket_run_lengths_kernel<C>;
-  kernel<<<scan::streaming_grid(ctx, kernel, n), 256, 0, ctx.stream()>>>(sorted_buckets, n, m, counts);
+  kernel<<<streaming_grid(ctx, kernel, n), 256, 0, ctx.stream()>>>(sorted_buckets, n, m, counts);
   SLUICE_CHECK_LAUNCH();
 }
 
@@ -106,7 +103,7 @@ void add_run_lengths(context& ctx, const std::uint32_t* sorted_buckets, std::siz
 template <class L, class P>
 void sort_by_bucket(context& ctx, const L* labels, const P* payload, std::size_t n, std::uint32_t m,
                     std::size_t* dropped, std::uint32_t* sorted_buckets, P* sorted_payload) {
-  scan::scratch<std::uint32_t> buckets(ctx, n);
+  scratch<std::uint32_t> buckets(ctx, n);
   write_bucket_ids(ctx, labels, n, m, dropped, buckets.get(), static_cast<std::uint32_t*>(nullptr));
   sort_pairs_by_bucket(ctx, buckets.get(), payload, n, m, sorted_buckets, sorted_payload);
 }
@@ -115,8 +112,8 @@ void sort_by_bucket(context& ctx, const L* labels, const P* payload, std::size_t
 template <class L, class I>
 void sort_indices_by_bucket(context& ctx, const L* labels, std::size_t n, std::uint32_t m, std::size_t* dropped,
                             std::uint32_t* sorted_buckets, I* sorted_indices) {
-  scan::scratch<std::uint32_t> buckets(ctx, n);
-  scan::scratch<I> indices(ctx, n);
+  scratch<std::uint32_t> buckets(ctx, n);
+  scratch<I> indices(ctx, n);
   write_bucket_ids(ctx, labels, n, m, dropped, buckets.get(), indices.get());
   sort_pairs_by_bucket(ctx, buckets.get(), indices.get(), n, m, sorted_buckets, sorted_indices);
 }

@@ -31,7 +31,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/detail/multireduce/atomics.cuh>
+#include <sluice/core/atomics.cuh>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/partial_sort.cuh>

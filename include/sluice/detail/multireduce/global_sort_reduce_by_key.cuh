@@ -26,8 +26,8 @@
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/multireduce/bucket_sort.cuh>
-#include <sluice/scan.cuh>
-#include <sluice/segmented.cuh>
+#include <sluice/detail/scan/dispatch.cuh>
+#include <sluice/detail/segmented/dispatch.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -55,8 +55,8 @@ void fold_sorted_buckets(context& ctx, const std::uint32_t* sorted_buckets, cons
                          T* out, std::uint32_t m, Op op) {
   static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
   const std::size_t bounds = std::size_t{m} + 1;
-  scan::scratch<std::size_t> offsets(ctx, bounds);
-  scan::scratch<T> totals(ctx, m);
+  scratch<std::size_t> offsets(ctx, bounds);
+  scratch<T> totals(ctx, m);
   auto* counts = reinterpret_cast<unsigned long long*>(offsets.get());
   SLUICE_CUDA_CHECK(cudaMemsetAsync(counts, 0, bounds * sizeof(std::size_t), ctx.stream()));
   add_run_lengths(ctx, sorted_buckets, n, m, counts);
@@ -65,7 +65,7 @@ void fold_sorted_buckets(context& ctx, const std::uint32_t* sorted_buckets, cons
                                                                offsets.get(), bounds, std::size_t{0}, plus{});
   segmented::run_merge_path_reduce(ctx, sorted_values, n, cuda::std::span<const std::size_t>(offsets.get(), bounds),
                                    totals.get(), identity<Op, T>(), op);
-  fold_bucket_totals_kernel<<<scan::streaming_grid(ctx, fold_bucket_totals_kernel<T, Op>, m), 256, 0, ctx.stream()>>>(
+  fold_bucket_totals_kernel<<<streaming_grid(ctx, fold_bucket_totals_kernel<T, Op>, m), 256, 0, ctx.stream()>>>(
       offsets.get(), totals.get(), m, out, op);
   SLUICE_CHECK_LAUNCH();
 }
@@ -73,8 +73,8 @@ void fold_sorted_buckets(context& ctx, const std::uint32_t* sorted_buckets, cons
 template <class L, class T, class Op>
 void run_global_sort_reduce_by_key(context& ctx, const L* labels, const T* values, std::size_t n, T* out,
                                    std::uint32_t m, Op op, std::size_t* dropped) {
-  scan::scratch<std::uint32_t> sorted_buckets(ctx, n);
-  scan::scratch<T> sorted_values(ctx, n);
+  scratch<std::uint32_t> sorted_buckets(ctx, n);
+  scratch<T> sorted_values(ctx, n);
   sort_by_bucket(ctx, labels, values, n, m, dropped, sorted_buckets.get(), sorted_values.get());
   fold_sorted_buckets(ctx, sorted_buckets.get(), sorted_values.get(), n, out, m, op);
 }

@@ -11,7 +11,7 @@
 //
 // Steps: bucket ids (bucket_sort.cuh's write_bucket_ids: a dropped label becomes m), then one stable
 // radix_sort_pairs of (id, value) by bits [⌈log2 m⌉ − b, ⌈log2 m⌉) of the id, ⌈b / 8⌉ onesweep passes
-// (detail/partial_sort.cuh, which scatter's partial_sort strategy shares).
+// (detail/partial_sort/sort.cuh, which scatter's partial_sort strategy shares).
 // The ids pass counts nothing: the sorted ids carry the dropped ones (id m, in whichever window its
 // bits name: harmless, no atomic is spent on it), and the global sets kernel counts them as it does
 // unsorted labels, so each is counted exactly once.
@@ -24,8 +24,9 @@
 #include <sluice/core/context.hpp>
 #include <sluice/detail/multireduce/bucket_sort.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
-#include <sluice/detail/partial_sort.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/detail/partial_sort/sort.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -42,7 +43,7 @@ void with_partially_sorted(context& ctx, const L* labels, const T* values, std::
   detail::with_partially_sorted_pairs<std::uint32_t>(
       ctx, values, n, end_bit - bits, end_bit,
       [&](auto sort) {
-        scan::scratch<std::uint32_t> buckets(ctx, n);  // back to the pool (stream-ordered) once the sort is queued
+        scratch<std::uint32_t> buckets(ctx, n);  // back to the pool (stream-ordered) once the sort is queued
         write_bucket_ids(ctx, labels, n, m, nullptr, buckets.get(), static_cast<std::uint32_t*>(nullptr));
         sort(static_cast<const std::uint32_t*>(buckets.get()));
       },

@@ -25,9 +25,9 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/detail/multireduce/options.hpp>
-#include <sluice/detail/partial_sort_plan.hpp>
-#include <sluice/detail/radix_sort/pass_plan.hpp>
+#include <sluice/options/multireduce.hpp>
+#include <sluice/detail/partial_sort/plan.hpp>
+#include <sluice/detail/onesweep/pass_plan.hpp>
 
 #include <algorithm>
 #include <bit>

@@ -36,7 +36,8 @@
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/plan.hpp>  // vector_max_buckets
 #include <sluice/detail/reduce/warp_shuffle.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/warp/reduce.cuh>
 
 #include <cub/warp/warp_load.cuh>
@@ -167,7 +168,7 @@ void reduce_vectors(context& ctx, const L* labels, const T* values, std::size_t 
   const std::size_t wave = one_wave_grid(ctx, kernel, vector_threads, ceil_div(tiles, warps));
   const std::size_t tiles_per_warp = ceil_div(tiles, wave * warps);
   const std::size_t blocks = ceil_div(tiles, tiles_per_warp * warps);
-  scan::scratch<T> partials(ctx, blocks * m);
+  scratch<T> partials(ctx, blocks * m);
   kernel<<<static_cast<unsigned>(blocks), vector_threads, 0, ctx.stream()>>>(labels, values, n, m, tiles_per_warp,
                                                                             partials.get(), op, dropped);
   SLUICE_CHECK_LAUNCH();

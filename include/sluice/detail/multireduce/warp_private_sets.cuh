@@ -31,7 +31,8 @@
 #include <sluice/detail/multireduce/block_partials.cuh>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/plan.hpp>  // warp_sets_warps, warp_sets_shared_bytes
-#include <sluice/scan.cuh>                      // scan::scratch
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/warp/bucket.cuh>
 #include <sluice/warp/reduce.cuh>
 
@@ -144,7 +145,7 @@ void run_warp_private_sets(context& ctx, const L* labels, const T* values, std::
   const std::size_t wave = one_wave_grid(ctx, kernel, warp_sets_threads, ceil_div(n, step * warp_sets_warps), shared_bytes);
   const std::size_t pairs_per_warp = ceil_div(ceil_div(n, wave * warp_sets_warps), step) * step;
   const std::size_t blocks = ceil_div(n, pairs_per_warp * warp_sets_warps);
-  scan::scratch<T> partials(ctx, blocks * m);
+  scratch<T> partials(ctx, blocks * m);
   kernel<<<static_cast<unsigned>(blocks), warp_sets_threads, shared_bytes, ctx.stream()>>>(
       labels, values, n, m, pairs_per_warp, partials.get(), op, dropped);
   SLUICE_CHECK_LAUNCH();

@@ -25,7 +25,8 @@
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/sorted_tile.cuh>
 #include <sluice/detail/multiscan/common.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/functional>  // cuda::std::min (this CCCL has no <cuda/std/algorithm>)
 #include <cuda/std/cstddef>
@@ -91,7 +92,7 @@ void run_block_sort_segmented(context& ctx, const L* labels, Values values, std:
   using shape = multireduce::sort_tile_shape<T>;
   auto kernel = local_multiscan_kernel<shape, L, Values, T, O, Op>;
   const auto launch = multireduce::accumulator_launch::plan<shape, T>(ctx, kernel, n, m);
-  scan::scratch<T> partials(ctx, launch.blocks * m);
+  scratch<T> partials(ctx, launch.blocks * m);
   kernel<<<static_cast<unsigned>(launch.blocks), shape::threads, launch.shared_bytes, ctx.stream()>>>(
       labels, values, n, m, multireduce::tile_sort_bits(m), launch.tiles_per_block, outputs, partials.get(), op,
       dropped);

@@ -18,7 +18,8 @@
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/multireduce/common.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -114,12 +115,12 @@ void scan_and_fold_segments(context& ctx, const L* labels, std::size_t n, std::u
                             partial_layout layout, std::size_t segments, std::size_t segment_elements,
                             scan_outputs<T, O> outputs, Op op) {
   auto scan_partials = scan_segment_partials_kernel<T, Op>;
-  scan_partials<<<scan::streaming_grid(ctx, scan_partials, m), 256, 0, ctx.stream()>>>(partials, layout, segments, m,
+  scan_partials<<<streaming_grid(ctx, scan_partials, m), 256, 0, ctx.stream()>>>(partials, layout, segments, m,
                                                                                        outputs.totals, op);
   SLUICE_CHECK_LAUNCH();
   if (segments <= 1) return;  // the first segment's prefixes are the identity
   auto fold = fold_segment_prefixes_kernel<L, T, O, Op>;
-  fold<<<scan::streaming_grid(ctx, fold, n - segment_elements), 256, 0, ctx.stream()>>>(
+  fold<<<streaming_grid(ctx, fold, n - segment_elements), 256, 0, ctx.stream()>>>(
       labels, n, m, segment_elements, layout, partials, outputs.out, op);
   SLUICE_CHECK_LAUNCH();
 }

@@ -15,17 +15,18 @@
 #pragma once
 
 #include <sluice/core/context.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/multireduce/bucket_sort.cuh>
 #include <sluice/detail/multiscan/common.cuh>
-#include <sluice/scan.cuh>
-#include <sluice/segmented.cuh>
+#include <sluice/detail/segmented/dispatch.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
-#include <cuda/std/span>
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 
 namespace sluice::detail::multiscan {
@@ -58,17 +59,17 @@ __global__ void scatter_back_kernel(const std::uint32_t* __restrict__ buckets, c
 template <class I, class L, class Values, class T, class O, class Op>
 void scan_sorted_by_bucket(context& ctx, const L* labels, Values values, std::size_t n, std::uint32_t m, Op op,
                            scan_outputs<T, O> outputs, std::size_t* dropped) {
-  scan::scratch<std::uint32_t> buckets(ctx, n);
-  scan::scratch<I> indices(ctx, n);
+  scratch<std::uint32_t> buckets(ctx, n);
+  scratch<I> indices(ctx, n);
   multireduce::sort_indices_by_bucket(ctx, labels, n, m, dropped, buckets.get(), indices.get());
-  scan::scratch<T> gathered(ctx, n), scanned(ctx, n);
-  gather_kernel<<<scan::streaming_grid(ctx, gather_kernel<I, Values, T>, n), 256, 0, ctx.stream()>>>(
+  scratch<T> gathered(ctx, n), scanned(ctx, n);
+  gather_kernel<<<streaming_grid(ctx, gather_kernel<I, Values, T>, n), 256, 0, ctx.stream()>>>(
       indices.get(), values, n, gathered.get());
   SLUICE_CHECK_LAUNCH();
-  inclusive_scan_by_key(ctx, cuda::std::span<const std::uint32_t>(buckets.get(), n),
-                        cuda::std::span<const T>(gathered.get(), n), cuda::std::span<T>(scanned.get(), n), op);
+  segmented::inclusive_scan_by_key(ctx, static_cast<const std::uint32_t*>(buckets.get()),
+                                   static_cast<const T*>(gathered.get()), scanned.get(), n, op, std::equal_to<>{});
   auto scatter = scatter_back_kernel<I, T, O, Op>;
-  scatter<<<scan::streaming_grid(ctx, scatter, n), 256, 0, ctx.stream()>>>(buckets.get(), indices.get(),
+  scatter<<<streaming_grid(ctx, scatter, n), 256, 0, ctx.stream()>>>(buckets.get(), indices.get(),
                                                                            scanned.get(), n, m, outputs);
   SLUICE_CHECK_LAUNCH();
 }

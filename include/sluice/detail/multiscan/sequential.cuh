@@ -38,7 +38,8 @@
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/sorted_tile.cuh>
 #include <sluice/detail/multiscan/common.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -236,7 +237,7 @@ void run_sequential_with(context& ctx, const L* labels, Values values, std::size
       std::min(wave * threads, static_cast<std::size_t>(ctx.properties().sm_count) * sequential_tuning::segments_per_sm);
   if (!SharedSets) max_segments = std::min(max_segments, global_sets_within<T>(ctx, m));
   const segment_geometry geometry = plan_segments(n, max_segments);
-  scan::scratch<T> partials(ctx, geometry.segments * m);
+  scratch<T> partials(ctx, geometry.segments * m);
   kernel<<<static_cast<unsigned>(ceil_div(geometry.segments, threads)), threads, shared_bytes, ctx.stream()>>>(
       labels, values, n, m, geometry, partials.get(), outputs, op, dropped);
   SLUICE_CHECK_LAUNCH();

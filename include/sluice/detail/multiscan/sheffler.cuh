@@ -57,7 +57,8 @@
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/sorted_tile.cuh>
 #include <sluice/detail/multiscan/common.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cuda/std/cstddef>
@@ -292,8 +293,8 @@ void run_sheffler(context& ctx, const L* labels, Values values, std::size_t n, s
   const std::size_t segments_per_block =
       ceil_div(segments, std::min(most, one_wave_grid(ctx, kernel, sheffler_side, segments, shared_bytes)));
   const std::size_t blocks = ceil_div(segments, segments_per_block);
-  scan::scratch<spinerec<T>> records(ctx, blocks * (sheffler_area + std::size_t{m}));
-  scan::scratch<T> partials(ctx, blocks * m);
+  scratch<spinerec<T>> records(ctx, blocks * (sheffler_area + std::size_t{m}));
+  scratch<T> partials(ctx, blocks * m);
   kernel<<<static_cast<unsigned>(blocks), sheffler_side, shared_bytes, ctx.stream()>>>(
       labels, values, n, m, segments_per_block, records.get(), partials.get(), outputs, op, dropped);
   SLUICE_CHECK_LAUNCH();

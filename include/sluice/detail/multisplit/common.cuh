@@ -13,7 +13,9 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/detail/multisplit/plan.hpp>
-#include <sluice/scan.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
+#include <sluice/core/values.hpp>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cub/device/device_scan.cuh>
@@ -26,11 +28,6 @@
 #include <cstdint>
 
 namespace sluice::detail::multisplit {
-
-/// The value type of a keys-only multisplit: nothing is loaded, staged or stored for it.
-struct no_values {};
-template <class V>
-inline constexpr bool has_values = !cuda::std::is_same_v<V, no_values>;
 
 /// Marks a key whose bucket id is outside [0, m) (never a valid id: m ≤ 2^32 − 1).
 inline constexpr std::uint32_t invalid_id = 0xffffffffu;
@@ -155,16 +152,18 @@ inline void scan_counts(context& ctx, const std::uint32_t* H, unsigned long long
   std::size_t bytes = 0;
   SLUICE_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, H, G, cuda::std::plus<>{}, 0ull, entries,
                                                    ctx.stream()));
-  scan::scratch<unsigned char> temp(ctx, bytes);
+  scratch<unsigned char> temp(ctx, bytes);
   SLUICE_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(temp.get(), bytes, H, G, cuda::std::plus<>{}, 0ull, entries,
                                                    ctx.stream()));
 }
 
 /// After the scan: offsets[b] = G[b·L] (b < m) and offsets[m] = kept = total of H; dropped = n − kept.
-/// Each output may be null.
-__global__ inline void finish_counts_kernel(const std::uint32_t* H, const unsigned long long* G, std::uint32_t m,
-                                            std::uint32_t chunks, std::size_t n, std::size_t* offsets,
-                                            std::size_t* kept, std::size_t* dropped) {
+/// Each output may be null. A template (Count: H's entries) so that every translation unit may define it:
+/// nvcc ignores `inline` on a kernel (warning 20050).
+template <class Count>
+__global__ void finish_counts_kernel(const Count* H, const unsigned long long* G, std::uint32_t m,
+                                     std::uint32_t chunks, std::size_t n, std::size_t* offsets, std::size_t* kept,
+                                     std::size_t* dropped) {
   const std::size_t last = std::size_t{m} * chunks - 1;
   const std::size_t total = G[last] + H[last];
   if (offsets)
@@ -202,7 +201,9 @@ void write_bucket_starts(context& ctx, Label label, std::size_t n, std::uint32_t
   SLUICE_CHECK_LAUNCH();
 }
 
-__global__ inline void dropped_from_kept_kernel(const std::size_t* kept, std::size_t n, std::size_t* dropped) {
+/// A template for the reason finish_counts_kernel is.
+template <class Size>
+__global__ void dropped_from_kept_kernel(const Size* kept, Size n, Size* dropped) {
   *dropped = n - *kept;
 }
 
@@ -223,7 +224,7 @@ template <class K, class BucketOf>
 void require_valid_ids(context& ctx, const char* function, const K* keys, std::size_t n, BucketOf bucket_of,
                        std::uint32_t m) {
   constexpr int threads = 256;
-  scan::scratch<unsigned long long> first(ctx, 1);
+  scratch<unsigned long long> first(ctx, 1);
   SLUICE_CUDA_CHECK(cudaMemsetAsync(first.get(), 0xff, sizeof(unsigned long long), ctx.stream()));
   auto kernel = first_invalid_kernel<K, pass_ids<BucketOf>>;
   const auto grid = static_cast<unsigned>(one_wave_grid(ctx, kernel, threads, ceil_div(n, threads)));

@@ -32,9 +32,9 @@ void run_digit_passes(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of,
     run_direct_pass<S>(ctx, io, whole_ids(bucket_of, m), m, offsets, nullptr, dropped);
     return;
   }
-  scan::scratch<K> spare_keys(ctx, io.n);
-  scan::scratch<V> spare_values(ctx, has_values<V> ? io.n : 0);
-  scan::scratch<std::size_t> kept(ctx, 1);
+  scratch<K> spare_keys(ctx, io.n);
+  scratch<V> spare_values(ctx, has_values<V> ? io.n : 0);
+  scratch<std::size_t> kept(ctx, 1);
   const std::size_t count = passes.size();
   const K* keys_from = io.keys_in;
   const V* values_from = io.values_in;

@@ -98,15 +98,15 @@ void run_direct_pass(context& ctx, const pass_io<K, V>& io, const Ids& ids, std:
   const chunk_layout layout = make_layout(io.n, tile, groups);
   const auto blocks = static_cast<unsigned>(ceil_div(layout.chunks, groups_per_block));
   const std::size_t entries = std::size_t{buckets} * layout.chunks;
-  scan::scratch<std::uint32_t> H(ctx, entries);
-  scan::scratch<unsigned long long> G(ctx, entries);
+  scratch<std::uint32_t> H(ctx, entries);
+  scratch<unsigned long long> G(ctx, entries);
 
   launch_prescan<S>(ctx, blocks, io.keys_in, ids, buckets, layout, H.get());
   scan_counts(ctx, H.get(), G.get(), entries);
   postscan<<<blocks, threads, 0, ctx.stream()>>>(io, ids, buckets, layout, G.get());
   SLUICE_CHECK_LAUNCH();
   if (offsets || kept || dropped) {
-    finish_counts_kernel<<<1, 256, 0, ctx.stream()>>>(H.get(), G.get(), buckets, layout.chunks, io.n, offsets, kept,
+    finish_counts_kernel<std::uint32_t><<<1, 256, 0, ctx.stream()>>>(H.get(), G.get(), buckets, layout.chunks, io.n, offsets, kept,
                                                       dropped);
     SLUICE_CHECK_LAUNCH();
   }

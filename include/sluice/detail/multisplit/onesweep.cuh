@@ -1,5 +1,5 @@
 // sluice/detail/multisplit/onesweep.cuh: multisplit for m ≤ 511 as one pass of the onesweep radix sort's
-// machinery (detail/radix_sort/onesweep.cuh; Adinets & Merrill 2022, CUB's DeviceRadixSort), the
+// machinery (detail/onesweep/; Adinets & Merrill 2022, CUB's DeviceRadixSort), the
 // bucket digit taking the place of a radix digit. Not from the seed, whose strategies run prescan →
 // scan → postscan (direct_pass.cuh).
 //
@@ -8,7 +8,7 @@
 //              that hold the digits 0 … m − 1, and m unless the functor never drops a key: plan.hpp's
 //              onesweep_digit_bits); their exclusive scan gives the start of every bucket, and the
 //              start of bin m is the kept count.
-//   one pass   one kernel (radix_sort::onesweep_kernel): a block takes the next tile in order, computes
+//   one pass   one kernel (onesweep::onesweep_kernel): a block takes the next tile in order, computes
 //              the digits of its keys (padding: the last digit), ranks them stably within the tile
 //              (cub::BlockRadixRankMatchEarlyCounts), publishes its per-digit counts, looks back per
 //              digit over earlier tiles for its runs' global starts, stages keys (then values) in digit
@@ -22,18 +22,18 @@
 #pragma once
 
 #include <sluice/detail/multisplit/common.cuh>
-#include <sluice/detail/radix_sort/onesweep.cuh>
+#include <sluice/detail/onesweep/dispatch.cuh>
 
 #include <limits>
 
 namespace sluice::detail::multisplit {
 
 // The limits (plan.hpp, where the automatic choice reads them) are the radix kernel's.
-static_assert(max_onesweep_buckets == (1u << radix_sort::max_onesweep_digit_bits) - 1);
-static_assert(onesweep_digit_bits(max_onesweep_buckets, true) == radix_sort::max_onesweep_digit_bits);
-static_assert(max_onesweep_value_bytes == radix_sort::onesweep_max_value_bytes);
+static_assert(max_onesweep_buckets == (1u << onesweep::max_onesweep_digit_bits) - 1);
+static_assert(onesweep_digit_bits(max_onesweep_buckets, true) == onesweep::max_onesweep_digit_bits);
+static_assert(max_onesweep_value_bytes == onesweep::onesweep_max_value_bytes);
 
-/// The onesweep digit of a key: its bucket id, or `kept` (= m) for a dropped key (radix_sort::drops_digits).
+/// The onesweep digit of a key: its bucket id, or `kept` (= m) for a dropped key (onesweep::drops_digits).
 /// Computed on its own rather than through pass_ids, whose divisor and radix (super-bucket passes) cost
 /// the pass kernel two never-taken division branches per key (ncu, b47bb62: ~25 instructions a key).
 template <class BucketOf>
@@ -75,7 +75,7 @@ template <class Offset, int DigitBits, class K, class V, class BucketOf>
 void run_onesweep_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m,
                        std::size_t* offsets, std::size_t* dropped) {
   const bucket_digit<BucketOf> digit{bucket_of, m};
-  radix_sort::onesweep_sort<K, V, Offset, bucket_digit<BucketOf>, DigitBits> onesweep(
+  onesweep::onesweep_sort<K, V, Offset, bucket_digit<BucketOf>, DigitBits> onesweep(
       ctx, io.keys_in, io.n, bucket_digits<BucketOf, DigitBits>{{digit}});
   onesweep.pass(io.keys_in, io.values_in, io.keys_out, io.values_out, digit);
   if (offsets || dropped) {

@@ -13,46 +13,13 @@
 #pragma once
 
 #include <sluice/core/config.hpp>
+#include <sluice/options/multisplit.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 #include <vector>
 
 namespace sluice {
-
-/// The strategies of Ashkiani ch. 3 by their names in the seed.
-enum class multisplit_algorithm {
-  automatic,  ///< by m, key and value size (detail::multisplit::choose)
-  dms,        ///< Direct Multisplit: warp subproblems, no reordering (§3.5.3)
-  wms,        ///< Warp-level Multisplit: each warp reorders its tiles in shared memory (§3.5.6.1)
-  bms,        ///< Block-level Multisplit: the block reorders its tiles, coalesced scatter (§3.5.6.2)
-  rb_sort,    ///< reduced-bit sort: sort (bucket id, index) over ⌈log2 m⌉ bits, then gather (§3.3)
-  scan_split,  ///< m ≤ 2: the scan-based split (§3.3), one single-pass scan of class counts
-  onesweep     ///< m ≤ 511: a histogram, then one pass kernel with a per-bucket look-back (not the seed's:
-               ///< the onesweep radix sort's design, Adinets & Merrill; CUB)
-};
-
-/// The enumerator's name ("bms"), for reports and test names.
-[[nodiscard]] constexpr std::string_view to_string(multisplit_algorithm algorithm) {
-  switch (algorithm) {
-    case multisplit_algorithm::automatic: return "automatic";
-    case multisplit_algorithm::dms: return "dms";
-    case multisplit_algorithm::wms: return "wms";
-    case multisplit_algorithm::bms: return "bms";
-    case multisplit_algorithm::rb_sort: return "rb_sort";
-    case multisplit_algorithm::scan_split: return "scan_split";
-    case multisplit_algorithm::onesweep: return "onesweep";
-  }
-  return "?";
-}
-
-struct multisplit_options {
-  multisplit_algorithm algorithm = multisplit_algorithm::automatic;
-  /// A bucket id ≥ m (or negative) throws sluice::invalid_argument naming the first offending index,
-  /// instead of dropping and counting the key. Checking synchronises the context's stream.
-  bool strict = false;
-};
 
 namespace detail::multisplit {
 

@@ -50,8 +50,8 @@ void rb_sort_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std
                   std::size_t* dropped) {
   constexpr int threads = 256;
   const std::size_t n = io.n;
-  scan::scratch<std::uint32_t> labels(ctx, n), sorted_labels(ctx, n);
-  scan::scratch<Index> indices(ctx, n), sorted_indices(ctx, n);
+  scratch<std::uint32_t> labels(ctx, n), sorted_labels(ctx, n);
+  scratch<Index> indices(ctx, n), sorted_indices(ctx, n);
   auto label = label_kernel<K, pass_ids<BucketOf>, Index>;
   label<<<static_cast<unsigned>(one_wave_grid(ctx, label, threads, ceil_div(n, threads))), threads, 0, ctx.stream()>>>(
       io.keys_in, n, whole_ids(bucket_of, m), m, labels.get(), indices.get());
@@ -61,7 +61,7 @@ void rb_sort_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std
   std::size_t bytes = 0;
   SLUICE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, labels.get(), sorted_labels.get(), indices.get(),
                                                     sorted_indices.get(), n, 0, bits, ctx.stream()));
-  scan::scratch<unsigned char> temp(ctx, bytes);
+  scratch<unsigned char> temp(ctx, bytes);
   SLUICE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, labels.get(), sorted_labels.get(), indices.get(),
                                                     sorted_indices.get(), n, 0, bits, ctx.stream()));
 
@@ -72,11 +72,11 @@ void rb_sort_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std
 
   if (!offsets && !dropped) return;
   // offsets[m] (or a scratch word when no offsets are asked for) is the number kept.
-  scan::scratch<std::size_t> kept_word(ctx, offsets ? 0 : 1);
+  scratch<std::size_t> kept_word(ctx, offsets ? 0 : 1);
   std::size_t* kept = offsets ? offsets + m : kept_word.get();
   write_bucket_starts(ctx, sorted_label{sorted_labels.get()}, n, m, offsets ? 0 : m, offsets ? offsets : kept);
   if (dropped) {
-    dropped_from_kept_kernel<<<1, 1, 0, ctx.stream()>>>(kept, n, dropped);
+    dropped_from_kept_kernel<std::size_t><<<1, 1, 0, ctx.stream()>>>(kept, n, dropped);
     SLUICE_CHECK_LAUNCH();
   }
 }

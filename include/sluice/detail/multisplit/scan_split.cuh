@@ -1,5 +1,5 @@
 // sluice/detail/multisplit/scan_split.cuh: the scan-based split for m ≤ 2 (Ashkiani §3.3, Table 3.3;
-// Palik §6.2), on sluice's single-pass stable partition (select.cuh): bucket 0, bucket 1 and the
+// Palik §6.2), on sluice's single-pass stable partition (detail/select): bucket 0, bucket 1 and the
 // dropped keys are the three groups of stable_partition_3way, whose counts give the offsets. One
 // counting pass and one single-pass scan whose tiles scatter each group as a contiguous run.
 //
@@ -12,7 +12,8 @@
 #pragma once
 
 #include <sluice/detail/multisplit/common.cuh>
-#include <sluice/select.cuh>
+#include <sluice/detail/select/dispatch.cuh>
+#include <sluice/options/select.hpp>
 
 namespace sluice::detail::multisplit {
 
@@ -38,8 +39,9 @@ struct split_group {
 };
 
 /// offsets = {0, first, first + second} (m + 1 of them), dropped = n − first − second.
-__global__ inline void split_counts_kernel(const std::size_t* counts, std::uint32_t m, std::size_t n,
-                                           std::size_t* offsets, std::size_t* dropped) {
+/// A template for the reason finish_counts_kernel (common.cuh) is.
+template <class Size>
+__global__ void split_counts_kernel(const Size* counts, std::uint32_t m, Size n, Size* offsets, Size* dropped) {
   const std::size_t kept = m == 1 ? counts[0] : counts[0] + counts[1];
   if (offsets) {
     offsets[0] = 0;
@@ -78,18 +80,16 @@ void run_scan_split(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, s
                     std::size_t* dropped) {
   const std::size_t n = io.n;
   const split_group<BucketOf> group{whole_ids(bucket_of, m)};
-  scan::scratch<std::size_t> counts(ctx, 2);
+  scratch<std::size_t> counts(ctx, 2);
   if constexpr (has_values<V>) {
-    scan::scratch<zipped<K, V>> in(ctx, n), out(ctx, n);
+    scratch<zipped<K, V>> in(ctx, n), out(ctx, n);
     stream_launch(ctx, zip_kernel<K, V>, n, io, in.get());
-    stable_partition_3way(ctx, cuda::std::span<const zipped<K, V>>(in.get(), n), cuda::std::span<zipped<K, V>>(out.get(), n),
-                          counts.get(), group);
+    select::partition_3way(ctx, static_cast<const zipped<K, V>*>(in.get()), out.get(), n, counts.get(), group);
     stream_launch(ctx, unzip_kernel<K, V>, n, static_cast<const zipped<K, V>*>(out.get()), io);
   } else {
-    stable_partition_3way(ctx, cuda::std::span<const K>(io.keys_in, n), cuda::std::span<K>(io.keys_out, n), counts.get(),
-                          group);
+    select::partition_3way(ctx, io.keys_in, io.keys_out, n, counts.get(), group);
   }
-  split_counts_kernel<<<1, 1, 0, ctx.stream()>>>(counts.get(), m, n, offsets, dropped);
+  split_counts_kernel<std::size_t><<<1, 1, 0, ctx.stream()>>>(counts.get(), m, n, offsets, dropped);
   SLUICE_CHECK_LAUNCH();
 }
 

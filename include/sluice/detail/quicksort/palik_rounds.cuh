@@ -23,9 +23,8 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/detail/quicksort/round_kernels.cuh>
-#include <sluice/segmented.cuh>
+#include <sluice/detail/segmented/dispatch.cuh>
 
-#include <cuda/std/span>
 
 #include <cstddef>
 #include <cstdint>
@@ -63,13 +62,12 @@ void launch_elementwise(context& ctx, Kernel kernel, std::size_t n, Args... args
 template <class K, class C, class Less>
 void partition_round(context& ctx, round_storage<K, C>& s, const K* keys, const std::uint8_t* heads, K* keys_out,
                      std::uint8_t* heads_out, std::size_t n, pivot_rule_id rule, Less less) {
-  const cuda::std::span<const std::uint8_t> head_flags(heads, n);
-  segmented_inclusive_scan(ctx, s.positions.span(), head_flags, s.starts.span(), take_first{});
+  segmented::inclusive_scan_by_flags(ctx, s.positions.data(), heads, s.starts.data(), n, take_first{});
   const C* starts = s.starts.data();
   launch_elementwise(ctx, choose_pivots_kernel<K, C, Less>, n, keys, heads, starts, n, rule, less, s.pivots.data());
   launch_elementwise(ctx, classify_kernel<K, C, Less>, n, keys, starts, static_cast<const K*>(s.pivots.data()), n,
                      less, s.one_hot_then_totals.data());
-  segmented_inclusive_scan(ctx, s.one_hot_then_totals.span(), head_flags, s.ranks.span(), add_split_counts{});
+  segmented::inclusive_scan_by_flags(ctx, s.one_hot_then_totals.data(), heads, s.ranks.data(), n, add_split_counts{});
   const split_counts<C>* ranks = s.ranks.data();
   launch_elementwise(ctx, record_totals_kernel<C>, n, ranks, heads, starts, n, s.one_hot_then_totals.data());
   SLUICE_CUDA_CHECK(cudaMemsetAsync(s.unsorted_left.data(), 0, sizeof(unsigned), ctx.stream()));

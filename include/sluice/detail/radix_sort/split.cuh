@@ -18,12 +18,11 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/detail/radix_sort/key_bits.hpp>
-#include <sluice/detail/radix_sort/values.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/core/radix_key.hpp>
+#include <sluice/core/values.hpp>
+#include <sluice/detail/scan/dispatch.cuh>
 
 #include <cuda/std/cstddef>
-#include <cuda/std/span>
 #include <cuda/std/type_traits>
 
 namespace sluice::detail::radix_sort {
@@ -73,8 +72,7 @@ void split_pass(context& ctx, const K* keys, const V* values, K* out_keys, V* ou
   flags<<<static_cast<unsigned>(one_wave_grid(ctx, flags, split_threads, ceil_div(n, split_threads))), split_threads,
           0, ctx.stream()>>>(keys, zero, n, bit);
   SLUICE_CHECK_LAUNCH();
-  const cuda::std::span<I> counts(zero, n);
-  sluice::exclusive_scan(ctx, counts, counts, I{0}, sluice::plus{});
+  scan::run<scan::scan_kind::exclusive, true>(ctx, static_cast<const I*>(zero), zero, n, I{0}, plus{});
   auto scatter = split_scatter_kernel<K, V, I>;
   scatter<<<static_cast<unsigned>(one_wave_grid(ctx, scatter, split_threads, ceil_div(n, split_threads))),
             split_threads, 0, ctx.stream()>>>(keys, values, out_keys, out_values, zero, n, bit);

@@ -8,7 +8,7 @@
 // Traffic: 2·n·sizeof(T) read + n·sizeof(T) written (the input is read twice). Work O(n).
 #pragma once
 
-#include <sluice/reduce.cuh>
+#include <sluice/detail/reduce/tile_reduce.cuh>
 #include <sluice/detail/scan/tile_scan.cuh>
 
 #include <cuda/std/cstddef>

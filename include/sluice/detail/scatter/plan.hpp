@@ -20,9 +20,9 @@
 #pragma once
 
 #include <sluice/core/error.hpp>
-#include <sluice/detail/partial_sort_plan.hpp>
-#include <sluice/detail/radix_sort/pass_plan.hpp>
-#include <sluice/detail/scatter/options.hpp>
+#include <sluice/detail/partial_sort/plan.hpp>
+#include <sluice/detail/onesweep/pass_plan.hpp>
+#include <sluice/options/scatter.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -52,7 +52,7 @@ template <class I>
 [[nodiscard]] constexpr int choose_partial_sort_bits(std::uint64_t slots, std::size_t value_bytes,
                                                      std::size_t l2_bytes) {
   return std::min(key_bits_below(slots), std::max(window_sort_bits(slots, value_bytes, l2_bytes / 2),
-                                                  radix_sort::max_pass_bits));
+                                                  onesweep::max_pass_bits));
 }
 
 /// The bits a partial_sort call sorts by: options.partial_sort_bits (≥ 0, checked) clamped to the bits

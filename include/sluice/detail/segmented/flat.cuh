@@ -19,6 +19,7 @@
 // per tile boundary from cache, outputs written once.
 #pragma once
 
+#include <sluice/core/counted.hpp>
 #include <sluice/block/neighbours.cuh>
 #include <sluice/detail/scan/tile_scan.cuh>
 
@@ -26,21 +27,6 @@
 #include <cuda/std/cstdint>
 
 namespace sluice::detail::segmented {
-
-template <class Count, class T>
-struct counted {
-  Count heads;  ///< heads so far (inclusive): the segment index is heads − 1
-  T value;      ///< ⊕ of the segment from its head up to here
-};
-
-template <class Op>
-struct counted_op {
-  Op op;
-  template <class Count, class T>
-  __host__ __device__ counted<Count, T> operator()(const counted<Count, T>& a, const counted<Count, T>& b) const {
-    return {static_cast<Count>(a.heads + b.heads), b.heads > 0 ? b.value : op(a.value, b.value)};
-  }
-};
 
 // ---- where segments start: head sources load a tile's head flags into registers ------------------------
 

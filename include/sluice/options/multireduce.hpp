@@ -1,6 +1,5 @@
-// sluice/detail/multireduce/options.hpp: multireduce's strategy names and options (the public names of
-// sluice/multireduce.cuh, kept in a host-only header so that the automatic choice, plan.hpp, and its
-// host tests can use them without CUDA).
+// sluice/options/multireduce.hpp: multireduce's strategy names and options, host-only so that the
+// automatic choice (detail/multireduce/plan.hpp) and its host tests use them without CUDA.
 #pragma once
 
 #include <string_view>

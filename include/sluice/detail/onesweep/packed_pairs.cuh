@@ -1,4 +1,4 @@
-// sluice/detail/radix_sort/packed_pairs.cuh: a 4-byte key and its 4-byte value moved as one 8-byte word,
+// sluice/detail/onesweep/packed_pairs.cuh: a 4-byte key and its 4-byte value moved as one 8-byte word,
 // the key in the high half. The onesweep sort of such pairs (radix_sort.cuh, sort_packed_by_onesweep)
 // runs its passes over packed words, reading the caller's separate arrays in its first pass
 // (pair_reader) and writing them back in its last (pair_writer), so that each pass moves one stream of
@@ -11,14 +11,14 @@
 // values and writes theirs.
 #pragma once
 
-#include <sluice/detail/radix_sort/key_bits.hpp>
+#include <sluice/core/radix_key.hpp>
 
 #include <cuda/std/bit>
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
-namespace sluice::detail::radix_sort {
+namespace sluice::detail::onesweep {
 
 /// A key and a value of 4 bytes each (the value trivially copyable): what packs into one packed_word.
 template <class K, class V>
@@ -106,4 +106,4 @@ struct packed_in_outputs {
   }
 };
 
-}  // namespace sluice::detail::radix_sort
+}  // namespace sluice::detail::onesweep

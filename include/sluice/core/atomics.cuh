@@ -1,6 +1,6 @@
-// sluice/detail/multireduce/atomics.cuh: *bucket = *bucket ⊕ value, atomically, for the commutative
-// multireduce strategies (Eilers §4.4: "any thread may take any element in any order"; the atomics
-// decide the order). Usable on shared and global memory (generic addresses).
+// sluice/core/atomics.cuh: *bucket = *bucket ⊕ value, atomically, for the commutative strategies of
+// multireduce, histogram and the per-bank buckets (Eilers §4.4: "any thread may take any element in any
+// order"; the atomics decide the order). Usable on shared and global memory (generic addresses).
 //
 //   hardware: plus on 4- and 8-byte integers (wrapping, signed through the unsigned atomic), float and
 //             double; min and max on 4- and 8-byte integers; bit_and, bit_or, bit_xor on integers.
@@ -22,7 +22,7 @@
 
 #include <string>
 
-namespace sluice::detail::multireduce {
+namespace sluice::detail {
 
 /// Values the atomic strategies take: 4 or 8 bytes (one atomic word).
 template <class T>
@@ -109,4 +109,4 @@ __device__ __forceinline__ void atomic_combine(T* bucket, const T& value, Op op)
   }
 }
 
-}  // namespace sluice::detail::multireduce
+}  // namespace sluice::detail

@@ -1,4 +1,4 @@
-// sluice/detail/partial_sort_plan.hpp: how many top bits a partial radix sort for locality takes, the
+// sluice/detail/partial_sort/plan.hpp: how many top bits a partial radix sort for locality takes, the
 // rule that multireduce's global sets (Eilers §4.4a, Table 4.2) and scatter's partial_sort strategy
 // (§4.5.1, the sorted scatter) share. Pure C++ over numbers read from the device, so the host tests
 // cover it (tests/host/multireduce_plan_test.cpp, tests/host/scatter_plan_test.cpp).
@@ -13,7 +13,7 @@
 // margin for warps that drift apart along the sorted work.
 #pragma once
 
-#include <sluice/detail/radix_sort/pass_plan.hpp>
+#include <sluice/detail/onesweep/pass_plan.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -36,7 +36,7 @@ namespace sluice::detail {
   // no shift past 63 bits or product can overflow.
   int window_bits = bits;
   while (window_bits > 0 && slot_bytes > (window_bits >= 64 ? 0 : budget >> window_bits)) --window_bits;
-  constexpr int digit = radix_sort::max_pass_bits;
+  constexpr int digit = onesweep::max_pass_bits;
   const int needed = bits - window_bits;
   return std::min(bits, (needed + digit - 1) / digit * digit);
 }

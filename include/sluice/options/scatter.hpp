@@ -1,6 +1,5 @@
-// sluice/detail/scatter/options.hpp: gather's and scatter's options and scatter's strategy names (the
-// public names of sluice/scatter.cuh, kept in a host-only header so that the automatic choice, plan.hpp,
-// and its host tests can use them without CUDA).
+// sluice/options/scatter.hpp: gather's and scatter's option types and strategy names, host-only so that the
+// automatic choice (detail/scatter/plan.hpp) and its host tests use them without CUDA.
 #pragma once
 
 #include <string_view>

@@ -1,4 +1,4 @@
-// sluice/detail/radix_sort/key_bits.hpp: the order-preserving map from a key to an unsigned word, and
+// sluice/core/radix_key.hpp: the order-preserving map from a key to an unsigned word, and
 // the radix digit of a pass (Ashkiani §3.7.1's bit-field bucket f_k(u) = (u >> kr) & (2^r − 1), applied
 // to that word; Palik §5.4's note on signed and floating-point keys).
 //
@@ -22,7 +22,7 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
-namespace sluice::detail::radix_sort {
+namespace sluice::detail {
 
 template <class K>
 concept radix_key = (cuda::std::is_integral_v<K> && !cuda::std::is_same_v<K, bool>) ||
@@ -85,4 +85,4 @@ SLUICE_HOST_DEVICE constexpr K largest_digit_element(const radix_digit<K>& digit
   return radix_key_of<K>(digit.descending ? U{0} : static_cast<U>(~U{0}));
 }
 
-}  // namespace sluice::detail::radix_sort
+}  // namespace sluice::detail

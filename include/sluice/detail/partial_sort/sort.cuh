@@ -1,4 +1,4 @@
-// sluice/detail/partial_sort.cuh: the partial radix sort for locality that multireduce's global sets
+// sluice/detail/partial_sort/sort.cuh: the partial radix sort for locality that multireduce's global sets
 // (Eilers §4.4a "plus partial radix sort", Table 4.2; detail/multireduce/partial_sort.cuh) and scatter's
 // partial_sort strategy (§4.5.1, the sorted scatter; sluice/scatter.cuh) run in front of
 // their kernels: one STABLE radix_sort_pairs of (key, value) by a bit range of the keys (the top bits,
@@ -15,10 +15,10 @@
 #pragma once
 
 #include <sluice/core/context.hpp>
-#include <sluice/radix_sort.cuh>
-#include <sluice/scan.cuh>
+#include <sluice/detail/radix_sort/dispatch.cuh>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 
-#include <cuda/std/span>
 
 #include <cstddef>
 
@@ -29,12 +29,11 @@ namespace sluice::detail {
 template <class K, class T, class Keys, class Run>
 void with_partially_sorted_pairs(context& ctx, const T* values, std::size_t n, int begin_bit, int end_bit, Keys keys,
                                  Run run) {
-  scan::scratch<K> sorted_keys(ctx, n);
-  scan::scratch<T> sorted_values(ctx, n);
+  scratch<K> sorted_keys(ctx, n);
+  scratch<T> sorted_values(ctx, n);
   keys([&](const K* unsorted_keys) {
-    radix_sort_pairs(ctx, cuda::std::span<const K>(unsorted_keys, n), cuda::std::span<const T>(values, n),
-                     cuda::std::span<K>(sorted_keys.get(), n), cuda::std::span<T>(sorted_values.get(), n),
-                     {.begin_bit = begin_bit, .end_bit = end_bit});
+    radix_sort::sort_arrays(ctx, unsorted_keys, values, sorted_keys.get(), sorted_values.get(), n,
+                            {.begin_bit = begin_bit, .end_bit = end_bit});
   });
   run(static_cast<const K*>(sorted_keys.get()), static_cast<const T*>(sorted_values.get()));
 }

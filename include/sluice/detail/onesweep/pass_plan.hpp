@@ -1,4 +1,4 @@
-// sluice/detail/radix_sort/pass_plan.hpp: how an LSD radix sort cuts the bits [begin_bit, end_bit) into
+// sluice/detail/onesweep/pass_plan.hpp: how an LSD radix sort cuts the bits [begin_bit, end_bit) into
 // passes (Ashkiani §3.7.1: ⌈32/r⌉ passes of an r-bit multisplit), and the one place where the pass width
 // is chosen.
 //
@@ -10,7 +10,7 @@
 
 #include <cstddef>
 
-namespace sluice::detail::radix_sort {
+namespace sluice::detail::onesweep {
 
 /// The widest pass a multisplit takes: 8 bits, 256 buckets (Ashkiani: "practical for m ≤ 256").
 inline constexpr int max_pass_bits = 8;
@@ -43,4 +43,4 @@ struct pass_plan {
   return {begin_bit, bits, (bits + widest - 1) / widest};
 }
 
-}  // namespace sluice::detail::radix_sort
+}  // namespace sluice::detail::onesweep

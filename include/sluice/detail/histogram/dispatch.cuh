@@ -1,0 +1,192 @@
+// sluice/detail/histogram/dispatch.cuh: the histogram family's dispatch: the argument checks once, the
+// automatic choice by m and sample type, then the strategy (even, range and functor binnings).
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/memory.hpp>
+#include <sluice/core/span.hpp>
+#include <sluice/detail/histogram/bank_trish.cuh>
+#include <sluice/detail/histogram/binned_samples.cuh>
+#include <sluice/detail/histogram/binning.hpp>
+#include <sluice/detail/histogram/coarse_bins.cuh>
+#include <sluice/detail/histogram/sort_based.cuh>
+#include <sluice/detail/histogram/warp_ballot.cuh>
+#include <sluice/options/histogram.hpp>
+
+#include <cuda/std/span>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace sluice::detail::histogram {
+
+template <class Binning>
+inline constexpr bool is_global_range_binning = false;
+template <class T>
+inline constexpr bool is_global_range_binning<global_range_binning<T>> = true;
+
+/// automatic takes the warp ballots up to this many bins (PROVISIONAL: where they were level with CUB).
+inline constexpr std::uint32_t automatic_warp_ballot_max_bins = 2;
+
+/// The strategy automatic runs for m bins, given the per-bank sets one block holds of them. Weighted
+/// histograms skip the ballots, which only count. bank_trish is never chosen: the seed measured it against
+/// TRISH on a GTX 690, not against the per-bank kernel here, so choosing it awaits a GPU measurement;
+/// nor is coarse_bins (never run on a GPU yet: where it overtakes global_atomics is to be measured).
+[[nodiscard]] constexpr histogram_algorithm choose(std::uint32_t m, unsigned per_bank_sets, bool weighted) {
+  if (!weighted && m <= automatic_warp_ballot_max_bins) return histogram_algorithm::warp_ballot;
+  if (per_bank_sets >= multireduce::automatic_per_bank_min_sets) return histogram_algorithm::shared_per_bank;
+  return histogram_algorithm::global_atomics;
+}
+
+template <class T, class Counter>
+void check_common(const context& ctx, const char* function, cuda::std::span<const T> samples,
+                  cuda::std::span<Counter> bins) {
+  require_device_memory(ctx, samples, function, "samples");
+  require_device_memory(ctx, bins, function, "bins");
+  if (bins.empty()) throw invalid_argument(function, "bins", "must have at least one bin");
+  if (bins.size() > multireduce::no_bucket - 1)
+    throw invalid_argument(function, "bins", "has " + std::to_string(bins.size()) + " bins: at most 2^32 − 2");
+  if (overlaps(samples, bins))
+    throw invalid_argument(function, "bins", "overlaps samples");
+}
+
+/// The weights of a weighted histogram: one per sample, on the device, apart from the bins.
+template <class T, class W>
+void check_weights(const context& ctx, const char* function, cuda::std::span<const T> samples,
+                   cuda::std::span<const W> weights, cuda::std::span<W> bins) {
+  require_device_memory(ctx, weights, function, "weights");
+  if (weights.size() != samples.size())
+    throw invalid_argument(function, "weights",
+                           "has " + std::to_string(weights.size()) + " entries: one per sample needs " +
+                               std::to_string(samples.size()));
+  if (overlaps(weights, bins)) throw invalid_argument(function, "bins", "overlaps weights");
+}
+
+/// What the strategy is asked to count: m bins, of samples of `sample_bytes`, weighted or not.
+struct problem {
+  std::uint32_t m;
+  unsigned per_bank_sets;
+  bool weighted;
+  std::size_t sample_bytes;
+};
+
+/// Why an explicit strategy cannot run the problem; empty when it can.
+[[nodiscard]] inline std::string strategy_problem(histogram_algorithm algorithm, const problem& p) {
+  const std::string m = std::to_string(p.m);
+  switch (algorithm) {
+    case histogram_algorithm::warp_ballot:
+      if (p.weighted) return "warp_ballot counts samples: it takes no weights (shared_per_bank, global_atomics, "
+                             "sort_based and coarse_bins do)";
+      if (p.m > warp_ballot_max_bins)
+        return "warp_ballot counts at most 256 bins, not " + m + " (shared_per_bank, global_atomics and coarse_bins "
+                                                                 "take more)";
+      return {};
+    case histogram_algorithm::shared_per_bank:
+      if (p.per_bank_sets == 0)
+        return "shared_per_bank: " + m + " counters do not fit one block's shared memory here (global_atomics "
+                                         "and coarse_bins take any m)";
+      return {};
+    case histogram_algorithm::bank_trish:
+      if (p.weighted) return "bank_trish counts in 8-bit counters: it takes no weights";
+      if (p.sample_bytes != 1)
+        return "bank_trish bins 1-byte samples, not " + std::to_string(p.sample_bytes) + "-byte ones";
+      if (p.m > bank_trish_max_bins) return "bank_trish counts at most 256 bins, not " + m;
+      return {};
+    default: return {};
+  }
+}
+
+/// The strategy to run (options.algorithm, or automatic's choice), checked against the problem.
+[[nodiscard]] inline histogram_algorithm resolve(const char* function, histogram_algorithm requested,
+                                                 const problem& p) {
+  if (requested == histogram_algorithm::automatic) return choose(p.m, p.per_bank_sets, p.weighted);
+  if (const std::string why = strategy_problem(requested, p); !why.empty())
+    throw invalid_argument(function, "options", why);
+  return requested;
+}
+
+/// Samples bank_trish takes: 1 byte, not bool (whose other byte values are not values).
+template <class T>
+inline constexpr bool bank_trish_sample = sizeof(T) == 1 && !std::is_same_v<T, bool>;
+
+template <class T, class Binning, class Weights, class Counter>
+void run(context& ctx, const char* function, cuda::std::span<const T> samples, const Binning& binning,
+         const Weights& weights, cuda::std::span<Counter> bins, const histogram_options& options) {
+  auto device = ctx.activate();
+  const auto m = static_cast<std::uint32_t>(bins.size());
+  constexpr bool weighted = !std::is_same_v<Weights, unit_weights<Counter>>;
+  // the ballots and BankTRISH count unweighted samples of at most 256 bins (resolve refuses the rest):
+  // global_range_binning serves only m > 256, so neither is instantiated for it
+  constexpr bool counts_few_bins = !weighted && !is_global_range_binning<Binning>;
+  with_binned_samples(samples.data(), samples.size(), binning, weights, bins.data(), [&](const auto& source) {
+    using Source = std::decay_t<decltype(source)>;
+    const histogram_algorithm algorithm =
+        resolve(function, options.algorithm, {m, shared_per_bank_sets<Source>(ctx, m), weighted, sizeof(T)});
+    if (!options.accumulate) SLUICE_CUDA_CHECK(cudaMemsetAsync(bins.data(), 0, bins.size_bytes(), ctx.stream()));
+    if (samples.empty()) return;
+    switch (algorithm) {
+      case histogram_algorithm::automatic:  // resolved above
+      case histogram_algorithm::warp_ballot:
+        if constexpr (counts_few_bins) return warp_ballot(ctx, samples.data(), samples.size(), binning, m, bins.data());
+        break;
+      case histogram_algorithm::bank_trish:
+        if constexpr (counts_few_bins && bank_trish_sample<T>)
+          return bank_trish(ctx, samples.data(), samples.size(), binning, m, bins.data());
+        break;
+      case histogram_algorithm::shared_per_bank:
+        return multireduce::per_bank(ctx, function, source, bins.data(), m, sluice::plus{}, nullptr, false);
+      case histogram_algorithm::global_atomics:
+        return multireduce::global_sets(ctx, source, bins.data(), m, sluice::plus{}, nullptr,
+                                        multireduce::global_sets_for<Counter>(ctx, m, 0));
+      case histogram_algorithm::sort_based: return sort_based(ctx, source, bins.data(), m);
+      case histogram_algorithm::coarse_bins: return coarse_bins(ctx, function, source, bins.data(), m);
+    }
+    throw invalid_argument(function, "options.algorithm", "is not a histogram_algorithm");
+  });
+}
+
+template <class T, class Weights, class Counter>
+void even(context& ctx, const char* function, cuda::std::span<const T> samples, const Weights& weights,
+          cuda::std::span<Counter> bins, T lower, T upper, const histogram_options& options) {
+  check_common(ctx, function, samples, bins);
+  if (!(lower < upper)) throw invalid_argument(function, "upper", "must be greater than lower");
+  run(ctx, function, samples, even_binning<T>::make(lower, upper, static_cast<std::uint32_t>(bins.size())), weights,
+      bins, options);
+}
+
+template <class T, class Weights, class Counter>
+void range(context& ctx, const char* function, cuda::std::span<const T> samples, cuda::std::span<const T> splitters,
+           const Weights& weights, cuda::std::span<Counter> bins, const histogram_options& options) {
+  check_common(ctx, function, samples, bins);
+  require_device_memory(ctx, splitters, function, "splitters");
+  if (splitters.size() != bins.size() + 1)
+    throw invalid_argument(function, "splitters",
+                           "has " + std::to_string(splitters.size()) + " entries: bins has " +
+                               std::to_string(bins.size()) + " bins, which need " + std::to_string(bins.size() + 1));
+  const auto levels = static_cast<std::uint32_t>(splitters.size());
+  if (levels <= range_binning<T>::max_levels)
+    run(ctx, function, samples, range_binning<T>{splitters.data(), levels}, weights, bins, options);
+  else run(ctx, function, samples, global_range_binning<T>{splitters.data(), levels}, weights, bins, options);
+}
+
+template <class T, class BinOf, class Weights, class Counter>
+void by_function(context& ctx, const char* function, cuda::std::span<const T> samples, BinOf bin_of,
+                 const Weights& weights, cuda::std::span<Counter> bins, const histogram_options& options) {
+  check_common(ctx, function, samples, bins);
+  run(ctx, function, samples, functor_binning<BinOf>{bin_of, static_cast<std::uint32_t>(bins.size())}, weights, bins,
+      options);
+}
+
+/// The weights of a weighted call, checked.
+template <class T, class W>
+[[nodiscard]] sample_weights<W> weights_of(const context& ctx, const char* function, cuda::std::span<const T> samples,
+                                           cuda::std::span<const W> weights, cuda::std::span<W> bins) {
+  check_weights(ctx, function, samples, weights, bins);
+  return {weights.data()};
+}
+
+}  // namespace sluice::detail::histogram
