@@ -14,6 +14,12 @@
 #define SLUICE_FORCEINLINE inline
 #endif
 
+/// The architecture whose tuning tables (detail/<family>/tuning.hpp) a build takes, as 100 × major +
+/// 10 × minor: sm_90 unless the build defines it. A family without a table for it falls back to sm_90's.
+#ifndef SLUICE_TUNING_ARCH
+#define SLUICE_TUNING_ARCH 900
+#endif
+
 namespace sluice {
 /// 128-bit unsigned arithmetic (host and device) for exact products and quotients of 64-bit values.
 __extension__ typedef unsigned __int128 uint128_t;
