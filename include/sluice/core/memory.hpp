@@ -56,4 +56,19 @@ void require_device_memory(const context& ctx, cuda::std::span<T, Extent> range,
   require_device_memory(ctx, range.data(), range.size_bytes(), function, parameter);
 }
 
+namespace detail {
+
+/// The checks every key-value call makes of its values: device memory, and one value and one output
+/// element per key.
+template <class V>
+void require_values_per_key(const context& ctx, const char* function, std::size_t keys,
+                            cuda::std::span<const V> values, cuda::std::span<V> out_values) {
+  require_device_memory(ctx, values, function, "values");
+  require_device_memory(ctx, out_values, function, "out_values");
+  if (values.size() != keys) throw invalid_argument(function, "values", "must have one value per key");
+  if (out_values.size() != keys) throw invalid_argument(function, "out_values", "must have one element per key");
+}
+
+}  // namespace detail
+
 }  // namespace sluice

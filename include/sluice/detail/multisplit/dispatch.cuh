@@ -67,11 +67,7 @@ void check_arguments(const context& ctx, const char* function, cuda::std::span<c
     throw invalid_argument(function, "bucket_offsets", "must be empty or have m + 1 entries");
   if (detail::overlaps(keys, out_keys)) throw invalid_argument(function, "out_keys", "overlaps keys");
   if constexpr (has_values<V>) {
-    require_device_memory(ctx, values, function, "values");
-    require_device_memory(ctx, out_values, function, "out_values");
-    if (values.size() != keys.size()) throw invalid_argument(function, "values", "must have one value per key");
-    if (out_values.size() != keys.size())
-      throw invalid_argument(function, "out_values", "must have one element per key");
+    require_values_per_key(ctx, function, keys.size(), values, out_values);
     if (detail::overlaps(values, out_values))
       throw invalid_argument(function, "out_values", "overlaps values");
   }

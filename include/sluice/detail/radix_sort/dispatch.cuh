@@ -108,11 +108,7 @@ void check_arguments(const context& ctx, const char* function, cuda::std::span<c
   if (detail::overlaps(out_keys, keys))
     throw invalid_argument(function, "out_keys", "overlaps keys (radix sort is out of place)");
   if constexpr (has_values<V>) {
-    require_device_memory(ctx, values, function, "values");
-    require_device_memory(ctx, out_values, function, "out_values");
-    if (values.size() != keys.size()) throw invalid_argument(function, "values", "must have one value per key");
-    if (out_values.size() != keys.size())
-      throw invalid_argument(function, "out_values", "must have one element per key");
+    require_values_per_key(ctx, function, keys.size(), values, out_values);
     if (detail::overlaps(out_values, keys) || detail::overlaps(out_values, values))
       throw invalid_argument(function, "out_values", "overlaps an input (radix sort is out of place)");
     if (detail::overlaps(out_keys, values))
