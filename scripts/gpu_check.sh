@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU check, run on the GPU machine for every change to device code:
-#   build (ci preset, all cores) → gpu and host tests → compute-sanitizer memcheck, racecheck and
+#   build (release preset, all cores) → gpu and host tests → compute-sanitizer memcheck, racecheck and
 #   synccheck over the gpu tests (side by side) → resource report → sluice info → sluice bench --quick
 # Logs go to the directory given as $1 (or $SLUICE_CHECK_LOGS, default build/gpu-check). The bench
 # table and a one-line-per-step summary are printed last. Exit status 0 only if every step passed.
@@ -45,14 +45,14 @@ export PATH="/usr/local/cuda/bin:$PATH"
 # SLUICE_PREBUILT=build/prebuilt.tar.xz (scripts/pack_prebuilt.sh): binaries built elsewhere for the
 # commit; unpacked into the build folder, with their shared libraries, and the build is skipped.
 if [ -n "${SLUICE_PREBUILT:-}" ]; then
-  mkdir -p build/ci && tar xJf "$SLUICE_PREBUILT" -C build/ci || exit 1
-  export LD_LIBRARY_PATH="$PWD/build/ci/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" SLUICE_SKIP_BUILD=1
-  export SLUICE_COMMIT="${SLUICE_COMMIT:-$(cat build/ci/COMMIT)}"
+  mkdir -p build/release && tar xJf "$SLUICE_PREBUILT" -C build/release || exit 1
+  export LD_LIBRARY_PATH="$PWD/build/release/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" SLUICE_SKIP_BUILD=1
+  export SLUICE_COMMIT="${SLUICE_COMMIT:-$(cat build/release/COMMIT)}"
 fi
 logs="${1:-${SLUICE_CHECK_LOGS:-build/gpu-check}}"
 mkdir -p "$logs"
 rm -f "$logs"/*.status
-build=build/ci
+build=build/release
 gpu_tests="$build/tests/sluice_gpu_tests"
 # Sanitizers slow kernels 10-100x: leave out the tests sized for memory (2^31 elements and up), and
 # the *ApiError* tests, which make runtime calls fail on purpose (the sanitizer counts those as errors).
@@ -137,9 +137,9 @@ fi
   cmake --version | head -1; } 2>&1 | tee "$logs/machine.log"
 
 if wants build; then
-  step configure cmake --preset ci || { summary; exit 1; }
+  step configure cmake --preset release || { summary; exit 1; }
   # shellcheck disable=SC2086  # SLUICE_BUILD_TARGET: one target (e.g. sluice) to save build time
-  step build cmake --build --preset ci -j "$(nproc)" ${SLUICE_BUILD_TARGET:+--target $SLUICE_BUILD_TARGET} || { tail -40 "$logs/build.log"; summary; exit 1; }
+  step build cmake --build --preset release -j "$(nproc)" ${SLUICE_BUILD_TARGET:+--target $SLUICE_BUILD_TARGET} || { tail -40 "$logs/build.log"; summary; exit 1; }
 fi
 if wants gpu-tests; then
   step gpu-tests "$gpu_tests" --gtest_filter="$test_filter" --gtest_output="xml:$logs/gpu-tests.xml"
