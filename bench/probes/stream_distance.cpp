@@ -1,12 +1,13 @@
-// Evidence for docs/simulator.md, "The streams' distance" (session 15): the straight loop
-// (host::multireduce naive, one thread) over u32 labels and values whose virtual distance is controlled.
-//   ./a.out bits    labels at the start of a mapping, values 2^28 (+ one bit 2^j) bytes further, m = 2^10
-//   ./a.out move    the same physical pages of values moved by mremap between distances, then fresh
-//                   pages at one distance
-//   ./a.out placed  the tool's placement (sluice simulate's stream_pair: the labels' bytes rounded to a
-//                   page + 480 KiB) against two std::vectors allocated one after the other (how the
-//                   tool's loops had their streams before), at the tool's n and m = 2^10 … 2^16
-// Build: g++ -DSLUICE_HAVE_TBB -O3 -DNDEBUG -std=gnu++20 -I include -I /usr/local/cuda/include/cccl FILE -ltbb
+// stream_distance: the host's straight loop (sluice::host::multireduce, naive, one thread) over u32 labels
+// and values whose virtual distance is controlled: on some CPUs the loop's speed follows that distance
+// (docs/host.md, docs/simulator.md "The streams' distance").
+//   stream_distance bits    labels at the start of a mapping, values 2^28 (+ one bit 2^j) bytes further, m = 2^10
+//   stream_distance move    the same physical pages of values moved by mremap between distances, then fresh
+//                           pages at one distance
+//   stream_distance placed  sluice simulate's placement (stream_pair: the labels' bytes rounded to a page
+//                           + 480 KiB) against two std::vectors allocated one after the other, at n = 2^21,
+//                           2^22, 2^24 and m = 2^10 … 2^16
+// Built with the rest where TBB is found (bench/probes/CMakeLists.txt): build/release/bench/probes/stream_distance.
 #include <sluice/core/operators.hpp>
 #include <sluice/host/multireduce.hpp>
 #include <oneapi/tbb/task_arena.h>
