@@ -4,8 +4,8 @@
 # under its own name), and benches them alternately, two rounds, with scripts/gpu_check.sh's bench part
 # (`radix_sort --quick --gpu-only --implementation "onesweep]"`; CUB in every run), then one u32 pairs
 # timeline of each; SASS="PACK..." also dumps the u32 pairs pass kernel's SASS of those packs. Everything
-# goes into $OUT/ab.tgz. Session 13 used it (docs/benchmarks/2026-11-26-h100-ab-*; the first of those
-# runs had no --implementation filter on the timeline).
+# goes into $OUT/ab.tgz. Its runs of 2026-11-26 are stored at commit e1bf470
+# (docs/benchmarks/2026-11-26-h100-ab-a49ad91-*; the first had no --implementation filter on the timeline).
 set -u
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 # gpu_check.sh unpacks each pack into build/release (SLUICE_PREBUILT) and names its commit.
