@@ -30,6 +30,7 @@ BENCH_FORBIDDEN='*.log *.status *.xml *.gz *.xz *.ncu-rep *.cu *.cpp *.o'
 # ------------------------------------------------------------------------------------------------------
 violations=0
 violation() { echo "check_repo: $*" >&2; violations=$((violations + 1)); }
+indent() { local l; while IFS= read -r l; do echo "  $l"; done <<<"$1"; }
 
 check_layers() {  # check_layers ROOT
   local root=$1 layer allowed dir file line text target ok a why
@@ -38,7 +39,8 @@ check_layers() {  # check_layers ROOT
     dir="$root/include/sluice/$layer"
     [ -d "$dir" ] || continue
     while IFS=: read -r file line text; do
-      target=$(sed -E 's/.*[<"]sluice\/([^>"]*)[>"].*/\1/' <<<"$text")
+      target=""
+      [[ "$text" =~ [\<\"]sluice/([^\>\"]*)[\>\"] ]] && target=${BASH_REMATCH[1]}
       ok=0
       for a in $allowed; do [[ "$target" == "$a"* ]] && ok=1; done
       ((ok)) && continue
@@ -51,9 +53,10 @@ check_layers() {  # check_layers ROOT
 }
 
 check_benchmarks() {  # check_benchmarks ROOT
-  local dir="$1/$BENCH_DIR" bytes files pattern found
+  local dir="$1/$BENCH_DIR" bytes size files pattern found
   [ -d "$dir" ] || return 0
-  bytes=$(find "$dir" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+  bytes=0
+  while read -r size; do bytes=$((bytes + size)); done < <(find "$dir" -type f -printf '%s\n')
   files=$(find "$dir" -type f | wc -l)
   if ((bytes > BENCH_MAX_BYTES)); then
     violation "benchmarks: $BENCH_DIR holds $bytes bytes, more than $BENCH_MAX_BYTES; keep only the latest results (docs/benchmarks/README.md)"
@@ -61,7 +64,9 @@ check_benchmarks() {  # check_benchmarks ROOT
   if ((files > BENCH_MAX_FILES)); then
     violation "benchmarks: $BENCH_DIR holds $files files, more than $BENCH_MAX_FILES; keep only the latest results (docs/benchmarks/README.md)"
   fi
-  for pattern in $BENCH_FORBIDDEN; do
+  local -a patterns
+  read -ra patterns <<<"$BENCH_FORBIDDEN"  # no globbing: the patterns go to find as they are
+  for pattern in "${patterns[@]}"; do
     while read -r found; do
       [ -n "$found" ] && violation "benchmarks: ${found#"$1"/} is not a result ($pattern files do not belong in $BENCH_DIR)"
     done < <(find "$dir" -type f -name "$pattern" | sort)
@@ -82,9 +87,9 @@ self_test() {
     rc=$?
     cases=$((cases + 1))
     if [ "$verdict" = ok ] && [ $rc -ne 0 ]; then
-      echo "self-test: $name: expected ok, got exit $rc:"; sed 's/^/  /' <<<"$out"; failed=$((failed + 1))
+      echo "self-test: $name: expected ok, got exit $rc:"; indent "$out"; failed=$((failed + 1))
     elif [ "$verdict" = fail ] && { [ $rc -eq 0 ] || ! grep -qF -- "$text" <<<"$out"; }; then
-      echo "self-test: $name: expected a violation naming $text, got exit $rc:"; sed 's/^/  /' <<<"$out"; failed=$((failed + 1))
+      echo "self-test: $name: expected a violation naming $text, got exit $rc:"; indent "$out"; failed=$((failed + 1))
     fi
   }
   # case VERDICT NAME PATH CONTENT: a tree holding only PATH, and its verdict (a failure must name PATH).
