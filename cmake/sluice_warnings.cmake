@@ -1,5 +1,6 @@
 # Warnings for sluice's own targets (never imposed on consumers of the header-only library).
-# SLUICE_WARNINGS_AS_ERRORS (on in the ci preset, which the test command uses) makes them fatal.
+# SLUICE_WARNINGS_AS_ERRORS (on in the release preset, which scripts/test and scripts/bench use) makes
+# them fatal.
 # Register spills are not a compile warning here: CUB kernels instantiated in our translation units
 # (the benchmark baselines) spill a few bytes in their own tuning policies. Spills of sluice kernels
 # are read from the resource report (scripts/gpu_check.sh prints it) instead.

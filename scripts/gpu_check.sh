@@ -1,33 +1,40 @@
 #!/usr/bin/env bash
 # The GPU check, run on the GPU machine for every change to device code:
-#   build (ci preset, all cores) → gpu and host tests → compute-sanitizer memcheck, racecheck and
-#   synccheck over the gpu tests (side by side) → resource report → sluice info → sluice bench --quick
-# Logs go to the directory given as $1 (or $SLUICE_CHECK_LOGS, default build/gpu-check). The bench
-# table and a one-line-per-step summary are printed last. Exit status 0 only if every step passed.
-#   → the SSSP example.
-# Budget: the whole check takes well over the 10 minutes of one device call, so it runs in parts, each
-# building first (a no-op when the machine is warm): SLUICE_CHECK_PART=tests (gpu and host tests,
-# resources, info), sanitizers (the three tools), bench (info, bench, examples); default all. Set
-# SLUICE_COMMIT to the commit being checked (the GPU machine's copy has no git history).
-# SLUICE_CHECK_SOURCE=build/export/src.tgz checks a `git archive` of a commit instead of the working
-# tree (which may hold other engineers' unfinished files); it is unpacked once into build/checked-source
-# and the build there is kept for the next call. SLUICE_TEST_FILTER narrows the gpu tests and sanitizers
-# (a gtest filter); SLUICE_SANITIZERS narrows the sanitizer part to some of its tools (default
-# "memcheck racecheck synccheck"); SLUICE_BENCH_ARGS replaces the bench's arguments (default: --quick --gpu-only;
-# shell quoting applies: SLUICE_BENCH_ARGS='multisplit --case "bit-field buckets keys"').
-# SLUICE_CHECK_PART=build only builds (SLUICE_BUILD_TARGET: only that target); SLUICE_SKIP_BUILD=1 then lets several parts run side by side.
-# SLUICE_CHECK_PART=profile runs Nsight Compute over `sluice bench $SLUICE_BENCH_ARGS`, profiling
-# SLUICE_PROFILE_COUNT (default 1) launches of the kernels matching the regex SLUICE_PROFILE_KERNEL
-# (matched against SLUICE_PROFILE_NAME_BASE: function, the default, or demangled, with the template
-# arguments) after skipping SLUICE_PROFILE_SKIP (default 0) of them; the report goes to profile-$SLUICE_PROFILE_NAME
-# .ncu-rep with its details page and source-level SASS (CSV) beside it; at ncu's locked base clocks with
-# flushed caches unless SLUICE_PROFILE_CLOCKS=none / SLUICE_PROFILE_CACHE=none (the GPU's own clocks, the
-# caches as the replay leaves them).
-# SLUICE_CHECK_PART=timeline runs Nsight Compute over the bench at the GPU's own clocks and without cache
-# flushes, reading only each launch's duration, DRAM bytes and SM clock: where a call's time goes, launch by launch
-# (SLUICE_PROFILE_KERNEL, default every kernel; SLUICE_PROFILE_COUNT, default 400 launches) into
-# timeline-$SLUICE_PROFILE_NAME.csv. Narrow the bench with --case and --implementation. SLUICE_TIMELINE_CLOCKS
-# (base) and SLUICE_TIMELINE_CACHE (all) take the profile's locked clocks and flushed caches instead.
+#   scripts/gpu_check.sh [LOGDIR]   (LOGDIR, else $SLUICE_CHECK_LOGS, else build/gpu-check)
+# Steps: configure and build (release preset, all cores) → gpu tests → host tests → compute-sanitizer
+# memcheck, racecheck and synccheck over the gpu tests (side by side, each in SLUICE_SANITIZER_SHARDS
+# gtest shards, default 4) → resource report of sluice's kernels (spills) → sluice info → sluice bench
+# (default --quick --gpu-only) → the SSSP example. Each step writes LOGDIR/NAME.log and a verdict line in
+# LOGDIR/NAME.status; the bench also writes LOGDIR/results.json, results.csv and plots/ (sluice bench
+# --json/--csv/--plot), the gpu tests LOGDIR/gpu-tests.xml, and LOGDIR/machine.log names the GPU, driver,
+# nvcc and cmake. The bench table and a one-line-per-step summary are printed last; the exit status is 0
+# only if every step passed.
+# Settings (environment):
+#   SLUICE_CHECK_PART   all (default), or a part that fits one device call, each building first (a no-op
+#                       when the build is current): tests (gpu and host tests, resources, info),
+#                       sanitizers, bench (info, bench, examples), build, profile, timeline
+#   SLUICE_COMMIT       the commit being checked (the GPU machine's copy has no git history)
+#   SLUICE_CHECK_SOURCE a `git archive` (.tgz) to check instead of the working tree; unpacked once into
+#                       build/checked-source, whose build is kept for the next call
+#   SLUICE_PREBUILT     build/prebuilt.tar.xz from scripts/pack_prebuilt.sh: binaries built elsewhere,
+#                       unpacked into build/release; the build is skipped, and steps whose binary is
+#                       missing are skipped, saying so
+#   SLUICE_SKIP_BUILD=1 the build is current (a build part ran first), so parts may run side by side
+#   SLUICE_BUILD_TARGET the build part builds only this target (e.g. sluice_cli)
+#   SLUICE_TEST_FILTER  a gtest filter for the gpu tests and sanitizers
+#   SLUICE_SANITIZERS   the sanitizer part's tools (default "memcheck racecheck synccheck")
+#   SLUICE_BENCH_ARGS   the bench's arguments, shell quoting applies (default --quick --gpu-only;
+#                       e.g. 'multisplit --case "bit-field buckets keys"')
+# SLUICE_CHECK_PART=profile runs Nsight Compute over `sluice bench $SLUICE_BENCH_ARGS`: SLUICE_PROFILE_COUNT
+# (default 1) launches of the kernels matching the regex SLUICE_PROFILE_KERNEL (matched against
+# SLUICE_PROFILE_NAME_BASE: function, the default, or demangled) after skipping SLUICE_PROFILE_SKIP (default
+# 0); the report goes to profile-$SLUICE_PROFILE_NAME.ncu-rep with its details page and source-level SASS
+# (CSV) beside it; at ncu's locked base clocks with flushed caches unless SLUICE_PROFILE_CLOCKS=none /
+# SLUICE_PROFILE_CACHE=none.
+# SLUICE_CHECK_PART=timeline runs Nsight Compute over the bench at the GPU's own clocks without cache
+# flushes, reading each launch's duration, DRAM bytes and SM clock (SLUICE_PROFILE_KERNEL, default every
+# kernel; SLUICE_PROFILE_COUNT, default 400 launches) into timeline-$SLUICE_PROFILE_NAME.csv;
+# SLUICE_TIMELINE_CLOCKS=base and SLUICE_TIMELINE_CACHE=all take the profile's clocks and flushes instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "${SLUICE_CHECK_SOURCE:-}" ]; then
@@ -45,14 +52,14 @@ export PATH="/usr/local/cuda/bin:$PATH"
 # SLUICE_PREBUILT=build/prebuilt.tar.xz (scripts/pack_prebuilt.sh): binaries built elsewhere for the
 # commit; unpacked into the build folder, with their shared libraries, and the build is skipped.
 if [ -n "${SLUICE_PREBUILT:-}" ]; then
-  mkdir -p build/ci && tar xJf "$SLUICE_PREBUILT" -C build/ci || exit 1
-  export LD_LIBRARY_PATH="$PWD/build/ci/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" SLUICE_SKIP_BUILD=1
-  export SLUICE_COMMIT="${SLUICE_COMMIT:-$(cat build/ci/COMMIT)}"
+  mkdir -p build/release && tar xJf "$SLUICE_PREBUILT" -C build/release || exit 1
+  export LD_LIBRARY_PATH="$PWD/build/release/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" SLUICE_SKIP_BUILD=1
+  export SLUICE_COMMIT="${SLUICE_COMMIT:-$(cat build/release/COMMIT)}"
 fi
 logs="${1:-${SLUICE_CHECK_LOGS:-build/gpu-check}}"
 mkdir -p "$logs"
 rm -f "$logs"/*.status
-build=build/ci
+build=build/release
 gpu_tests="$build/tests/sluice_gpu_tests"
 # Sanitizers slow kernels 10-100x: leave out the tests sized for memory (2^31 elements and up), and
 # the *ApiError* tests, which make runtime calls fail on purpose (the sanitizer counts those as errors).
@@ -137,9 +144,9 @@ fi
   cmake --version | head -1; } 2>&1 | tee "$logs/machine.log"
 
 if wants build; then
-  step configure cmake --preset ci || { summary; exit 1; }
+  step configure cmake --preset release || { summary; exit 1; }
   # shellcheck disable=SC2086  # SLUICE_BUILD_TARGET: one target (e.g. sluice) to save build time
-  step build cmake --build --preset ci -j "$(nproc)" ${SLUICE_BUILD_TARGET:+--target $SLUICE_BUILD_TARGET} || { tail -40 "$logs/build.log"; summary; exit 1; }
+  step build cmake --build --preset release -j "$(nproc)" ${SLUICE_BUILD_TARGET:+--target $SLUICE_BUILD_TARGET} || { tail -40 "$logs/build.log"; summary; exit 1; }
 fi
 if wants gpu-tests; then
   step gpu-tests "$gpu_tests" --gtest_filter="$test_filter" --gtest_output="xml:$logs/gpu-tests.xml"
@@ -153,7 +160,7 @@ wait
 if wants resources; then step resources resources; fi
 if wants info; then step info "$build/sluice" info; fi
 if wants bench; then
-  step bench "$build/sluice" bench "${bench_args[@]}" --json "$logs/bench.json" --csv "$logs/bench.csv" --plot "$logs/plots"
+  step bench "$build/sluice" bench "${bench_args[@]}" --json "$logs/results.json" --csv "$logs/results.csv" --plot "$logs/plots"
 fi
 if wants examples; then step examples "$build/examples/sssp_delta_stepping"; fi
 profile() {  # Nsight Compute over the bench, the sections that say what bounds a kernel, and its source page

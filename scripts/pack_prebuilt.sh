@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Packs the ci preset's GPU-side binaries, built here for the committed tree, into build/prebuilt.tar.xz
+# Packs the release preset's GPU-side binaries, built here for the committed tree, into build/prebuilt.tar.xz
 # (with the shared libraries they link that the GPU machine's image may lack: libcudart.so.13, libtbb.so.12),
 # so that a GPU call spends its time running rather than on a cold build (about 270 s with 16 cores).
 # scripts/gpu_check.sh takes it as SLUICE_PREBUILT=build/prebuilt.tar.xz. Refuses a tree with uncommitted
 # changes: the binaries must be those of the commit named in the check's logs. Arguments name the targets
-# to pack (paths under build/ci; default all four below): the working tree and the pack together must stay
-# under the device call's 64 MiB. SLUICE_PACK_TESTS="multisplit radix_sort" packs a tests/sluice_gpu_tests
+# to pack (paths under build/release; default all four below): the working tree and the pack together must
+# stay under the device call's 64 MiB. SLUICE_PACK_TESTS="multisplit radix_sort" packs a tests/sluice_gpu_tests
 # linked from those test files' objects alone (tests/gpu/NAME_test.cu; the same link line as the full
 # binary's), which is how the gpu tests of a few suites fit beside the bench. SLUICE_PACK_BENCH_CASES="radix_sort
 # multisplit" likewise packs a `sluice` whose bench holds those cases alone (bench/cases/NAME.cu; the full
@@ -18,35 +18,35 @@ if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
 fi
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(tests/sluice_gpu_tests tests/sluice_host_tests sluice examples/sssp_delta_stepping)
-cmake --build --preset ci --target "${targets[@]##*/}"
+cmake --build --preset release --target "${targets[@]##*/}"
 staging=build/prebuilt-staging
 rm -rf "$staging" && mkdir -p "$staging/lib"
-for target in "${targets[@]}"; do install -D "build/ci/$target" "$staging/$target"; done
+for target in "${targets[@]}"; do install -D "build/release/$target" "$staging/$target"; done
 if [ -n "${SLUICE_PACK_TESTS:-}" ]; then
-  cmake --build --preset ci --target sluice_gpu_tests
-  objects=(build/ci/tests/CMakeFiles/sluice_gpu_tests.dir/support/gpu_main.cu.o)
-  for name in $SLUICE_PACK_TESTS; do objects+=("build/ci/tests/CMakeFiles/sluice_gpu_tests.dir/gpu/${name}_test.cu.o"); done
+  cmake --build --preset release --target sluice_gpu_tests
+  objects=(build/release/tests/CMakeFiles/sluice_gpu_tests.dir/support/gpu_main.cu.o)
+  for name in $SLUICE_PACK_TESTS; do objects+=("build/release/tests/CMakeFiles/sluice_gpu_tests.dir/gpu/${name}_test.cu.o"); done
   # The full binary's link line (build.ninja), with the chosen objects only.
-  libraries=$(awk '/^build tests\/sluice_gpu_tests:/ { found = 1 } found && /LINK_LIBRARIES/ { sub(/^ *LINK_LIBRARIES = /, ""); print; exit }' build/ci/build.ninja)
+  libraries=$(awk '/^build tests\/sluice_gpu_tests:/ { found = 1 } found && /LINK_LIBRARIES/ { sub(/^ *LINK_LIBRARIES = /, ""); print; exit }' build/release/build.ninja)
   mkdir -p "$staging/tests"
   # shellcheck disable=SC2086  # the link line is a list of words
   c++ -O3 "${objects[@]}" -o "$staging/tests/sluice_gpu_tests" -L/usr/local/cuda/targets/x86_64-linux/lib $libraries
 fi
 if [ -n "${SLUICE_PACK_BENCH_CASES:-}" ]; then
-  cmake --build --preset ci --target sluice
+  cmake --build --preset release --target sluice
   # The full binary's link line (build.ninja) with the chosen cases' objects only.
-  mapfile -t inputs < <(awk '/^build sluice:/ { for (i = 4; i <= NF && $i != "|"; ++i) print $i; exit }' build/ci/build.ninja |
+  mapfile -t inputs < <(awk '/^build sluice:/ { for (i = 4; i <= NF && $i != "|"; ++i) print $i; exit }' build/release/build.ninja |
     grep -v '/cases/')
   for name in $SLUICE_PACK_BENCH_CASES; do
-    case_object=$(ls build/ci/bench/CMakeFiles/sluice_bench.dir/cases/"$name".cu*.o)
-    inputs+=("${case_object#build/ci/}")
+    case_object=$(ls build/release/bench/CMakeFiles/sluice_bench.dir/cases/"$name".cu*.o)
+    inputs+=("${case_object#build/release/}")
   done
-  libraries=$(awk '/^build sluice:/ { found = 1 } found && /LINK_LIBRARIES/ { sub(/^ *LINK_LIBRARIES = /, ""); print; exit }' build/ci/build.ninja)
+  libraries=$(awk '/^build sluice:/ { found = 1 } found && /LINK_LIBRARIES/ { sub(/^ *LINK_LIBRARIES = /, ""); print; exit }' build/release/build.ninja)
   # shellcheck disable=SC2086  # the link line is a list of words
-  (cd build/ci && c++ -O3 "${inputs[@]}" -o "../../$staging/sluice" $libraries)
+  (cd build/release && c++ -O3 "${inputs[@]}" -o "../../$staging/sluice" $libraries)
 fi
 for library in libcudart.so.13 libtbb.so.12; do
-  path=$(ldd build/ci/tests/sluice_gpu_tests | awk -v l="$library" '$1 == l { print $3 }')
+  path=$(ldd build/release/tests/sluice_gpu_tests | awk -v l="$library" '$1 == l { print $3 }')
   [ -n "$path" ] && cp -L "$path" "$staging/lib/"
 done
 git rev-parse --short HEAD >"$staging/COMMIT"
