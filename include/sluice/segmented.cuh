@@ -14,7 +14,10 @@
 //                             number of runs
 //
 // Operands combine in index order: non-commutative operators are exact (sluice::reference::segmented_*,
-// reduce_by_key, *_scan_by_key are the oracles). Asynchronous on the context's stream.
+// reduce_by_key, *_scan_by_key are the oracles). Asynchronous on the context's stream. The exclusive
+// scans throw invalid_argument (parameter "out") when out.data() == values.data(), since each output
+// reads the previous value; no other aliasing is checked. The counts of segmented_reduce by flags
+// (segment_count) and reduce_by_key (run_count) may be null.
 //
 //   sluice::segmented_reduce(ctx, values.span(), offsets.span(), sums.span(), 0.0f, sluice::plus{});
 //
