@@ -175,8 +175,8 @@ void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::s
     seg::run_merge_path_reduce(ctx, values.data(), values.size(), offsets, out.data(), init, op);
     return;
   }
-  seg::fill_empty_segments_kernel<<<streaming_grid(ctx, seg::fill_empty_segments_kernel<T>, segments),
-                                    256, 0, ctx.stream()>>>(offsets.data(), segments, out.data(), init);
+  seg::fill_empty_segments_kernel<<<detail::streaming_grid(ctx, seg::fill_empty_segments_kernel<T>, segments),
+                                            256, 0, ctx.stream()>>>(offsets.data(), segments, out.data(), init);
   SLUICE_CHECK_LAUNCH();
   if (values.empty()) return;
   const seg::offset_flags flags(ctx, offsets, values.size());
