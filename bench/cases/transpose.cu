@@ -4,8 +4,9 @@
 // at ≥ 85% of the copy bandwidth on 16384 × 16384 and 3·10^8 × 2 floats.
 //
 // --quick: those two shapes. Otherwise also square sizes 2^10 … 2^14, tall (rows × 2) and wide (2 × cols)
-// sweeps, and a crossover study for the skinny limit of `automatic` (detail::transpose::skinny_max_bytes):
-// the same 2^26 floats as (2^26 / k) × k for k = 4 … 128, through the skinny and the vector-tile kernels.
+// sweeps, and a crossover study for the skinny limit of `automatic` (skinny_max_bytes in
+// detail/transpose/tuning.hpp): the same 2^26 floats as (2^26 / k) × k for k = 4 … 128, through the
+// skinny and the vector-tile kernels.
 #include "harness/measure.hpp"
 
 #include <sluice/data/generate.cuh>

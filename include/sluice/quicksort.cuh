@@ -1,5 +1,5 @@
 // sluice/quicksort.cuh: Palik's segmented quicksort (§6.2), a teaching strategy built from segmented
-// scans. The production sort is radix sort (a later issue); use this one to study the seed, not for speed.
+// scans. The production sort is radix_sort (radix_sort.cuh); use this one to study the seed, not for speed.
 //
 //   segmented_quicksort(keys, out)         out = keys sorted by `less`, stable
 //   segmented_quicksort(keys, heads, out)  every segment sorted on its own (heads[i] != 0 starts a

@@ -48,7 +48,8 @@ struct multiplies {
 };
 
 /// x_0 = b_0, x_i = otimes(x_{i−1}, a_i) ⊕ b_i, for operators meeting Palik's three conditions (see
-/// above; they are the caller's promise, as associativity is for a scan). x may alias b.
+/// above; they are the caller's promise, as associativity is for a scan). x may be b itself (in place:
+/// a tile reads its a and b before writing its x); no overlap is checked.
 template <class AIn, std::size_t E1, class BIn, std::size_t E2, class B, std::size_t E3, class OPlus, class OTimes,
           class Companion>
   requires std::same_as<std::remove_const_t<BIn>, B>

@@ -16,11 +16,11 @@
 //   struct square { __device__ std::uint64_t operator()(std::uint32_t x) const { return std::uint64_t{x} * x; } };
 //   sluice::transform_reduce(ctx, in32.span(), sum64.data(), std::uint64_t{0}, sluice::plus{}, square{});
 //
-// Strategies (reduce_options::algorithm; docs/reduce.md): two_pass_tiles (automatic: the fastest,
-// 0.99x cub::DeviceReduce at 2^28 u32 on an H100, docs/perf-notes.md), and the seeds' strategies for
-// study: dtu_global_tree, dtu_shared_tree (DTU §5.3), palik_interleaved, palik_sequential_addressing,
-// warp_shuffle (Palik §3.3–3.6). Those that reorder operands reject a non-commutative operator with
-// sluice::invalid_argument (parameter "options.algorithm").
+// Strategies (reduce_options::algorithm; docs/reduce.md): two_pass_tiles (automatic: the fastest
+// measured, docs/reduce.md), and the seeds' strategies for study: dtu_global_tree, dtu_shared_tree
+// (DTU §5.3), palik_interleaved, palik_sequential_addressing, warp_shuffle (Palik §3.3–3.6). Those
+// that reorder operands reject a non-commutative operator with sluice::invalid_argument (parameter
+// "options.algorithm").
 #pragma once
 
 #include <sluice/core/context.hpp>

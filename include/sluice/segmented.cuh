@@ -14,7 +14,10 @@
 //                             number of runs
 //
 // Operands combine in index order: non-commutative operators are exact (sluice::reference::segmented_*,
-// reduce_by_key, *_scan_by_key are the oracles). Asynchronous on the context's stream.
+// reduce_by_key, *_scan_by_key are the oracles). Asynchronous on the context's stream. The exclusive
+// scans throw invalid_argument (parameter "out") when out.data() == values.data(), since each output
+// reads the previous value; no other aliasing is checked. The counts of segmented_reduce by flags
+// (segment_count) and reduce_by_key (run_count) may be null.
 //
 //   sluice::segmented_reduce(ctx, values.span(), offsets.span(), sums.span(), 0.0f, sluice::plus{});
 //
@@ -172,8 +175,8 @@ void segmented_reduce(context& ctx, cuda::std::span<In, E1> values, cuda::std::s
     seg::run_merge_path_reduce(ctx, values.data(), values.size(), offsets, out.data(), init, op);
     return;
   }
-  seg::fill_empty_segments_kernel<<<streaming_grid(ctx, seg::fill_empty_segments_kernel<T>, segments),
-                                    256, 0, ctx.stream()>>>(offsets.data(), segments, out.data(), init);
+  seg::fill_empty_segments_kernel<<<detail::streaming_grid(ctx, seg::fill_empty_segments_kernel<T>, segments),
+                                            256, 0, ctx.stream()>>>(offsets.data(), segments, out.data(), init);
   SLUICE_CHECK_LAUNCH();
   if (values.empty()) return;
   const seg::offset_flags flags(ctx, offsets, values.size());

@@ -12,9 +12,10 @@
 //                                         that order, each in input order; counts[0], counts[1] = the
 //                                         sizes of the first two groups
 //
-// Counts are written to device memory (asynchronously, like the results). For select_if,
-// select_flagged and unique, `out` may be shorter than the input: elements that do not fit are counted
-// but not written. pred, classify and eq may be called more than once per element (the partitions'
+// Counts are written to device memory (asynchronously, like the results): select_if, select_flagged
+// and unique need `count` (null is an invalid_argument); the partitions' count(s) may be null. For
+// select_if, select_flagged and unique, `out` may be shorter than the input: elements that do not fit
+// are counted but not written. pred, classify and eq may be called more than once per element (the partitions'
 // counting pass calls them again, and the last tile's padding repeats its first element). Stable. In
 // place is not supported (out must not overlap in). Strategy: one counting pass (partitions only), then
 // one single-pass scan of class counts whose tiles load once, rank each element within its class by

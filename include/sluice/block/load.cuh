@@ -67,8 +67,8 @@ __device__ __forceinline__ int load_blocked_partial(const T* tile, int thread, i
 /// Copies the `count` elements at `from` (global memory) to `to` (shared memory), the block's threads
 /// striding over them. In 16-byte vectors when both ends are 16-byte aligned and the bytes make whole
 /// vectors: a warp's load is then 512 consecutive bytes, one instruction per 16 bytes whatever T is (an
-/// 8-byte T of 4-byte alignment, as affine<u32>, otherwise takes two 4-byte loads per element: ncu found
-/// half of the block sort's global sectors excessive, 2026-11-22). Element by element otherwise.
+/// 8-byte T of 4-byte alignment, as affine<u32>, otherwise takes two 4-byte loads per element, which
+/// wastes global sectors: docs/perf-notes.md). Element by element otherwise.
 template <class T>
 __device__ __forceinline__ void copy_to_shared(const T* from, T* to, int count) {
   const int bytes = count * static_cast<int>(sizeof(T));

@@ -1,8 +1,9 @@
 // sluice/core/device_properties.hpp: what the dispatchers need to know about a device, read once.
 //
-// Strategy choices and launch shapes depend on the SM count, shared memory and L2 of the device at
-// hand; nothing in sluice hard-codes them. Read through cudaDeviceGetAttribute because CUDA 13 dropped
-// the clock fields from cudaDeviceProp.
+// Strategy choices and grid sizes depend on the SM count, shared memory and L2 of the device at hand;
+// nothing in sluice hard-codes them (block shapes and thresholds are the tuning tables',
+// detail/<family>/tuning.hpp, by architecture). Read through cudaDeviceGetAttribute because CUDA 13
+// dropped the clock fields from cudaDeviceProp.
 #pragma once
 
 #include <sluice/core/error.hpp>

@@ -62,8 +62,8 @@ namespace sluice::warp {
 /// counts[r] += the number of valid items in bucket lane + 32r. Buckets at or past 2^bits count 0;
 /// bits ≤ 5 + log2(Registers).
 /// The ballot loop is unrolled up to the 5 + log2(Registers) bits the registers can tell apart, so that
-/// for bits k ≥ 5 the bucket's bit is a constant per register and costs one AND (Registers = 8 with a
-/// runtime loop cost ~290 instructions per window at m = 128; a profile of the multisplit prescan).
+/// for bits k ≥ 5 the bucket's bit is a constant per register and costs one AND (a runtime loop over
+/// the registers costs several times that: docs/perf-notes.md).
 template <int Registers>
 __device__ __forceinline__ void ballot_histogram(unsigned mask, bool valid, unsigned id, int bits,
                                                  unsigned (&counts)[Registers]) {

@@ -7,6 +7,7 @@
 #include <sluice/core/memory.hpp>
 #include <sluice/core/span.hpp>
 #include <sluice/detail/quicksort/palik_rounds.cuh>
+#include <sluice/detail/quicksort/tuning.hpp>
 #include <sluice/options/quicksort.hpp>
 
 #include <cuda/std/span>
@@ -20,12 +21,10 @@
 
 namespace sluice::detail::quicksort {
 
-/// Random keys need about 3·log2 n rounds under the first-key rule (the height of a random binary
-/// search tree, ≈ 4.31 ln n) and fewer under median-of-three: the automatic limit leaves a wide margin
-/// and still stops a sorted input under the first-key rule long before its n − 1 rounds.
+/// options.max_rounds, or the automatic limit (tuning.hpp): 64 + 8·⌈log2(n + 1)⌉.
 [[nodiscard]] inline std::size_t round_limit(const quicksort_options& options, std::size_t n) {
   if (options.max_rounds != 0) return options.max_rounds;
-  return 64 + 8 * static_cast<std::size_t>(std::bit_width(n));
+  return tuning::round_limit_base + tuning::round_limit_per_bit * static_cast<std::size_t>(std::bit_width(n));
 }
 
 template <class K, class Less>

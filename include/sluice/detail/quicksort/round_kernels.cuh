@@ -17,13 +17,14 @@
 #pragma once
 
 #include <sluice/core/config.hpp>
+#include <sluice/detail/quicksort/tuning.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
 
 namespace sluice::detail::quicksort {
 
-inline constexpr int block_threads = 256;
+inline constexpr int block_threads = tuning::block_threads;
 
 /// How each round picks a segment's pivot.
 enum class pivot_rule_id { first, median_of_three };

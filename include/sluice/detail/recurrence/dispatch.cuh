@@ -1,11 +1,12 @@
 // sluice/detail/recurrence/dispatch.cuh: a linear recurrence as one single-pass scan of its steps
-// c_i = [a_i, b_i] (Palik §4.6): the tile program that pairs a and b in registers and stores the states,
+// c_i = [a_i, b_i] (Palik §4.5): the tile program that pairs a and b in registers and stores the states,
 // and run(), which other families may call without the entry points' checks.
 #pragma once
 
 #include <sluice/core/config.hpp>
 #include <sluice/core/context.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/detail/recurrence/tuning.hpp>
 #include <sluice/detail/scan/dispatch.cuh>
 
 #include <cuda/std/cstddef>
@@ -67,11 +68,10 @@ struct recurrence_program {
   }
 };
 
-
 /// x[0, n) of the recurrence with steps (a_i, b_i) combined by op; n ≥ 1.
 template <class A, class B, class StepOp>
 void run(context& ctx, const A* a, const B* b, B* x, std::size_t n, StepOp op) {
-  using shape = scan::single_pass_shape<step<A, B>>;
+  using shape = tuning::tile<step<A, B>>;
   scan::run_decoupled_look_back<scan::scan_kind::inclusive, false>(ctx, recurrence_program<shape, A, B>{a, b, x}, n,
                                                                    step<A, B>{}, op);
 }

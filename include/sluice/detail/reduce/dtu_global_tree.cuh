@@ -20,6 +20,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/detail/reduce/segment_passes.cuh>
 #include <sluice/detail/reduce/sequential_addressing.cuh>
+#include <sluice/detail/reduce/tuning.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/span>
@@ -40,7 +41,7 @@ struct dtu_global_tree_block {
 
 template <class T, class Op>
 void dtu_global_tree(context& ctx, cuda::std::span<const T> in, T* out, T init, Op op) {
-  constexpr int threads = 256;
+  constexpr int threads = tuning::tree_threads;
   device_buffer<T> copy(ctx, in.size());  // stream-ordered from the context's pool
   if (!in.empty())
     SLUICE_CUDA_CHECK(

@@ -16,6 +16,7 @@
 #include <sluice/detail/reduce/common.cuh>
 #include <sluice/detail/reduce/segment_passes.cuh>
 #include <sluice/detail/reduce/sequential_addressing.cuh>
+#include <sluice/detail/reduce/tuning.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/span>
@@ -42,7 +43,7 @@ struct dtu_shared_tree_block {
 
 template <class T, class Op>
 void dtu_shared_tree(context& ctx, cuda::std::span<const T> in, T* out, T init, Op op) {
-  constexpr int threads = 256;
+  constexpr int threads = tuning::tree_threads;
   reduce_in_passes<dtu_shared_tree_block<T, threads>>(ctx, in.data(), in.size(), out, init, op,
                                                       one_element_per_thread<threads>{});
 }

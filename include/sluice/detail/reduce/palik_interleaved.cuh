@@ -21,6 +21,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/detail/reduce/common.cuh>
 #include <sluice/detail/reduce/segment_passes.cuh>
+#include <sluice/detail/reduce/tuning.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/span>
@@ -63,7 +64,7 @@ struct palik_interleaved_block {
 
 template <class T, class Op>
 void palik_interleaved(context& ctx, cuda::std::span<const T> in, T* out, T init, Op op) {
-  constexpr int threads = 256;
+  constexpr int threads = tuning::tree_threads;
   reduce_in_passes<palik_interleaved_block<T, threads>>(ctx, in.data(), in.size(), out, init, op,
                                                         one_wave_of_segments<threads>{});
 }

@@ -18,6 +18,7 @@
 #include <sluice/detail/reduce/common.cuh>
 #include <sluice/detail/reduce/segment_passes.cuh>
 #include <sluice/detail/reduce/sequential_addressing.cuh>
+#include <sluice/detail/reduce/tuning.hpp>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cuda/std/cstddef>
@@ -53,7 +54,7 @@ struct palik_sequential_addressing_block {
 
 template <class T, class Op>
 void palik_sequential_addressing(context& ctx, cuda::std::span<const T> in, T* out, T init, Op op) {
-  constexpr int threads = 256;
+  constexpr int threads = tuning::tree_threads;
   reduce_in_passes<palik_sequential_addressing_block<T, threads>>(ctx, in.data(), in.size(), out, init, op,
                                                                   one_wave_of_segments<threads>{});
 }

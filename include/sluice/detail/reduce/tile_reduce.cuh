@@ -25,6 +25,7 @@
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/reduce/common.cuh>
+#include <sluice/detail/reduce/tuning.hpp>
 
 #include <cub/block/block_reduce.cuh>
 
@@ -34,8 +35,9 @@
 namespace sluice::detail::reduce {
 
 using block::tile_shape;
+/// The tile of two_pass_tiles (tuning.hpp).
 template <class T>
-using default_shape = block::default_tile_shape<T>;
+using default_shape = tuning::tile<T>;
 
 /// The block-level reduction of two_pass_tiles (tiled warp reductions, order-preserving).
 template <class T, int Threads>

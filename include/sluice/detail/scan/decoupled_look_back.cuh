@@ -3,15 +3,15 @@
 // One block per tile. The tile is blockIdx.x by default, which relies, as CUB does, on blocks being
 // dispatched in index order, so that every predecessor of a running tile has started. The tuning
 // tile_order::atomic_counter removes that reliance (a block takes the next tile from a counter, so
-// every predecessor has started whatever the dispatch order) for about 2% (look_back.cuh). Per tile: the tile
-// program loads its inputs and makes the scan elements, the block scans them, warp 0 publishes the
-// tile aggregate and looks back for the exclusive prefix, then publishes the inclusive prefix; the
-// prefix is applied and the tile program stores.
+// every predecessor has started whatever the dispatch order) at a small cost (tuning.hpp). Per tile:
+// the tile program loads its inputs and makes the scan elements, the block scans them, warp 0
+// publishes the tile aggregate and looks back for the exclusive prefix, then publishes the inclusive
+// prefix; the prefix is applied and the tile program stores.
 //
 // Why one tile per block and not a persistent loop: while warp 0 looks back, the block's other warps
-// wait at a barrier. With a persistent grid only the few resident blocks can cover that wait (the
-// first version stalled 65% of its cycles there); with small one-tile blocks an SM holds a dozen
-// blocks in different phases, and new blocks load while old ones wait (docs/perf-notes.md).
+// wait at a barrier. With a persistent grid only the few resident blocks can cover that wait; with
+// small one-tile blocks an SM holds a dozen blocks in different phases, and new blocks load while old
+// ones wait (docs/perf-notes.md, "Why the scan is at 0.83× CUB").
 //
 // Traffic: what the tile program reads and writes, plus O(tiles) status words. Work O(n).
 // In place (in == out) is safe: a tile reads all its input before writing its output.

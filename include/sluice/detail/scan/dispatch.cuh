@@ -11,6 +11,7 @@
 #include <sluice/detail/scan/decoupled_look_back.cuh>
 #include <sluice/detail/scan/reduce_then_scan.cuh>
 #include <sluice/detail/scan/teaching.cuh>
+#include <sluice/detail/scan/tuning.hpp>
 #include <sluice/options/scan.hpp>
 
 #include <cuda/std/span>
@@ -20,7 +21,6 @@
 #include <string>
 
 namespace sluice::detail::scan {
-
 
 /// The single-pass scan of n elements, a tile program (tile_scan.cuh) supplying each tile's elements
 /// and storing the scanned tile.
@@ -75,7 +75,7 @@ void run_reduce_then_scan(context& ctx, const T* in, T* out, std::size_t n, T in
 /// segmented reduction's tile carries).
 template <class T, class Op>
 void brent_kung_inclusive(context& ctx, const T* in, T* to, std::size_t n, Op op) {
-  constexpr int threads = 256;
+  constexpr int threads = tuning::brent_kung_threads;
   constexpr std::size_t tile = 2 * threads;
   const std::size_t tiles = ceil_div(n, tile);
   scratch<T> totals(ctx, tiles);

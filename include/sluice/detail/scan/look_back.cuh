@@ -17,6 +17,7 @@
 #pragma once
 
 #include <sluice/core/config.hpp>
+#include <sluice/detail/scan/tuning.hpp>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cuda/atomic>
@@ -134,23 +135,8 @@ SLUICE_HOST_DEVICE tile_status<T> make_tile_status(void* storage, cuda::std::siz
   }
 }
 
-/// How tiles learn their order and how the look-back waits: the tuning of the single pass.
-enum class tile_order {
-  atomic_counter,  ///< a block takes the next tile from a counter: every predecessor has started
-  block_index,     ///< tile = blockIdx.x, relying on blocks being dispatched in index order (as CUB does)
-};
-template <tile_order Order, unsigned FirstPollDelayNs, unsigned PollDelayNs>
-struct look_back_tuning {
-  static constexpr tile_order order = Order;
-  static constexpr unsigned first_poll_delay_ns = FirstPollDelayNs;  ///< before the first read of a window
-  static constexpr unsigned poll_delay_ns = PollDelayNs;              ///< between reads of an unfinished window
-};
-/// Measured on the u32 sum at 2^28 (docs/perf-notes.md, "look-back tuning"): sleeping before the first
-/// poll, while the predecessors finish their own tiles, took the scan from 0.88× CUB to 1.04× with
-/// blockIdx and 1.5 µs (no gain beyond), and to 1.02× with the counter and 2 µs. The default follows
-/// CUB in relying on blocks being dispatched in index order (every CUDA GPU so far does; CUDA does not
-/// promise it); look_back_tuning<tile_order::atomic_counter, 2000, 650> is the choice that does not.
-using default_look_back_tuning = look_back_tuning<tile_order::block_index, 1500, 650>;
+/// The look-back tuning of the single pass (tile_order, look_back_tuning and the value: tuning.hpp).
+using default_look_back_tuning = tuning::look_back;
 
 /// In-order reduction of lanes [0, last] where lane i holds the value of tile (base − i): the result,
 /// v_last ⊕ … ⊕ v_0 (earliest tile first), is returned in every lane.

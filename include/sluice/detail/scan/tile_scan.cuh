@@ -16,6 +16,8 @@
 #pragma once
 
 #include <sluice/block/tile_shape.hpp>
+#include <sluice/detail/scan/tuning.hpp>
+
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
@@ -27,18 +29,13 @@ namespace sluice::detail::scan {
 enum class scan_kind { inclusive, exclusive };
 
 using block::tile_shape;
+/// The tile of reduce_then_scan's rescan (tuning.hpp).
 template <class T>
-using default_shape = block::default_tile_shape<T>;
+using default_shape = tuning::rescan_tile<T>;
 
-/// The single-pass scan's tile: 128 threads with about 96 bytes of elements each. Small blocks with
-/// many items keep a dozen or more blocks resident per SM, so that while one block's first warp looks
-/// back, other blocks are loading (docs/perf-notes.md, "Why the scan is at 0.83× CUB").
-constexpr int single_pass_items(int element_bytes) {
-  const int items = 96 / element_bytes;
-  return items < 1 ? 1 : (items > 24 ? 24 : items);
-}
+/// The single-pass scan's tile (tuning.hpp): 128 threads with about 96 bytes of elements each.
 template <class T>
-using single_pass_shape = tile_shape<128, single_pass_items(static_cast<int>(sizeof(T)))>;
+using single_pass_shape = tuning::single_pass_tile<T>;
 
 template <class Shape, class U>
 using block_load_t = cub::BlockLoad<U, Shape::threads, Shape::items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;

@@ -12,6 +12,7 @@
 #include <sluice/detail/scan/dispatch.cuh>
 #include <sluice/detail/segmented/flat.cuh>
 #include <sluice/detail/segmented/merge_path.cuh>
+#include <sluice/detail/segmented/tuning.hpp>
 #include <sluice/options/segmented.hpp>
 
 #include <cuda/std/span>
@@ -30,9 +31,7 @@ void run_flat(context& ctx, std::size_t n, const T* values, T init, MakeHeads ma
   auto run = [&](auto count) {
     using C = decltype(count);
     using pair = counted<C, T>;
-    // Shaped by the value, not the pair: the single pass runs at a roughly fixed rate of tiles, so
-    // 24 items of u32 (3072 per tile) beat the pair's 12 (docs/perf-notes.md).
-    using shape = scan::single_pass_shape<T>;
+    using shape = tuning::flat_tile<T>;  // shaped by the value, not the pair (tuning.hpp)
     using heads_t = decltype(make_heads(shape{}));
     const segmented_program<shape, C, T, heads_t, Output, Exclusive> program{make_heads(shape{}), values, init, n,
                                                                               output};
@@ -131,7 +130,8 @@ void run_merge_path_reduce(context& ctx, const T* values, std::size_t n, cuda::s
   scratch<std::size_t> splits(ctx, tiles + 1);
   scratch<carry> carries(ctx, tiles);
   scratch<mp::first_segment_fix> fixes(ctx, tiles);
-  mp::partition_kernel<shape::tile><<<static_cast<unsigned>(ceil_div(tiles + 1, 256)), 256, 0, ctx.stream()>>>(
+  constexpr int threads = tuning::partition_threads;
+  mp::partition_kernel<shape::tile><<<static_cast<unsigned>(ceil_div(tiles + 1, threads)), threads, 0, ctx.stream()>>>(
       offsets.data(), segments, n, tiles, splits.get());
   SLUICE_CHECK_LAUNCH();
   mp::reduce_tiles_kernel<shape><<<static_cast<unsigned>(tiles), shape::threads, 0, ctx.stream()>>>(

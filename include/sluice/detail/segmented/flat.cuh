@@ -155,7 +155,7 @@ struct segment_by_count {
 /// there is one, is the rank of i's segment among the non-empty segments: a lower bound on its index,
 /// exact when no empty segment precedes it. Empty segments move it forward, found by galloping (one
 /// probe when there are none; O(log gap) otherwise) instead of a binary search over all segments, whose
-/// dependent loads, one lane at a time, dominated the first version.
+/// dependent loads run one lane at a time.
 struct segment_by_offsets {
   const cuda::std::size_t* offsets;
   cuda::std::size_t segments;

@@ -16,8 +16,8 @@
 //      of `carry`s (segmented ⊕), which completes every segment that ends in the tile, except the first
 //      one, which also needs the tiles before. Its partial goes to out[k] and the tile's own carry out.
 //   3. The tiles' carries are scanned (tile 0's carry starts with init) by a fixed-order scan (Brent–Kung
-//      tiles, recursing on the tile totals: scan.cuh's brent_kung_inclusive), and fix_kernel prepends
-//      each tile's carry-in to its first segment.
+//      tiles, recursing on the tile totals: scan::brent_kung_inclusive, detail/scan/dispatch.cuh), and
+//      fix_kernel prepends each tile's carry-in to its first segment.
 // Operands combine in index order (non-commutative operators are exact); init is applied once, at each
 // segment's start. Deterministic: every level combines in an order fixed by n, S and the tile shape (a
 // thread's walk, the block scan, the carries' Brent–Kung tree, one fix per tile), never by scheduling —
@@ -31,6 +31,7 @@
 
 #include <sluice/block/tile_shape.hpp>
 #include <sluice/core/error.hpp>
+#include <sluice/detail/segmented/tuning.hpp>
 
 #include <cub/block/block_scan.cuh>
 
@@ -42,13 +43,11 @@ namespace sluice::detail::segmented::merge_path {
 
 using cuda::std::size_t;
 
-/// About 12 KiB of staged values per tile whatever the element size (plus 4 bytes per staged end). Many
-/// items per thread amortise the per-thread split and the block scan; 128 threads keep the barrier
-/// waits short (the 256 × 15 tile spent a quarter of its stall samples at the scan's barrier).
-/// Items are merged items per thread, odd so that the threads' element runs in shared memory start in
-/// different banks (stride Items words).
+/// The tile (tuning.hpp): about 12 KiB of staged values whatever the element size (plus 4 bytes per
+/// staged end); Items are merged items per thread, odd so that the threads' element runs in shared
+/// memory start in different banks (stride Items words).
 template <class T>
-using default_shape = block::tile_shape<128, sizeof(T) <= 4 ? 23 : sizeof(T) <= 8 ? 15 : 9>;
+using default_shape = tuning::merge_path_tile<T>;
 
 /// An open piece of the reduction: whether a segment end was crossed, and the ⊕ of the elements since
 /// the last end (a piece that starts at an end starts with init). Combining keeps the right piece when
@@ -146,8 +145,7 @@ struct thread_walk {
 };
 
 /// The walk keeps the next end's position in a register, so an element costs a compare, a shared load
-/// and the ⊕ (the profile of the first version, which reloaded the end, tested both lists and mixed
-/// 64-bit indices into every step, was instruction-bound at 0.6 issues per cycle). Every staged end is
+/// and the ⊕ (docs/perf-notes.md, "the merge-path segmented reduce"). Every staged end is
 /// ≤ tile_elements, so within the thread's items an element step always has j < tile_elements (when no
 /// end is left, k + j < tile items puts j below it; otherwise next_end > j), even for bad offsets. The
 /// first step is peeled: it is the only one that may find no value yet (every step leaves one).

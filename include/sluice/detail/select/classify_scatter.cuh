@@ -21,14 +21,15 @@
 //              the elements of one class have consecutive destinations, so each store instruction
 //              writes contiguous runs; nothing is staged in shared memory.
 // Why this shape and not the scan-program tile (blocked arrangement, a scan of one-hot counts, staging
-// by class): the profile of that version spent 61% of its instructions after the look-back
-// (docs/perf-notes.md, "Issue 3: select against CUB's agent").
+// by class): that version spent most of its instructions after the look-back (docs/perf-notes.md,
+// "Issue 3: select against CUB's agent").
 //
 // Traffic: select reads the input once and writes the kept elements; partitions add one counting
 // pass over the input. Work O(n). Stable by construction.
 #pragma once
 
 #include <sluice/detail/scan/look_back.cuh>
+#include <sluice/detail/select/tuning.hpp>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cub/block/block_reduce.cuh>
@@ -60,7 +61,7 @@ struct add_counts {
 
 /// The tile and the look-back of the classify-scatter pass: Threads threads (whole warps) holding
 /// Items elements each, in warp-striped order.
-template <int Threads, int Items, class LookBack = scan::default_look_back_tuning>
+template <int Threads, int Items, class LookBack = tuning::look_back>
 struct scatter_tuning {
   static_assert(Threads % warp::size == 0 && Items >= 1, "whole warps, at least one item each");
   static constexpr int threads = Threads;
@@ -71,22 +72,13 @@ struct scatter_tuning {
   using look_back = LookBack;
 };
 
-/// Items per thread for elements of `element_bytes`: `nominal` for 4-byte elements, as many bytes per
-/// thread for larger ones (registers hold every item across the look-back).
-constexpr int scatter_items(int nominal, int element_bytes) {
-  const int items = nominal * 4 / element_bytes;
-  return items < 1 ? 1 : (items > nominal ? nominal : items);
-}
-
-/// The default tile: 384 threads × 16 items of 4 bytes for select (6144 elements; CUB's SM90 select
-/// tile is 384 × 17), × 12 for partitions. ptxas gives the u32 kernels 56 registers that way, so three
-/// blocks (36 warps) fit on an SM; a partition with 16 items needs 67 (two blocks), a select on 256 × 16
-/// tiles 59 (four blocks, 32 warps, 4096-element tiles). Not yet measured: the tuning rows of
-/// `sluice bench select` ("... tile tuning") time the candidates against CUB in one run
-/// (docs/perf-notes.md, "Issue 3: select against CUB's agent").
+/// The default tile (tuning.hpp): 384 threads × 16 items of 4 bytes for select and unique, × 12 for the
+/// partitions, fewer items for larger elements.
 template <class T, int Classes = 1>
 using default_scatter_tuning =
-    scatter_tuning<384, scatter_items(Classes == 1 ? 16 : 12, static_cast<int>(sizeof(T)))>;
+    scatter_tuning<tuning::scatter_threads,
+                   tuning::scatter_items(Classes == 1 ? tuning::select_items : tuning::partition_items,
+                                         static_cast<int>(sizeof(T)))>;
 
 // ---- classifiers: the classes of a warp's items, in registers -----------------------------------------
 //

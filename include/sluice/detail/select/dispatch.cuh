@@ -9,6 +9,7 @@
 #include <sluice/core/memory.hpp>
 #include <sluice/core/scratch.hpp>
 #include <sluice/detail/select/classify_scatter.cuh>
+#include <sluice/detail/select/tuning.hpp>
 
 #include <cuda/std/span>
 
@@ -48,7 +49,7 @@ void classify_scatter(context& ctx, const T* in, T* out, std::size_t out_size, s
   static_assert(sizeof(unsigned long long) == sizeof(std::size_t));
   scratch<unsigned long long> totals(ctx, Classes > Kept ? Kept : 0);
   if constexpr (Classes > Kept) {
-    constexpr int threads = 256;
+    constexpr int threads = tuning::count_threads;
     SLUICE_CUDA_CHECK(cudaMemsetAsync(totals.get(), 0, Kept * sizeof(unsigned long long), ctx.stream()));
     auto count = count_classes_kernel<threads, Kept, T, Classifier>;
     count<<<static_cast<unsigned>(one_wave_grid(ctx, count, threads, ceil_div(n, threads))), threads, 0, ctx.stream()>>>(

@@ -10,6 +10,7 @@
 #include <sluice/detail/transpose/skinny.cuh>
 #include <sluice/detail/transpose/tiled.cuh>
 #include <sluice/detail/transpose/tiles.cuh>
+#include <sluice/detail/transpose/tuning.hpp>
 #include <sluice/detail/transpose/vector_tiled.cuh>
 #include <sluice/options/transpose.hpp>
 
@@ -27,23 +28,16 @@ namespace sluice::detail::transpose {
 /// The kernels `automatic` chooses from.
 enum class tuned_kernel {
   copy,          ///< rows = 1 or cols = 1: the transpose has the input's memory layout
-  skinny,        ///< the smaller side is at most skinny_max_bytes: chunks of whole rows (skinny.cuh)
+  skinny,        ///< the smaller side is at most tuning::skinny_max_bytes: chunks of whole rows (skinny.cuh)
   vector_tiled,  ///< 16-byte aligned rows on both sides: 16 KiB swizzled tiles, 16-byte accesses
   scalar_tiled,  ///< anything else: tile[32][33] with 32 × 8 threads, 4 elements per thread
 };
 
-/// Up to this many bytes on the smaller side (one 128-byte line) a square tile would be mostly idle
-/// threads and short row segments, so `automatic` takes the skinny path. Measured crossover (`sluice
-/// bench transpose`, case "f32 skinny crossover", 2^26 floats as (2^26/k) × k, H200, 2026-11-21): at
-/// k = 32 floats (128 bytes) skinny 94.2% of copy, vector tile 78.0%; at k = 64 (256 bytes) a tie
-/// (93.6%, 93.4%); at k = 128 tile 94.5%, skinny 88.7%.
-inline constexpr std::size_t skinny_max_bytes = 128;
-
-/// The choice of `automatic`, in one place.
+/// The choice of `automatic`, in one place (the skinny threshold: tuning.hpp).
 template <class E>
 [[nodiscard]] tuned_kernel choose(const E* in, const E* out, std::size_t rows, std::size_t cols) {
   if (rows == 1 || cols == 1) return tuned_kernel::copy;
-  if (std::min(rows, cols) * sizeof(E) <= skinny_max_bytes) return tuned_kernel::skinny;
+  if (std::min(rows, cols) * sizeof(E) <= tuning::skinny_max_bytes) return tuned_kernel::skinny;
   if (vector_tile_fits(in, out, rows, cols)) return tuned_kernel::vector_tiled;
   return tuned_kernel::scalar_tiled;
 }

@@ -11,10 +11,11 @@
 #pragma once
 
 #include <sluice/detail/transpose/tiles.cuh>
+#include <sluice/detail/transpose/tuning.hpp>
 
 namespace sluice::detail::transpose {
 
-using naive_shape = square_tile<32, 32>;
+using naive_shape = square_tile<tuning::seed_tile_dim, tuning::seed_tile_dim>;  // the seed's (tuning.hpp)
 
 template <class Shape, class E>
 __global__ void __launch_bounds__(Shape::threads)

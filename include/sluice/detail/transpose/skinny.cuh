@@ -23,6 +23,7 @@
 #pragma once
 
 #include <sluice/detail/transpose/tiles.cuh>
+#include <sluice/detail/transpose/tuning.hpp>
 
 #include <cuda/std/cstring>
 
@@ -34,9 +35,9 @@ template <int Threads, int ChunkBytes>
 struct skinny_shape {
   static constexpr int threads = Threads;
   static constexpr int chunk_bytes = ChunkBytes;
-  static constexpr int batch = 4;  // vectors in flight per thread: a 16 KiB chunk is one batch of 256 threads
+  static constexpr int batch = tuning::skinny_batch;  // vectors in flight per thread
 };
-using tuned_skinny_shape = skinny_shape<256, 16384>;
+using tuned_skinny_shape = skinny_shape<tuning::skinny_threads, tuning::skinny_chunk_bytes>;
 
 /// Shared staging of a chunk, with one 4-byte pad after every 128 bytes (one pass over the 32 banks):
 /// accesses K elements apart then drift by one bank per 128 bytes instead of piling into a few banks.

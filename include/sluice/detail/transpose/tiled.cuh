@@ -20,12 +20,14 @@
 #pragma once
 
 #include <sluice/detail/transpose/tiles.cuh>
+#include <sluice/detail/transpose/tuning.hpp>
 
 namespace sluice::detail::transpose {
 
-using tiled_shape = square_tile<32, 32>;
-/// Several cells per thread: four loads in flight per thread before the block synchronises.
-using tuned_scalar_shape = square_tile<32, 8>;
+/// The seed's 32 × 32 tile and threads (tuning.hpp).
+using tiled_shape = square_tile<tuning::seed_tile_dim, tuning::seed_tile_dim>;
+/// Several cells per thread: four loads in flight per thread before the block synchronises (tuning.hpp).
+using tuned_scalar_shape = square_tile<tuning::scalar_tile_dim, tuning::scalar_block_rows>;
 
 template <class Shape, int Pad, class E>
 __global__ void __launch_bounds__(Shape::threads)

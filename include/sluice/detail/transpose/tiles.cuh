@@ -179,8 +179,7 @@ inline constexpr std::size_t max_grid_blocks = 2147483647;
 
 /// Launches `kernel` on ctx's stream with one block per tile (the tile loop covers any tiles beyond
 /// the grid limit). Not a one-wave persistent grid: with fresh blocks the scheduler starts a tile's
-/// loads as soon as any block retires, which measured faster (16384² floats, vector tile, H200:
-/// 95.1% of copy against 92.0% with one wave of looping blocks).
+/// loads as soon as any block retires, which measured faster (docs/perf-notes.md, transpose grid).
 template <class... Params, class... Args>
 void launch_over_tiles(context& ctx, void (*kernel)(Params...), dim3 block, std::size_t tiles, Args&&... args) {
   const std::size_t grid = std::min(tiles, max_grid_blocks);

@@ -2,7 +2,7 @@
 // general shape of `automatic`). DTU §4.7's tiled + padded transpose, taken the "standard further
 // steps" the digest lists: several elements per thread, and 16-byte global accesses.
 //
-// Tile: 16 KiB, each tile row and each output row a whole number of 128-byte lines (tuned_vector_tile:
+// Tile: 16 KiB, each tile row and each output row a whole number of 128-byte lines (tuning.hpp:
 // 128 × 128 bytes, 128 × 64 halves, 64 × 64 words, 64 × 32 doubles, 32 × 32 16-byte elements).
 // 256 threads.
 //   Load phase:  the tile's rows as 16-byte vectors (V = 16 / sizeof(T) elements); each warp
@@ -25,6 +25,7 @@
 #pragma once
 
 #include <sluice/detail/transpose/tiles.cuh>
+#include <sluice/detail/transpose/tuning.hpp>
 
 #include <cuda/std/cstring>
 
@@ -35,9 +36,9 @@ struct vector_tile_shape {
   static constexpr int element_bytes = ElementBytes;
   static constexpr int rows = TileRows;
   static constexpr int cols = TileCols;
-  static constexpr int threads = 256;
-  static constexpr int load_batch = 4;   // global loads in flight per thread (the whole load phase)
-  static constexpr int store_batch = 1;  // strips come from shared memory: occupancy hides its latency
+  static constexpr int threads = tuning::vector_tile_threads;
+  static constexpr int load_batch = tuning::vector_tile_load_batch;    // global loads in flight per thread
+  static constexpr int store_batch = tuning::vector_tile_store_batch;  // strips in flight per thread
   static constexpr int vector_elements = vector_bytes / ElementBytes;     // V
   static constexpr int word_bytes = ElementBytes < 4 ? 4 : ElementBytes;  // a shared read of the store phase
   static constexpr int word_elements = word_bytes / ElementBytes;         // k: output rows per strip
@@ -58,19 +59,14 @@ struct vector_tile_shape {
   __device__ __forceinline__ static int swizzle(int row, int chunk) { return chunk ^ ((row / vector_elements) & 7); }
 };
 
-/// 16 KiB tiles per element size (4 vectors per thread per phase with 256 threads).
+/// 16 KiB tiles per element size (tuning.hpp; 4 vectors per thread per phase with 256 threads).
 template <std::size_t ElementBytes>
-struct tuned_vector_tile;
-template <>
-struct tuned_vector_tile<1> { using type = vector_tile_shape<1, 128, 128>; };
-template <>
-struct tuned_vector_tile<2> { using type = vector_tile_shape<2, 128, 64>; };
-template <>
-struct tuned_vector_tile<4> { using type = vector_tile_shape<4, 64, 64>; };
-template <>
-struct tuned_vector_tile<8> { using type = vector_tile_shape<8, 64, 32>; };
-template <>
-struct tuned_vector_tile<16> { using type = vector_tile_shape<16, 32, 32>; };
+struct tuned_vector_tile {
+  static constexpr int element_bytes = static_cast<int>(ElementBytes);
+  static_assert(tuning::vector_tile_rows(element_bytes) > 0, "vector tiles hold elements of 1, 2, 4, 8 or 16 bytes");
+  using type = vector_tile_shape<element_bytes, tuning::vector_tile_rows(element_bytes),
+                                 tuning::vector_tile_cols(element_bytes)>;
+};
 
 template <class Shape>
 using tile_buffer = vector[Shape::rows][Shape::row_vectors];
