@@ -3,6 +3,7 @@
 // Palik's split and 3-way split examples, truncated outputs, bad arguments, 2^31 + 5 elements; sizes
 // around the warp segments and tiles of the classify-scatter pass, the tile tunings the bench times,
 // and the 64-bit counts of inputs past 2^32 elements (forced on small inputs).
+#include <sluice/core/operators.hpp>
 #include <sluice/data/generate.cuh>
 #include <sluice/reference/select.hpp>
 #include <sluice/select.cuh>
