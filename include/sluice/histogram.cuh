@@ -65,7 +65,7 @@
 #include <sluice/core/span.hpp>
 #include <sluice/detail/histogram/bank_trish.cuh>
 #include <sluice/detail/histogram/binned_samples.cuh>
-#include <sluice/detail/histogram/binning.hpp>
+#include <sluice/core/binning.hpp>
 #include <sluice/detail/histogram/coarse_bins.cuh>
 #include <sluice/detail/histogram/sort_based.cuh>
 #include <sluice/detail/histogram/warp_ballot.cuh>

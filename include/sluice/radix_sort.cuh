@@ -6,7 +6,7 @@
 //   radix_sort_pairs(ctx, keys, values, out_keys, out_values, options)
 //
 // Keys: 8- to 64-bit integers, float, double. The sort is STABLE by bits [begin_bit, end_bit) of each
-// key's order-preserving word (detail/radix_sort/key_bits.hpp): unsigned integers as they are, signed
+// key's order-preserving word (core/radix_key.hpp): unsigned integers as they are, signed
 // integers with the sign bit flipped, floats with every bit flipped when negative and the sign bit set
 // otherwise. Over all bits this is the numeric order, extended to a total order that places
 //   −NaN (largest payload first) < −inf < … < −0.0 < +0.0 < … < +inf < +NaN (smallest payload first):
@@ -52,7 +52,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
 #include <sluice/core/span.hpp>
-#include <sluice/detail/radix_sort/key_bits.hpp>
+#include <sluice/core/radix_key.hpp>
 #include <sluice/detail/radix_sort/onesweep.cuh>
 #include <sluice/detail/radix_sort/pass_plan.hpp>
 #include <sluice/detail/radix_sort/split.cuh>
@@ -341,7 +341,7 @@ void sort(context& ctx, const char* function, cuda::std::span<const K> keys, cud
 
 /// out_keys = keys stably sorted by bits [begin_bit, end_bit) of their order-preserving words.
 template <class KIn, std::size_t E1, class K, std::size_t E2>
-  requires std::same_as<std::remove_const_t<KIn>, K> && detail::radix_sort::radix_key<K>
+  requires std::same_as<std::remove_const_t<KIn>, K> && detail::radix_key<K>
 void radix_sort(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<K, E2> out_keys,
                 const radix_sort_options& options = {}) {
   detail::radix_sort::sort<K, detail::radix_sort::no_values>(ctx, "radix_sort", detail::as_const_span(keys), {},
@@ -351,7 +351,7 @@ void radix_sort(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<K, 
 /// out_keys = keys stably sorted as radix_sort does; out_values[i] = the value of out_keys[i]'s key.
 template <class KIn, std::size_t E1, class VIn, std::size_t E2, class K, std::size_t E3, class V, std::size_t E4>
   requires std::same_as<std::remove_const_t<KIn>, K> && std::same_as<std::remove_const_t<VIn>, V> &&
-           detail::radix_sort::radix_key<K>
+           detail::radix_key<K>
 void radix_sort_pairs(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<VIn, E2> values,
                       cuda::std::span<K, E3> out_keys, cuda::std::span<V, E4> out_values,
                       const radix_sort_options& options = {}) {

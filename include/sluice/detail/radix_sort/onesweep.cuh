@@ -37,7 +37,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
-#include <sluice/detail/radix_sort/key_bits.hpp>
+#include <sluice/core/radix_key.hpp>
 #include <sluice/detail/radix_sort/packed_pairs.cuh>
 #include <sluice/detail/radix_sort/pass_plan.hpp>
 #include <sluice/detail/radix_sort/values.cuh>

@@ -18,7 +18,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/detail/radix_sort/key_bits.hpp>
+#include <sluice/core/radix_key.hpp>
 #include <sluice/detail/radix_sort/values.cuh>
 #include <sluice/scan.cuh>
 
