@@ -24,12 +24,12 @@
 // ≥ m meaning "dropped";  value_of(i) → its value.
 #pragma once
 
+#include <sluice/core/labels.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/host/cache_info.hpp>
 #include <sluice/host/detail/bucket_plan.hpp>
 #include <sluice/host/detail/parallel.hpp>
 #include <sluice/host/huge_pages.hpp>
-#include <sluice/reference/multireduce.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -76,7 +76,7 @@ struct bucketed_tuning {
 inline constexpr std::size_t dropped_bucket = std::numeric_limits<std::size_t>::max();
 template <std::integral L>
 [[nodiscard]] std::size_t label_bucket(L label, std::size_t m) {
-  return reference::detail::valid_label(label, m).value_or(dropped_bucket);
+  return sluice::detail::valid_label(label, m) ? static_cast<std::size_t>(label) : dropped_bucket;
 }
 
 /// The partial sort's bits for m buckets of `bucket_bytes` on this machine: enough that 2^o buckets
