@@ -93,14 +93,9 @@ template <std::integral L>
 // ---- the straight loops (Eilers Alg. 2.2 and 2.3) ----------------------------------------------------------
 
 /// buckets[label_of(i)] ⊕= value_of(i) for i in [begin, end), in order; returns the dropped count.
-/// Out of line and at a 64-byte boundary, so that the loop's place in the code does not depend on what
-/// the caller's translation unit holds: on this project's AMD EPYC guest the same loop over 2^10
-/// buckets ran 0.70-1.04 ns per element in 21 of 21 processes of one build of `sluice simulate` and
-/// 0.58-0.69 in most processes of builds that differed only in unrelated code (session 16,
-/// docs/simulator.md "Where the loop's code lands"); with the function aligned, both builds run alike.
 template <class T, class LabelOf, class ValueOf, class Op>
-[[gnu::noinline, gnu::aligned(64)]] std::size_t fold_range(std::size_t begin, std::size_t end, const LabelOf& label_of,
-                                                           const ValueOf& value_of, std::span<T> buckets, const Op& op) {
+std::size_t fold_range(std::size_t begin, std::size_t end, const LabelOf& label_of, const ValueOf& value_of,
+                       std::span<T> buckets, const Op& op) {
   std::size_t dropped = 0;
   for (std::size_t i = begin; i < end; ++i) {
     const std::size_t k = label_of(i);
