@@ -54,18 +54,13 @@ struct locality {
 
 /// The choice thresholds of the bucketed family, in one place (measurements: docs/host.md).
 struct bucketed_tuning {
-  /// One distribution pass covers at most this many bits (Eilers' Alg. 2.6 is one run): 2^12 groups
-  /// keep the scatter's write streams few enough for the TLB and the write-combining buffers.
+  /// Bits one distribution pass covers: 2^12 groups' write streams stay few enough for the TLB and the WC buffers.
   static constexpr int max_sort_bits = 12;
-  /// The buckets one group touches are sized to this fraction of the largest per-core data cache;
-  /// the rest holds the streams of labels and values (Eilers sorts by log2 m − 18 bits on a 4 MiB L2
-  /// with 4-byte buckets: a quarter of it).
+  /// One group's buckets get this fraction of the largest per-core data cache; the label and value streams the rest.
   static constexpr std::size_t cache_fraction_divisor = 2;
   /// Privatized copies must be cheap next to the loop itself: n ≥ copies × m × this.
   static constexpr std::size_t privatized_work_per_bucket = 8;
-  /// Automatic sorts once the buckets fill this fraction of the last-level cache: on the 32 MiB-L3
-  /// machine of docs/host.md the sort (with 2 MiB pages) wins from 16 MiB of buckets (m = 2^22 u32,
-  /// 1.35x) and ties or loses below (m ≤ 2^21: the buckets hit L3 and the extra passes cost more).
+  /// Automatic sorts once the buckets fill this fraction of the last-level cache: below, its extra passes cost more.
   static constexpr std::size_t partial_sort_llc_divisor = 2;
 };
 
@@ -340,12 +335,10 @@ std::size_t scan(std::size_t n, const LabelOf& label_of, const ValueOf& value_of
 /// What `automatic` runs for n elements into m buckets of bucket_bytes on this machine:
 ///   privatized    when the operator has an identity, the copies are small (they fit the target cache and
 ///                 n ≥ 2 · m · privatized_work_per_bucket), and there are more workers than the strategy
-///                 reads the input (multireduce once: 1.5-1.9x on 2 cores for m ≤ 2^16; multiscan twice,
-///                 so it needs 3 workers: on 2 it measured 0.75-1.0x of naive, docs/host.md);
+///                 reads the input (multireduce once; multiscan twice, so it needs 3 workers to gain);
 ///   partial_sort  when the buckets fill half the last-level cache or more and there are bits to sort by;
 ///   naive         otherwise (buckets in cache: the straight loop is already as fast as memory allows).
-/// Multiscan, multitag and gather pass sort_pays = false: their partial sort adds the replay pass and
-/// measured 0.8-1.2x of naive at m ≥ 2^22 (docs/host.md), so automatic leaves them naive.
+/// Multiscan, multitag and gather pass sort_pays = false: the replay pass their sort adds eats what it saves.
 [[nodiscard]] inline strategy automatic_strategy(std::size_t n, std::size_t m, std::size_t bucket_bytes,
                                                  bool has_identity, std::size_t privatized_input_passes,
                                                  bool sort_pays, const cache_info& caches) {
