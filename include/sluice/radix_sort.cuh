@@ -6,7 +6,7 @@
 //   radix_sort_pairs(ctx, keys, values, out_keys, out_values, options)
 //
 // Keys: 8- to 64-bit integers, float, double. The sort is STABLE by bits [begin_bit, end_bit) of each
-// key's order-preserving word (detail/radix_sort/key_bits.hpp): unsigned integers as they are, signed
+// key's order-preserving word (core/radix_key.hpp): unsigned integers as they are, signed
 // integers with the sign bit flipped, floats with every bit flipped when negative and the sign bit set
 // otherwise. Over all bits this is the numeric order, extended to a total order that places
 //   −NaN (largest payload first) < −inf < … < −0.0 < +0.0 < … < +inf < +NaN (smallest payload first):

@@ -1,6 +1,7 @@
 // src/cli/simulate.cpp: `sluice simulate`: the cache simulator of Eilers §2.4, extended with what the
 // thesis names as its future work (TLB and page walks, memory-level parallelism), against the measured
 // time of sluice::host::multireduce on this machine, naive and partially sorted, for m = 2^4 … 2^26.
+// docs/simulator.md describes the method and keeps the runs behind each choice made here.
 //
 // Nothing about the machine is assumed where it can be measured (Eilers §2.4 calibrated the same way):
 //   geometry     cache levels, line size and ways from host/cache_info.hpp (what the kernel reports);
@@ -10,17 +11,14 @@
 //   sizes        each level's effective size: the chase is swept from half the reported size (the
 //                last level: twice the level inside) towards the reported size in steps of 2^(1/4);
 //                the largest size whose latency stays below halfway to the next level (the last
-//                level: to memory) is the level's (on this guest the shared L3 holds 3-6 MiB of the
-//                reported 32, and which of them varies from second to second). Not the first size above
-//                halfway: other processes only ever add time, so one slow probe says less than a fast
-//                one past it;
+//                level: to memory) is the level's. Not the first size above halfway: other processes
+//                only ever add time, so one slow probe says less than a fast one past it;
 //   simulated    the sizes the simulator gets: random updates (the loop's access kind) over a few
 //   sizes        footprints per level, between the updates that surely fit and those the next level
 //                (the last: memory) serves, give the capacity an LRU level needs to keep as many
 //                (sim::capacity_from_random_updates; update_bytes). The chase sizes only fix where
-//                latency and slots are timed. On this guest: L1 16-30 KiB for random updates against
-//                the chase's 48, L3 5-12 MiB against 4-7 (e88c1a2 runs). The last level's sweep runs
-//                the loop kernel (below), whose losses the model charges there (loop_updates);
+//                latency and slots are timed. The last level's sweep runs the loop kernel (below),
+//                whose losses the model charges there (loop_updates);
 //   TLB          first-level entries from CPUID (cache_info); the second level's reach and hit
 //                penalty, and the page walk as a function of the pages spanned, from a chase with one
 //                line per 4 KiB page minus the same lines packed on 2 MiB pages;
@@ -31,45 +29,38 @@
 //                on 2 MiB pages: its walks are charged by the walk slots), costs the core its time per
 //                element minus the same loop's over 2^10 buckets (all hits: the core time's m);
 //                slots = the level's latency over that loss, corrected like the latency for the share
-//                served inside.
-//                (Until this change an update kernel, one u64 read-modify-write per line on 2 MiB
-//                pages without the branch, gave the loss: at 4 MiB it lost 0.7 ns less per update than
-//                the library's loop, the 2f521f0 runs' naive misses at m = 2^20-2^24.) Walks: the
-//                update kernel over the memory footprint on 4 KiB pages loses this much more than on
-//                2 MiB pages; walk slots = the walk cost over it;
+//                served inside. Walks: the update kernel over the memory footprint on 4 KiB pages loses
+//                this much more than on 2 MiB pages; walk slots = the walk cost over it;
 //   bandwidth    a sequential read of 256 MiB; page faults: allocating, touching and freeing fresh
 //                memory, per page (the partial sort pays all three for its temporaries);
 //   stores       the partial sort's distribution itself (bucket_plan::visit, Eilers Alg. 2.6) of 2^22 u32
 //                labels and values into 2 … 1024 write streams, into memory touched before, minus the
 //                same stores kept in the caches (the store sweep): the write streams the core follows
 //                (an LRU of K keeps K/S of S streams used in random order) and what a store to memory
-//                past them costs (write_streams.hpp). Until this change stores cost nothing, and the
-//                partial sort at m = 2^24-2^26 ran 21-25% slower than simulated in the quiet runs;
+//                past them costs (write_streams.hpp);
 //   placement    every straight loop timed here (the visits, the loop kernels, the core time) reads its
-//                labels and values from one allocation at a fixed distance (stream_pair): on this host
-//                the loop's time follows the streams' virtual distance, which the model does not see;
+//                labels and values from one allocation at a fixed distance (stream_pair) and runs from
+//                code at a 64-byte boundary (placed_fold_range, placed_multireduce): the loop's time
+//                follows both, which the model does not see;
 //   core time    the straight loop and the partial sort on inputs that fit the first levels (m = 2^10,
 //                n = 2^14), so that every access hits: the part of each iteration the memory model
 //                does not explain. m = 2^10 rather than fewer buckets: with 16 the same bucket comes
-//                back within the core's window and store-to-load forwarding stalls (up to 0.96 against
-//                0.54 ns in the 12da599 run) would be charged to every m. The count pass is timed
-//                alone (host::detail::bucket_plan, as label_groups builds it); the distribution pass
-//                gets what the partial sort takes beyond it and the straight loop.
-// Interleaved rounds (host/simulator/rounds.hpp): this guest shares its cores' second hardware threads
-// and the L3 with other tenants, and their load moves the effective L1, L2 and L3 sizes and the core's
-// speed within seconds (the L1 chase at 48 KiB: 1.4 ns one second, 3.7 the next), memory's time per
-// update by a third, and the measured loop itself by up to 40% between two runs a minute apart (the
-// 2247829 runs). So the run is `rounds` rounds; each calibrates the machine once (memory's latency and
+//                back within the core's window and store-to-load forwarding stalls would be charged to
+//                every m. The count pass is timed alone (host::detail::bucket_plan, as label_groups
+//                builds it); the distribution pass gets what the partial sort takes beyond it and the
+//                straight loop.
+// Interleaved rounds (host/simulator/rounds.hpp): on a shared machine other tenants' load moves the
+// effective cache sizes, memory's time and the core's speed within seconds, and the measured loop with
+// them. So the run is `rounds` rounds; each calibrates the machine once (memory's latency and
 // updates, the caches, the core times) and then visits every m once, in an order shuffled per round,
 // timing the straight loop and the partial sort (which goes first alternates by round), with the
 // straight loop's core time sampled before each visit. Each m reports the median over the rounds, with
 // the smallest and the largest; the model gets the median of every calibrated parameter over the same
 // rounds, so both sides are taken over the same minutes. The translation sweep (TLB and walks) is
-// taken in every round too, the model getting each span's median (it was measured once until the
-// ccc6711 runs showed it move 4x between two runs), memory's updates on 4 KiB pages (the walk
-// slots; once, they read 12.5 ns against 6.4-8.2 in every other run, in the first 37672c9 run) and the
-// store sweep; the bandwidth is measured once, before the rounds. The measured runs are
-// single-threaded (a TBB arena of one thread), like the simulated core.
+// taken in every round too, the model getting each span's median, memory's updates on 4 KiB pages (the
+// walk slots) and the store sweep, since a single draw of each moves several-fold between runs; the
+// bandwidth is measured once, before the rounds. The measured runs are single-threaded (a TBB arena of
+// one thread), like the simulated core.
 #include "simulate.hpp"
 
 #include <sluice/core/operators.hpp>
@@ -143,16 +134,11 @@ void single_threaded(const F& f) {
 }
 
 /// The straight loop's two input streams, labels and values, in one allocation with the values
-/// `distance` bytes past the labels. Why the tool places them (session 15, docs/simulator.md "The
-/// streams' distance"): on this host the loop's time depends on the virtual distance between its two
-/// streams, not on the pages behind them. Over 2^10 buckets at n = 2^24 it runs 0.58-0.60 ns per
-/// element with the streams 2^28 + 2^15 … 2^28 + 2^18 bytes apart and 1.4 with them 2^28 apart; the same
-/// physical pages moved by mremap from one distance to the other change with it. The model has no
-/// virtual addresses, so every straight loop the tool times (the calibration kernels, the core time,
-/// the measured visits) reads streams placed alike: the labels' bytes rounded to a page, plus
-/// stream_gap (bits 15-18 of the distance set; each of bits 15-24 alone made the loop fast in the probe).
+/// `distance` bytes past the labels: the loop's time depends on the virtual distance between its two
+/// streams (docs/simulator.md, "The streams' distance"), which the model cannot see, so every straight
+/// loop the tool times reads streams placed alike: the labels' bytes rounded to a page, plus stream_gap.
 /// print_stream_placement shows the loop at this placement beside an aliasing one in every run.
-constexpr std::size_t stream_gap = std::size_t{15} << 15;  // 480 KiB: bits 15-18
+constexpr std::size_t stream_gap = std::size_t{15} << 15;  // 480 KiB: bits 15-18 of the distance set
 
 class stream_pair {
  public:
@@ -171,6 +157,25 @@ class stream_pair {
   std::size_t n_, values_at_;
   host::huge_page_buffer<std::uint32_t> memory_;
 };
+
+// ---- where the timed loops' code lands (docs/simulator.md, "Loop placement") ------------------------------
+
+/// host::detail::fold_range inlined whole into a function of its own at a 64-byte boundary: the loop's
+/// time follows where its code lands, so every kernel of the tool keeps it at one place.
+template <class T, class LabelOf, class ValueOf, class Op>
+[[gnu::noinline, gnu::aligned(64), gnu::flatten]] std::size_t placed_fold_range(std::size_t begin, std::size_t end,
+                                                                                const LabelOf& label_of,
+                                                                                const ValueOf& value_of,
+                                                                                std::span<T> buckets, const Op& op) {
+  return host::detail::fold_range(begin, end, label_of, value_of, buckets, op);
+}
+
+/// host::multireduce inlined whole into a function of its own at a 64-byte boundary, for the same reason.
+[[gnu::noinline, gnu::aligned(64), gnu::flatten]] host::multireduce_result placed_multireduce(
+    std::span<const std::uint32_t> labels, std::span<const std::uint32_t> values, std::span<std::uint32_t> out,
+    const host::multireduce_options& options) {
+  return host::multireduce<std::uint32_t, std::uint32_t>(labels, values, out, plus{}, options);
+}
 
 // ---- calibration microbenchmarks -------------------------------------------------------------------------
 
@@ -215,10 +220,7 @@ class line_pool {
       at[i] = static_cast<std::uint32_t>(slot(line(rng)) + 1);
       add[i] = static_cast<std::uint32_t>(i);
     }
-    // The median of three, as the measured multireduce reports (not the best: the loop is timed over
-    // whatever the neighbours do, and a best-of describes the quietest moment; a scratch probe of
-    // this session had the same kernel over 4 MiB at 1.33-1.42 ns as a best of three and 2.0 ns over
-    // 2^24 updates, the straight loop 1.84 ns next to it).
+    // The median of three, as the measured multireduce reports: a best-of describes the quietest moment.
     return median_of_three([&] {
       const auto start = steady::now();
       for (std::size_t i = 0; i < steps; ++i) memory_[at[i]] += add[i];
@@ -240,12 +242,11 @@ constexpr std::size_t chase_steps = std::size_t{1} << 20, update_steps = std::si
 
 /// The access mix the measured naive loop has, as the calibration kernel for memory-level parallelism
 /// (Eilers §2.4/§6.2: the overlap of misses the thesis's simulator lacked): the library's own loop,
-/// host::detail::fold_range with multireduce's label_of (label_bucket: the bounds check) and a value
-/// stream, over u32 buckets filling `bytes`. Built like the loop because the loss per access depends
-/// on the mix around the bucket update: the 2f521f0 runs had the library's loop losing 1.5-1.6 ns per
-/// L3 hit beyond its core time where the update kernel (one u64 per line, no branch, 2 MiB pages)
-/// lost 0.9-1.0 over the same 4 MiB. `huge`: the buckets on 2 MiB pages (memory's footprint, whose
-/// walks the walk slots charge); otherwise an ordinary allocation, like the measured loop's buckets.
+/// host::detail::fold_range (placed_fold_range) with multireduce's label_of (label_bucket: the bounds
+/// check) and a value stream, over u32 buckets filling `bytes`. Built like the loop because the loss
+/// per access depends on the mix around the bucket update. `huge`: the buckets on 2 MiB pages (memory's
+/// footprint, whose walks the walk slots charge); otherwise an ordinary allocation, like the measured
+/// loop's buckets.
 class loop_kernel {
  public:
   /// `labels`: the labels (and values) one run folds; the buckets fill `bytes`.
@@ -269,7 +270,7 @@ class loop_kernel {
     const auto value_of = [&](std::size_t i) { return values[i]; };
     const double median = median_of_three([&] {
       const auto start = steady::now();
-      dropped_ += host::detail::fold_range(0, labels.size(), label_of, value_of, buckets_.span(), plus{});
+      dropped_ += placed_fold_range(0, labels.size(), label_of, value_of, buckets_.span(), plus{});
       return elapsed_ns(start) / static_cast<double>(labels.size());
     });
     if (dropped_ != 0) throw invalid_argument("sluice simulate", "loop kernel", "dropped labels that are in range");
@@ -292,8 +293,7 @@ constexpr double store_lines_per_element = 2.0 * sizeof(std::uint32_t) / line_by
 /// visit, as label_groups runs it): 2^22 u32 labels and values into 2^bits groups of two arrays, so
 /// 2^(bits+1) write streams, on one thread. The destinations are an ordinary allocation (4 KiB pages,
 /// as the temporaries) touched before the timing: the fresh pages' faults are charged apart
-/// (page_fault_ns), and a scratch probe had them and the streams' cost adding roughly (1024 streams:
-/// 3.9 ns per element into fresh pages against 2.0 for the fault and 2.4 for the streams).
+/// (page_fault_ns), as the two costs add roughly.
 class store_kernel {
  public:
   store_kernel()
@@ -413,7 +413,7 @@ measured_run time_multireduce(std::span<const std::uint32_t> labels, std::span<c
   single_threaded([&] {
     for (int r = 0; r <= repetitions; ++r) {
       const auto start = steady::now();
-      run.result = host::multireduce<std::uint32_t, std::uint32_t>(labels, values, run.out, plus{}, options);
+      run.result = placed_multireduce(labels, values, run.out, options);
       if (r > 0) times.push_back(elapsed_ns(start) / static_cast<double>(labels.size()));
     }
   });
@@ -440,8 +440,8 @@ measured_run measure_multireduce(const problem& p, host::multireduce_options opt
 }
 
 /// The straight loop over 2^10 buckets at the run's n, with the streams placed as every loop the tool
-/// times (stream_pair) and a multiple of 2^28 bytes apart, where this host ran it slowest: each run
-/// shows what the placement the model cannot see is worth on the machine at hand.
+/// times (stream_pair) and a multiple of 2^28 bytes apart (an aliasing distance): each run shows what
+/// the placement the model cannot see is worth on the machine at hand.
 void print_stream_placement(std::ostream& os, int log2_n) {
   const problem p{std::size_t{1} << log2_n, std::size_t{1} << 10, 1};
   const auto ns_at = [&](stream_pair streams) {
@@ -542,17 +542,11 @@ const random_updates update_kernel{"update", [](std::size_t bytes) -> update_tim
 }};
 
 /// The loop kernel (the library's straight loop) on 2 MiB pages: the last level's sweep. Its loss per
-/// L3 hit and per memory access is what the model charges (miss_slots); sizing the level with the
-/// update kernel instead paired a capacity that kernel's times imply with charges it does not pay: in
-/// the quiet 6d23985 runs the update kernel took 0.9-1.0 ns per update within the L3 and 5.6-6.0 past
-/// it, the loop kernel 1.67 and 6.85, and the update kernel over 16 MiB (2.94 ns, the median round) sat
-/// 41% of the way to memory, where the loop over the same 16 MiB (m = 2^22: 2.93 ns) sits about a
-/// quarter of the way: the L3 held 9.6 MiB by the first and keeps nearer 12 by the second.
+/// L3 hit and per memory access is what the model charges (miss_slots), so the level is sized by the
+/// same kernel: the update kernel's capacity would pair with charges it does not pay.
 /// Over each footprint it folds the default run's n = 2^24 labels (sweep_labels), so that it re-uses
-/// each bucket as often as the measured loop does at m = footprint / 4 bytes: with 2^21 labels (half an
-/// update per bucket at 16 MiB, against the loop's four at m = 2^22) it ran 3.9-5.1 ns per element over
-/// 16 MiB in the 098855d runs where the library's loop over the same 16 MiB ran 2.2-3.8 in the same
-/// rounds, and this host's L3 (not LRU: re-used lines stay) kept fewer of the kernel's buckets.
+/// each bucket as often as the measured loop does at m = footprint / 4 bytes (a last level that is not
+/// LRU keeps re-used lines).
 constexpr std::size_t sweep_labels = std::size_t{1} << 24;
 const random_updates loop_updates{"loop kernel", [](std::size_t bytes) -> update_timer {
   auto loop = std::make_shared<loop_kernel>(bytes, true, sweep_labels);
@@ -566,17 +560,12 @@ const random_updates loop_updates{"loop kernel", [](std::size_t bytes) -> update
 /// LRU level needs to keep as much (sim::capacity_from_random_updates).
 /// The largest estimate counts (a neighbour only adds time, so every estimate errs low), at least
 /// hit_bytes. Each point (the hit, the miss past the level, every footprint) is timed `timings` times,
-/// interleaved, and counts at its fastest (sim::capacity_from_update_sweep): the L2's difference
-/// between hit and miss is 0.3-0.5 ns per update, and one slow timing of 0.1-0.2 ns moved a round's
-/// L2 anywhere between 0 and 1 MiB in the d51e54c runs (the median: 512 KiB in one run, 997 in the
-/// next) while the loop at m = 2^18 ran the same 1.15-1.29 ns per element in every round of both.
+/// interleaved, and counts at its fastest (sim::capacity_from_update_sweep): a private level's hit and
+/// miss differ so little that one slow timing moves its estimate by its whole size.
 /// The last level takes one timing: the shared L3's size moves with the other tenants' load, and the
-/// loop sees that (m = 2^22: 3.3-5.4 ns per element between rounds).
-/// A pointer chase falls off a cliff once its cycle no longer fits (the 136a1fb runs: 15 ns
-/// at 4 MiB, 130 ns at 4.9 MiB) and says nothing about the gradual loss of random updates past it,
-/// which is what the straight loop sees: at m = 2^20 it kept nearly all of its 4 MiB of buckets in L3
-/// where the chase put the L3 at 2.9-4.9 MiB, and at m = 2^14 it kept fewer of its 64 KiB in the
-/// 48 KiB L1 than an LRU L1 of the chase's size would.
+/// loop sees that.
+/// Random updates, not a pointer chase: a chase falls off a cliff once its cycle no longer fits and says
+/// nothing about the gradual loss of random updates past it, which is what the straight loop sees.
 std::size_t update_bytes(const std::string& name, const random_updates& kind, std::size_t hit_bytes,
                          const std::vector<std::size_t>& footprints, std::size_t miss_bytes, double miss_ns,
                          std::size_t reported, int timings, std::ostream& log) {
@@ -610,11 +599,8 @@ std::size_t update_bytes(const std::string& name, const random_updates& kind, st
 }
 
 constexpr double max_slots = 64;
-/// The walk slots' cap: the walk at memory's span costs 130-195 ns, and memory's updates on 4 KiB pages
-/// lose only 0.4-0.55 ns per update to them (the 9a356b9 runs: 300-450 "slots"; the page-table entries
-/// mostly hit the caches, and the walks overlap the misses). Capped at max_slots, the model charged
-/// every walk 2-3 ns, six times what the updates lose, and over-predicted naive m = 2^26 (43% of its
-/// accesses walk) by 20-25% in all four runs.
+/// The walk slots' cap, far above max_slots: the page-table entries mostly hit the caches and the walks
+/// overlap the misses, so the updates lose a small part of a walk (docs/simulator.md, "The walk charge").
 constexpr double max_walk_slots = 1024;
 /// Timings per point of the update sweeps of the levels inside the last (update_bytes).
 constexpr int private_update_timings = 3;
@@ -681,9 +667,8 @@ void calibrate_caches(calibration& cal, std::ostream& log) {
     if (i == 0) {
       cal.core_update_ns = measured.update_ns;  // every update hits: the kernel's own time
       // The loop kernel's own time over 2^10 buckets (4 KiB), where fold_core_ns takes the model's core
-      // time: over half the L1 (24 KiB) random u32 buckets already miss it now and then (the update
-      // sweeps: the L1 holds 16-30 KiB for them; a development run had the kernel at 0.62 ns there
-      // against the core's 0.46), and a baseline with misses in it would shrink every level's loss.
+      // time: over half the L1 random u32 buckets already miss it now and then, and a baseline with
+      // misses in it would shrink every level's loss.
       cal.core_loop_ns = loop_kernel(core_loop_bytes, false).ns();
     } else {
       latency = corrected_latency(measured.chase_ns, bytes / 2, inner_bytes, inner_latency);
@@ -809,8 +794,7 @@ void calibrate_loops(calibration& cal) {
 
 /// The store sweep, 2 … 1024 write streams, and what the model takes from it (write_streams.hpp): the
 /// write streams the core follows and what a store miss past them costs. Taken in every round like the
-/// other calibrated values: the probe that found the streams' cost read 3-5 ns per element at load 2.9
-/// and 2.3-2.6 on a quiet machine.
+/// other calibrated values: the machine's load moves it.
 std::vector<sim::store_point> calibrate_stores(calibration& cal, std::ostream& log) {
   log << "store sweep (2^22 u32 labels and values distributed into memory touched before, beyond the same stores cached, "
          "ns per element):";
@@ -828,8 +812,7 @@ std::vector<sim::store_point> calibrate_stores(calibration& cal, std::ostream& l
 
 /// What is measured once, before the rounds: memory's pools (its latency, its updates on 2 MiB and on
 /// 4 KiB pages: the walk slots), the bandwidth, and the store kernel's arrays (timed in every round).
-/// The translation sweep (the TLB and the walks) is taken in every round since 37672c9: once, it moved
-/// 4x between two runs (ccc6711: 49 and 184 ns at 2^16 pages).
+/// The translation sweep (the TLB and the walks) is taken in every round: a single draw moves several-fold.
 calibration calibrate_once() {
   calibration cal;
   calibrate_memory(cal);

@@ -1,9 +1,9 @@
-// Host tests of the device histogram's bin lookups (detail/histogram/binning.hpp) against the oracle's
+// Host tests of the histogram's bin lookups (core/binning.hpp, GPU and CPU backend) against the oracle's
 // binnings (reference/histogram.hpp), value by value: even bins over every 8- and 16-bit value, 32- and
 // 64-bit integers at random and on each side of every bin edge (the reciprocal estimate and its
 // correction must give the exact quotient, also for bin counts far past 256), floats with their edge
 // values, range bins by upper bound, and bin functions returning negative or too-large bins.
-#include <sluice/detail/histogram/binning.hpp>
+#include <sluice/core/binning.hpp>
 #include <sluice/reference/histogram.hpp>
 
 #include <gtest/gtest.h>
@@ -18,7 +18,7 @@
 
 namespace {
 
-namespace h = sluice::detail::histogram;
+namespace h = sluice::detail;
 namespace ref = sluice::reference;
 
 /// The oracle's bin in the lookup's encoding (out of range: h::out_of_range).

@@ -1,8 +1,9 @@
-// Host tests of the radix sort's host-and-device helpers: radix_word (detail/radix_sort/key_bits.hpp)
-// against the oracle's reference::radix_bits on every edge value of every key type, the NaN and ±0
-// placement it gives, its inverse radix_key_of (and onesweep's padding keys), radix_digit (bit fields,
-// descending), and the pass plans (pass_plan.hpp): balanced widths that cover exactly [begin_bit,
-// end_bit), and the automatic pass widths.
+// Host tests of the radix sort's host-and-device helpers: radix_word (core/radix_key.hpp) against the
+// oracle's reference::radix_bits on every edge value of every key type, the NaN and ±0 placement it
+// gives, its inverse radix_key_of (and onesweep's padding keys), radix_digit (bit fields, descending),
+// check_bit_range against the oracle's, and the pass plans (pass_plan.hpp): balanced widths that cover
+// exactly [begin_bit, end_bit), and the automatic pass widths.
+#include <sluice/core/error.hpp>
 #include <sluice/core/radix_key.hpp>
 #include <sluice/detail/onesweep/pass_plan.hpp>
 #include <sluice/reference/radix_sort.hpp>
@@ -13,13 +14,15 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 namespace {
 
-namespace rs = sluice::detail::radix_sort;
+namespace core = sluice::detail;
 namespace passes = sluice::detail::onesweep;
 namespace ref = sluice::reference;
 
@@ -35,7 +38,7 @@ std::vector<T> edge_values() {
       v.push_back(x);
   std::mt19937_64 rng(sizeof(T));
   for (int i = 0; i < 200; ++i) {
-    using U = rs::word_t<T>;
+    using U = core::word_t<T>;
     v.push_back(std::bit_cast<T>(static_cast<U>(rng())));  // every bit pattern class, NaN payloads included
   }
   return v;
@@ -43,8 +46,8 @@ std::vector<T> edge_values() {
 
 template <class T>
 void expect_same_word_as_the_oracle() {
-  static_assert(std::is_same_v<decltype(rs::radix_word(T{})), decltype(ref::radix_bits(T{}))>);
-  for (T x : edge_values<T>()) EXPECT_EQ(rs::radix_word(x), ref::radix_bits(x)) << +x;
+  static_assert(std::is_same_v<decltype(core::radix_word(T{})), decltype(ref::radix_bits(T{}))>);
+  for (T x : edge_values<T>()) EXPECT_EQ(core::radix_word(x), ref::radix_bits(x)) << +x;
 }
 
 TEST(RadixSortKeyBits, WordIsTheOraclesForEveryKeyType) {
@@ -67,7 +70,7 @@ void expect_float_placement() {
   const T ordered[] = {-L::quiet_NaN(), -L::infinity(), L::lowest(), T(-1), -L::denorm_min(), -T(0),
                        T(0),            L::denorm_min(), T(1),       L::max(), L::infinity(), L::quiet_NaN()};
   for (std::size_t i = 1; i < std::size(ordered); ++i)
-    EXPECT_LT(rs::radix_word(ordered[i - 1]), rs::radix_word(ordered[i])) << "position " << i;
+    EXPECT_LT(core::radix_word(ordered[i - 1]), core::radix_word(ordered[i])) << "position " << i;
 }
 
 TEST(RadixSortKeyBits, NansOutsideTheInfinitiesAndNegativeZeroFirst) {
@@ -76,19 +79,19 @@ TEST(RadixSortKeyBits, NansOutsideTheInfinitiesAndNegativeZeroFirst) {
 }
 
 TEST(RadixSortKeyBits, DigitIsTheBitFieldOfTheWord) {
-  const rs::radix_digit<std::int32_t> low{0, 8, false};
+  const core::radix_digit<std::int32_t> low{0, 8, false};
   EXPECT_EQ(low(-1), 0xffu);                      // 0x7fffffff after the sign flip
   EXPECT_EQ(low(0), 0x00u);                       // 0x80000000
-  const rs::radix_digit<std::int32_t> top{24, 8, false};
+  const core::radix_digit<std::int32_t> top{24, 8, false};
   EXPECT_EQ(top(std::numeric_limits<std::int32_t>::min()), 0x00u);
   EXPECT_EQ(top(0), 0x80u);
-  const rs::radix_digit<std::uint64_t> middle{29, 7, false};
+  const core::radix_digit<std::uint64_t> middle{29, 7, false};
   EXPECT_EQ(middle(std::uint64_t{0x5a} << 29), 0x5au);
-  const rs::radix_digit<std::uint64_t> highest{63, 1, false};
+  const core::radix_digit<std::uint64_t> highest{63, 1, false};
   EXPECT_EQ(highest(std::uint64_t{1} << 63), 1u);
-  const rs::radix_digit<std::uint8_t> reversed{4, 3, true};
+  const core::radix_digit<std::uint8_t> reversed{4, 3, true};
   EXPECT_EQ(reversed(std::uint8_t{0x30}), 7u - 3u);  // bits 4..6 are 3; descending counts down from 7
-  const rs::radix_digit<float> sign{31, 1, false};
+  const core::radix_digit<float> sign{31, 1, false};
   EXPECT_EQ(sign(-0.0f), 0u);
   EXPECT_EQ(sign(0.0f), 1u);
 }
@@ -97,18 +100,18 @@ TEST(RadixSortKeyBits, DigitIsTheBitFieldOfTheWord) {
 /// all-ones and all-zeros words (onesweep's padding) take the largest ascending and descending digit.
 template <class T>
 void expect_key_of_word_inverts_word() {
-  using U = rs::word_t<T>;
+  using U = core::word_t<T>;
   for (T x : edge_values<T>()) {
-    EXPECT_EQ(std::bit_cast<U>(rs::radix_key_of<T>(rs::radix_word(x))), std::bit_cast<U>(x)) << +x;
-    EXPECT_EQ(rs::radix_word(rs::radix_key_of<T>(std::bit_cast<U>(x))), std::bit_cast<U>(x)) << +x;
+    EXPECT_EQ(std::bit_cast<U>(core::radix_key_of<T>(core::radix_word(x))), std::bit_cast<U>(x)) << +x;
+    EXPECT_EQ(core::radix_word(core::radix_key_of<T>(std::bit_cast<U>(x))), std::bit_cast<U>(x)) << +x;
   }
-  const T ascending_pad = rs::radix_key_of<T>(static_cast<U>(~U{0}));
-  const T descending_pad = rs::radix_key_of<T>(U{0});
-  for (int shift = 0; shift < rs::key_bits<T>; ++shift)
-    for (int bits = 1; bits <= passes::max_pass_bits && shift + bits <= rs::key_bits<T>; ++bits) {
+  const T ascending_pad = core::radix_key_of<T>(static_cast<U>(~U{0}));
+  const T descending_pad = core::radix_key_of<T>(U{0});
+  for (int shift = 0; shift < core::key_bits<T>; ++shift)
+    for (int bits = 1; bits <= passes::max_pass_bits && shift + bits <= core::key_bits<T>; ++bits) {
       const std::uint32_t largest = (1u << bits) - 1;
-      EXPECT_EQ((rs::radix_digit<T>{shift, bits, false}(ascending_pad)), largest) << shift << " " << bits;
-      EXPECT_EQ((rs::radix_digit<T>{shift, bits, true}(descending_pad)), largest) << shift << " " << bits;
+      EXPECT_EQ((core::radix_digit<T>{shift, bits, false}(ascending_pad)), largest) << shift << " " << bits;
+      EXPECT_EQ((core::radix_digit<T>{shift, bits, true}(descending_pad)), largest) << shift << " " << bits;
     }
 }
 
@@ -123,6 +126,34 @@ TEST(RadixSortKeyBits, KeyOfWordInvertsWordForEveryKeyType) {
   expect_key_of_word_inverts_word<std::int64_t>();
   expect_key_of_word_inverts_word<float>();
   expect_key_of_word_inverts_word<double>();
+}
+
+/// The library's bit-range check accepts and rejects exactly what the oracle's does, naming the same
+/// parameter.
+template <class T>
+void expect_bit_range_check_as_the_oracle() {
+  const auto rejected = [](auto check) -> std::optional<std::string> {
+    try {
+      check();
+    } catch (const sluice::invalid_argument& e) {
+      return e.parameter();
+    }
+    return std::nullopt;
+  };
+  for (int begin = -2; begin <= core::key_bits<T> + 2; ++begin)
+    for (int end = -2; end <= core::key_bits<T> + 2; ++end)
+      EXPECT_EQ(rejected([&] { core::check_bit_range<T>(begin, end, "test"); }),
+                rejected([&] { ref::detail::check_bit_range<T>(begin, end, "test"); }))
+          << begin << " " << end;
+}
+
+TEST(RadixSortKeyBits, BitRangeCheckIsTheOracles) {
+  expect_bit_range_check_as_the_oracle<std::uint8_t>();
+  expect_bit_range_check_as_the_oracle<std::int16_t>();
+  expect_bit_range_check_as_the_oracle<std::uint32_t>();
+  expect_bit_range_check_as_the_oracle<std::int64_t>();
+  expect_bit_range_check_as_the_oracle<float>();
+  expect_bit_range_check_as_the_oracle<double>();
 }
 
 TEST(RadixSortPassPlan, BalancedPassesCoverTheBitRangeExactly) {

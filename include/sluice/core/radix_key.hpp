@@ -1,6 +1,6 @@
-// sluice/core/radix_key.hpp: the order-preserving map from a key to an unsigned word, and
-// the radix digit of a pass (Ashkiani §3.7.1's bit-field bucket f_k(u) = (u >> kr) & (2^r − 1), applied
-// to that word; Palik §5.4's note on signed and floating-point keys).
+// sluice/core/radix_key.hpp: the order-preserving map from a key to an unsigned word, and the radix
+// digit of a pass (Ashkiani §3.7.1's bit-field bucket f_k(u) = (u >> kr) & (2^r − 1), applied to that
+// word; Palik §5.4's note on signed and floating-point keys), for the GPU radix sort and host::radix_sort.
 //
 // radix_word(key) is an unsigned word of the key's width whose unsigned order is the key order:
 //   unsigned integers   unchanged
@@ -9,14 +9,15 @@
 // so the floats come out as
 //   −NaN (largest payload first) < −inf < negative finite < −0.0 < +0.0 < positive finite < +inf < +NaN,
 // with −0.0 strictly before +0.0 and NaNs placed by their sign bit, exactly as the bit patterns order.
-// It is the device twin of reference::radix_bits (host tests compare the two on every edge value); the
-// oracle keeps its own copy so that it does not share a bug with the code it checks.
+// The oracle (reference::radix_bits) keeps its own copy so that it does not share a bug with the code it
+// checks; host tests compare the two on every edge value.
 //
 // Keys are never transformed in memory: every pass computes the digit from the key it loads (a few
 // integer operations), so no extra pass writes or restores transformed keys.
 #pragma once
 
 #include <sluice/core/config.hpp>
+#include <sluice/core/error.hpp>
 
 #include <cuda/std/bit>
 #include <cuda/std/cstdint>
@@ -37,6 +38,15 @@ using word_t = cuda::std::conditional_t<
 
 template <radix_key K>
 inline constexpr int key_bits = static_cast<int>(8 * sizeof(K));
+
+/// A bit range [begin_bit, end_bit) within K's bits, or invalid_argument("begin_bit" / "end_bit") from
+/// `function` (host code: the CPU backend's check; the GPU radix sort checks its own options).
+template <radix_key K>
+void check_bit_range(int begin_bit, int end_bit, const char* function) {
+  if (begin_bit < 0) throw invalid_argument(function, "begin_bit", "must not be negative");
+  if (begin_bit > end_bit) throw invalid_argument(function, "begin_bit", "must not exceed end_bit");
+  if (end_bit > key_bits<K>) throw invalid_argument(function, "end_bit", "exceeds the bits of the key type");
+}
 
 template <radix_key K>
 SLUICE_HOST_DEVICE constexpr word_t<K> radix_word(K key) {

@@ -7,8 +7,8 @@
 //
 //   caches     /sys/devices/system/cpu/cpu0/cache/index*/{level,type,size,ways_of_associativity,
 //              coherency_line_size,shared_cpu_list} (Linux); where that folder is missing, glibc's
-//              sysconf(_SC_LEVEL{1,2,3,4}_*CACHE_*). sysfs wins because it is what the kernel was told:
-//              on the KVM guest of docs/host.md, sysconf reports a 384 MiB L3 where sysfs says 32 MiB.
+//              sysconf(_SC_LEVEL{1,2,3,4}_*CACHE_*). sysfs wins because it is what the kernel was told
+//              (a guest's sysconf can report caches its host has: docs/perf-notes.md).
 //   pages      sysconf(_SC_PAGESIZE); the transparent huge page size from
 //              /sys/kernel/mm/transparent_hugepage/hpage_pmd_size (0 where THP is absent).
 //   TLBs       CPUID 0x80000005 (L1) and 0x80000006 (L2) on x86, where AMD reports entries and ways for

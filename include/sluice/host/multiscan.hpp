@@ -16,7 +16,7 @@
 //   sluice::host::multitag<std::uint32_t>(labels, rank, counts);
 //
 // Strategies are multireduce's (host/multireduce.hpp, multireduce_options), but automatic never sorts
-// (the replay pass costs what the sort saves: 0.8-1.2x of naive at m ≥ 2^22, docs/host.md): naive (Alg. 2.3),
+// (the replay pass costs what the sort saves; docs/host.md): naive (Alg. 2.3),
 // privatized (block totals → per-block carry-in → rescan), partial_sort (Alg. 2.5: distribute by the
 // label's top bits, scan each group in place, then put the results back in input order by replaying
 // the distribution as Alg. 2.6 does; no (index, value) pairs). huge_pages puts the bucket array and the

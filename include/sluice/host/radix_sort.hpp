@@ -1,11 +1,12 @@
 // sluice/host/radix_sort.hpp: LSD radix sort on the CPU, keys or (key, value) pairs, by a bit range
 // (Palik §5, Ashkiani §3.8; Eilers Alg. 2.4 is one pass of it).
 //
-// Keys are 8-to-64-bit integers, float or double, sorted through reference::radix_bits, the
-// order-preserving transform to an unsigned word (sign bit flipped for signed integers; for floats all
-// bits flipped when negative, else the sign bit set): −NaN < −inf < … < −0.0 < +0.0 < … < +inf < +NaN.
-// The sort is STABLE by the field bits [begin_bit, end_bit) of that word (descending: stable by the
-// descending field), exactly reference::radix_sort_keys / radix_sort_pairs.
+// Keys are 8-to-64-bit integers, float or double, sorted through radix_word (core/radix_key.hpp, the
+// GPU radix sort's), the order-preserving transform to an unsigned word (sign bit flipped for signed
+// integers; for floats all bits flipped when negative, else the sign bit set):
+// −NaN < −inf < … < −0.0 < +0.0 < … < +inf < +NaN. The sort is STABLE by the field bits
+// [begin_bit, end_bit) of that word (descending: stable by the descending field), exactly what the
+// oracle's reference::radix_sort_keys / radix_sort_pairs compute.
 //
 //   sluice::host::radix_sort_keys<float>(in, out);
 //   sluice::host::radix_sort_pairs<std::uint64_t, std::uint32_t>(keys, values, keys_out, values_out,
@@ -21,10 +22,10 @@
 #pragma once
 
 #include <sluice/core/error.hpp>
+#include <sluice/core/radix_key.hpp>
 #include <sluice/host/detail/bucket_plan.hpp>
 #include <sluice/host/huge_pages.hpp>
 #include <sluice/host/multisplit.hpp>
-#include <sluice/reference/radix_sort.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -46,11 +47,11 @@ namespace detail {
 /// Bits per pass: 256 buckets, whose per-block counts and write streams stay in L1.
 inline constexpr int radix_digit_bits = 8;
 
-template <reference::radix_key K, class V>
+template <sluice::detail::radix_key K, class V>
 void radix_sort(const char* function, std::span<const K> keys, std::span<K> keys_out, std::span<const V> values,
                 std::span<V> values_out, const radix_sort_options& options) {
-  const int end_bit = options.end_bit.value_or(reference::radix_key_bits<K>);
-  reference::detail::check_bit_range<K>(options.begin_bit, end_bit, function);
+  const int end_bit = options.end_bit.value_or(sluice::detail::key_bits<K>);
+  sluice::detail::check_bit_range<K>(options.begin_bit, end_bit, function);
   if (keys_out.size() != keys.size()) throw invalid_argument(function, "out", "must have one element per key");
   const bool pairs = !values_out.empty() || !values.empty();
   const int passes = (end_bit - options.begin_bit + radix_digit_bits - 1) / radix_digit_bits;
@@ -72,7 +73,7 @@ void radix_sort(const char* function, std::span<const K> keys, std::span<K> keys
     const int width = std::min(radix_digit_bits, end_bit - shift);
     const std::uint64_t mask = (std::uint64_t{1} << width) - 1;
     const auto digit = [&](std::size_t i) -> std::size_t {
-      const std::uint64_t d = (static_cast<std::uint64_t>(reference::radix_bits(keys_from[i])) >> shift) & mask;
+      const std::uint64_t d = (static_cast<std::uint64_t>(sluice::detail::radix_word(keys_from[i])) >> shift) & mask;
       return options.descending ? mask - d : d;
     };
     const bucket_plan plan(keys.size(), std::size_t{1} << width, digit);
@@ -84,12 +85,12 @@ void radix_sort(const char* function, std::span<const K> keys, std::span<K> keys
 
 }  // namespace detail
 
-template <reference::radix_key K>
+template <sluice::detail::radix_key K>
 void radix_sort_keys(std::span<const K> keys, std::span<K> out, const radix_sort_options& options = {}) {
   detail::radix_sort<K, K>("host::radix_sort_keys", keys, out, {}, {}, options);
 }
 
-template <reference::radix_key K, class V>
+template <sluice::detail::radix_key K, class V>
 void radix_sort_pairs(std::span<const K> keys, std::span<const V> values, std::span<K> keys_out,
                       std::span<V> values_out, const radix_sort_options& options = {}) {
   if (values.size() != keys.size())

@@ -19,8 +19,8 @@
 //                 Gather is Alg. 2.6: distribute the indices, gather each group's values (cache-local),
 //                 then replay the distribution in input order to put every value where it belongs.
 //   automatic     scatter: partial_sort when the target fills half the last-level cache (the rule of
-//                 host/multireduce.hpp), else naive; gather: naive (its sort needs the replay pass and
-//                 measured 0.8-1.2x of naive, docs/host.md).
+//                 host/multireduce.hpp), else naive; gather: naive (the replay pass its sort needs costs
+//                 what the sort saves; docs/host.md).
 // huge_pages puts the temporaries on 2 MiB pages. Errors: scatter with indices.size() != values.size()
 // and gather with out.size() != indices.size() throw invalid_argument("indices" / "out").
 #pragma once

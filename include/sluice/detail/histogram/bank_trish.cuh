@@ -26,7 +26,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
-#include <sluice/detail/histogram/binning.hpp>
+#include <sluice/core/binning.hpp>
 #include <sluice/detail/histogram/warp_ballot.cuh>
 
 #include <cuda/std/bit>

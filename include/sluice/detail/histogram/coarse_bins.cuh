@@ -48,7 +48,7 @@
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/histogram/binned_samples.cuh>
-#include <sluice/detail/histogram/binning.hpp>
+#include <sluice/core/binning.hpp>
 #include <sluice/detail/multireduce/global_atomic_sets.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/per_bank.cuh>

@@ -21,7 +21,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
-#include <sluice/detail/histogram/binning.hpp>
+#include <sluice/core/binning.hpp>
 #include <sluice/warp/bucket.cuh>
 
 #include <cuda/std/bit>

@@ -50,7 +50,7 @@ struct packed_digit {
   }
 };
 
-/// A packed pair whose key's digit is the largest of the pass (key_bits.hpp's largest_digit_element).
+/// A packed pair whose key's digit is the largest of the pass (core/radix_key.hpp's largest_digit_element).
 template <class K>
 __host__ __device__ __forceinline__ constexpr packed_word largest_digit_element(const packed_digit<K>& digit) {
   return pack(largest_digit_element(digit.key_digit), cuda::std::uint32_t{0});

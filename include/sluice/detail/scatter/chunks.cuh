@@ -14,6 +14,7 @@
 #pragma once
 
 #include <sluice/core/config.hpp>
+#include <sluice/core/labels.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/warp/reduce.cuh>
 
@@ -28,13 +29,10 @@ inline constexpr int block_threads = 256;
 /// Elements a thread has in flight per step: 16 independent loads hide DRAM latency on random indices.
 inline constexpr int elements_per_thread = 16;
 
-/// index ∈ [0, size)? Negative indices are out of range; the comparison is exact (no narrowing).
+/// index ∈ [0, size)? The labels' rule (core/labels.hpp): negative indices are out of range, compared exactly.
 template <class I>
 SLUICE_HOST_DEVICE constexpr bool in_range(I index, cuda::std::size_t size) {
-  if constexpr (cuda::std::is_signed_v<I>) {
-    if (index < 0) return false;
-  }
-  return static_cast<unsigned long long>(index) < size;
+  return valid_label(index, size);
 }
 
 /// Alignment that lets a chunk of V elements of T move as vector accesses: the chunk's size when that

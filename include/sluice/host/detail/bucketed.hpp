@@ -24,12 +24,12 @@
 // ≥ m meaning "dropped";  value_of(i) → its value.
 #pragma once
 
+#include <sluice/core/labels.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/host/cache_info.hpp>
 #include <sluice/host/detail/bucket_plan.hpp>
 #include <sluice/host/detail/parallel.hpp>
 #include <sluice/host/huge_pages.hpp>
-#include <sluice/reference/multireduce.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -54,18 +54,13 @@ struct locality {
 
 /// The choice thresholds of the bucketed family, in one place (measurements: docs/host.md).
 struct bucketed_tuning {
-  /// One distribution pass covers at most this many bits (Eilers' Alg. 2.6 is one run): 2^12 groups
-  /// keep the scatter's write streams few enough for the TLB and the write-combining buffers.
+  /// Bits one distribution pass covers: 2^12 groups' write streams stay few enough for the TLB and the WC buffers.
   static constexpr int max_sort_bits = 12;
-  /// The buckets one group touches are sized to this fraction of the largest per-core data cache;
-  /// the rest holds the streams of labels and values (Eilers sorts by log2 m − 18 bits on a 4 MiB L2
-  /// with 4-byte buckets: a quarter of it).
+  /// One group's buckets get this fraction of the largest per-core data cache; the label and value streams the rest.
   static constexpr std::size_t cache_fraction_divisor = 2;
   /// Privatized copies must be cheap next to the loop itself: n ≥ copies × m × this.
   static constexpr std::size_t privatized_work_per_bucket = 8;
-  /// Automatic sorts once the buckets fill this fraction of the last-level cache: on the 32 MiB-L3
-  /// machine of docs/host.md the sort (with 2 MiB pages) wins from 16 MiB of buckets (m = 2^22 u32,
-  /// 1.35x) and ties or loses below (m ≤ 2^21: the buckets hit L3 and the extra passes cost more).
+  /// Automatic sorts once the buckets fill this fraction of the last-level cache: below, its extra passes cost more.
   static constexpr std::size_t partial_sort_llc_divisor = 2;
 };
 
@@ -76,7 +71,7 @@ struct bucketed_tuning {
 inline constexpr std::size_t dropped_bucket = std::numeric_limits<std::size_t>::max();
 template <std::integral L>
 [[nodiscard]] std::size_t label_bucket(L label, std::size_t m) {
-  return reference::detail::valid_label(label, m).value_or(dropped_bucket);
+  return sluice::detail::valid_label(label, m) ? static_cast<std::size_t>(label) : dropped_bucket;
 }
 
 /// The partial sort's bits for m buckets of `bucket_bytes` on this machine: enough that 2^o buckets
@@ -93,14 +88,9 @@ template <std::integral L>
 // ---- the straight loops (Eilers Alg. 2.2 and 2.3) ----------------------------------------------------------
 
 /// buckets[label_of(i)] ⊕= value_of(i) for i in [begin, end), in order; returns the dropped count.
-/// Out of line and at a 64-byte boundary, so that the loop's place in the code does not depend on what
-/// the caller's translation unit holds: on this project's AMD EPYC guest the same loop over 2^10
-/// buckets ran 0.70-1.04 ns per element in 21 of 21 processes of one build of `sluice simulate` and
-/// 0.58-0.69 in most processes of builds that differed only in unrelated code (session 16,
-/// docs/simulator.md "Where the loop's code lands"); with the function aligned, both builds run alike.
 template <class T, class LabelOf, class ValueOf, class Op>
-[[gnu::noinline, gnu::aligned(64)]] std::size_t fold_range(std::size_t begin, std::size_t end, const LabelOf& label_of,
-                                                           const ValueOf& value_of, std::span<T> buckets, const Op& op) {
+std::size_t fold_range(std::size_t begin, std::size_t end, const LabelOf& label_of, const ValueOf& value_of,
+                       std::span<T> buckets, const Op& op) {
   std::size_t dropped = 0;
   for (std::size_t i = begin; i < end; ++i) {
     const std::size_t k = label_of(i);
@@ -345,12 +335,10 @@ std::size_t scan(std::size_t n, const LabelOf& label_of, const ValueOf& value_of
 /// What `automatic` runs for n elements into m buckets of bucket_bytes on this machine:
 ///   privatized    when the operator has an identity, the copies are small (they fit the target cache and
 ///                 n ≥ 2 · m · privatized_work_per_bucket), and there are more workers than the strategy
-///                 reads the input (multireduce once: 1.5-1.9x on 2 cores for m ≤ 2^16; multiscan twice,
-///                 so it needs 3 workers: on 2 it measured 0.75-1.0x of naive, docs/host.md);
+///                 reads the input (multireduce once; multiscan twice, so it needs 3 workers to gain);
 ///   partial_sort  when the buckets fill half the last-level cache or more and there are bits to sort by;
 ///   naive         otherwise (buckets in cache: the straight loop is already as fast as memory allows).
-/// Multiscan, multitag and gather pass sort_pays = false: their partial sort adds the replay pass and
-/// measured 0.8-1.2x of naive at m ≥ 2^22 (docs/host.md), so automatic leaves them naive.
+/// Multiscan, multitag and gather pass sort_pays = false: the replay pass their sort adds eats what it saves.
 [[nodiscard]] inline strategy automatic_strategy(std::size_t n, std::size_t m, std::size_t bucket_bytes,
                                                  bool has_identity, std::size_t privatized_input_passes,
                                                  bool sort_pays, const cache_info& caches) {

@@ -84,8 +84,7 @@ struct block_partition {
   return {n, n == 0 ? 1 : (n + size - 1) / size, size};
 }
 
-/// Items below which a parallel step runs on one thread: starting tasks costs microseconds, a
-/// streaming pass over 2^16 elements about as much (measured in docs/host.md).
+/// Items below which a parallel step runs on one thread: starting tasks costs about a pass over this many.
 inline constexpr std::size_t parallel_grain = std::size_t{1} << 16;
 
 /// Blocks per worker: a few, so that an uneven block (or a busy core) does not hold up the rest.

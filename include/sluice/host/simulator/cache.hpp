@@ -199,9 +199,8 @@ struct update_point {
 
 /// A level's capacity from an update sweep: every point (and the hit and the miss reference) taken at
 /// its fastest timing, each footprint's capacity by capacity_from_random_updates, the largest counting,
-/// at least `hit.footprint_bytes` (where the updates surely fit). With one timing per point this is
-/// what `sluice simulate` did before 6d23985; a single slow timing of the hit reference or of
-/// a footprint moved the L2 estimate between 0 and 1 MiB (the d51e54c runs).
+/// at least `hit.footprint_bytes` (where the updates surely fit). The fastest, because one slow timing
+/// of the hit reference or of a footprint moves a small level's estimate by its whole size.
 [[nodiscard]] inline std::size_t capacity_from_update_sweep(const update_point& hit, const std::vector<update_point>& footprints,
                                                           double miss_ns, std::size_t miss_footprint_bytes = 0) {
   const double hit_ns = fastest(hit.ns);

@@ -12,10 +12,9 @@
 //     slots of issue time per such load (the part of the wait it cannot hide), on top of its own
 //     work. Independent loads therefore cost latency / slots each, and a dependent chain (an address
 //     computed from the previous load, the thesis's "forced sequential" variant) waits for each in
-//     turn and costs the full latency. The slots are per level because they differ several-fold (on
-//     the 2-core EPYC guest of docs/simulator.md about 10 for L2 hits and 15-28 for memory), and the
-//     loss adds to the core's work instead of hiding under it: buckets that half fit the first level
-//     (m = 2^14 there) run at 2× the core time, where hiding would keep them core-bound. Stores take
+//     turn and costs the full latency. The slots are per level because they differ several-fold between
+//     levels, and the loss adds to the core's work instead of hiding under it: buckets that half fit the
+//     first level run well above the core time, where hiding would keep them core-bound. Stores take
 //     no slot (the store buffer retires them); their lines still cross the memory channel;
 //   * the core follows `write_streams` write streams at once (write_streams.hpp): a store past them
 //     whose line memory serves costs the core `store_miss_ns` (the partial sort's distribution into
@@ -174,8 +173,7 @@ class memory_model {
   /// prefetcher) has its line; store_miss_ns when it is past the followed streams and waits for memory.
   /// Every store refreshes its stream, so a stream's recency is that of its last store, not of its last
   /// new line: new lines come at regular intervals (every 16 u32 stores), and LRU over those alone
-  /// drops every stream once there are more than it keeps, where the machine still keeps some (the
-  /// store sweep: 1.4 ns at 64 streams against 2.4 at 1024, 0 at 32).
+  /// drops every stream once there are more than it keeps, where the machine's store sweep still keeps some.
   double store_ns(std::uint64_t line, bool from_memory) {
     if (write_streams_.follows(line) || !from_memory) return 0;
     ++statistics_.untracked_store_misses;

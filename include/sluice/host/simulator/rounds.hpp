@@ -1,8 +1,7 @@
 // sluice/host/simulator/rounds.hpp: the statistics of `sluice simulate`'s interleaved rounds.
 //
-// On a shared machine the time of one loop moves by up to 40% between two runs a minute apart (the
-// 2247829 runs of docs/simulator.md: the naive loop at m = 2^10 took 0.72 ns where the identical
-// straight loop took 0.50 ns in the same row). A row measured once, with a machine description taken
+// On a shared machine the time of one loop moves between two runs a minute apart (docs/simulator.md,
+// "Interleaved rounds"). A row measured once, with a machine description taken
 // once just before it, compares the model with whatever a neighbour did during those seconds. So
 // `sluice simulate` measures in rounds: every round calibrates the machine once and then measures
 // every bucket count once, in an order shuffled per round; each bucket count reports the median over
@@ -37,9 +36,8 @@ namespace sluice::host::simulator {
 
 /// The median at each position over the rounds' sweeps (each a vector of the same measured points, in
 /// the same order): the median sweep, as long as the shortest. A once-measured sweep is one draw from
-/// a machine whose neighbours move it several-fold (the ccc6711 runs: the walk over 2^16 pages 49 ns in
-/// one, 184 ns in the next); a sweep per round and its median per point is what every other calibrated
-/// parameter gets.
+/// a machine whose neighbours move it several-fold; a sweep per round and its median per point is what
+/// every other calibrated parameter gets.
 [[nodiscard]] inline std::vector<double> median_by_position(std::span<const std::vector<double>> sweeps) {
   if (sweeps.empty()) return {};
   std::size_t points = sweeps.front().size();
@@ -70,16 +68,13 @@ struct spread {
 }
 
 /// Tells a visit that a neighbour disturbed from one that ran on the machine alone, by the straight
-/// loop's core time (a 10 ms loop in the first level) taken on either side of the visit. On this
-/// shared host the core time is 0.56-0.61 ns in a quiet run and about 1.0 ns while something outside
-/// the guest shares the core (session 16: 40 of one run's 84 visits sampled at 0.93-1.35). The model
-/// describes the machine alone, so `sluice simulate` times such a visit again. The judge is the core
-/// loop, never the measured time itself: a visit is kept or redone for what happened around it, not
-/// for the number it gave.
+/// loop's core time (a 10 ms loop in the first level) taken on either side of the visit: a neighbour on
+/// the core slows it far past its quiet spread. The model describes the machine alone, so `sluice
+/// simulate` times such a visit again. The judge is the core loop, never the measured time itself: a
+/// visit is kept or redone for what happened around it, not for the number it gave.
 class disturbance_watch {
  public:
-  /// Slower than this many times the quickest core time of the run: disturbed. Quiet core times stay
-  /// within 10% of one another here; a shared core costs 70-80%.
+  /// Slower than this many times the quickest core time of the run: disturbed (between quiet spread and a shared core).
   static constexpr double slow_factor = 1.25;
 
   /// Takes in one core time (from the visits or from a round's calibration).
@@ -128,10 +123,7 @@ class disturbance_watch {
 /// not medians of their own: what a round measures is the latency and the time the core loses per
 /// access (latency / slots), and the loss is what independent accesses cost, so the slots are the
 /// median latency over the median loss (within the rounds' own range of slots). The median of the
-/// slots alone can pair a latency with a loss that no round measured (a development run's L3 rounds:
-/// 17.5 ns / 24.6 slots,
-/// 18.7 / 20.5, 19.1 / 19.1, 25.1 / 22.5 and 158 / 64 lose a median 1.0 ns per access; the medians
-/// 19.1 ns and 22.5 slots lose 0.85).
+/// slots alone can pair a latency with a loss that no round measured.
 [[nodiscard]] inline machine_description median_machine(std::span<const machine_description> rounds) {
   if (rounds.empty()) return {};
   machine_description out = rounds.front();

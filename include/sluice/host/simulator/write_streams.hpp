@@ -3,11 +3,9 @@
 //
 // Eilers' partial sort (§2.4; the distribution of Alg. 2.6) writes the input into 2^bits groups of two
 // fresh temporaries: 2^(bits+1) write streams. Stores retire through the store buffer and take no miss
-// slot (memory_model.hpp), and for a few streams that holds: on the 2-core EPYC guest of
-// docs/simulator.md the distribution into memory touched before cost nothing over the same stores kept
-// in the caches up to 32 write streams, but 1.4 ns per element at 64 and 2.3-2.6 from 128 on (a scratch
-// probe on a quiet machine). Something (the prefetchers, the store path) follows a limited number of
-// streams; a store that starts a line of a stream it does not follow waits for memory.
+// slot (memory_model.hpp), but only for a few streams (docs/simulator.md, "Stream-limited stores"):
+// something (the prefetchers, the store path) follows a limited number of streams; a store that starts
+// a line of a stream it does not follow waits for memory.
 //
 // write_stream_tracker keeps K streams, the least recently used dropped first; every store refreshes
 // its stream. Under S streams stored to in random order (the distribution's order, for uniform labels)
@@ -70,7 +68,7 @@ struct store_point {
 /// against the widest by the LRU premise (capacity_from_random_updates over streams instead of bytes:
 /// K = (b − a)/(b/S − a/S_widest), a and b the point's and the widest's cost). Only points costing
 /// less than half the widest count: past that 1 − K/S nears 1 and the estimate is noise (it moves by
-/// S·δa/b or more: with K = 27 and 2.4 ns at 1024 streams, 512 streams read 0.1 ns low give 66). The largest of
+/// S·δa/b or more). The largest of
 /// them counts, as for the cache sizes: a neighbour only adds time, so each errs low. A point that costs
 /// nothing says K ≥ its streams; 0 when even the narrowest costs half the widest; every stream of the
 /// sweep when the widest costs nothing.

@@ -1,6 +1,6 @@
-// sluice/detail/histogram/binning.hpp: the bin of a sample, computed on the device exactly as the oracle
-// (reference/histogram.hpp) computes it, for the three kinds of histogram (Ashkiani §3.7.3: Even and
-// Range bins; any bucket identifier).
+// sluice/core/binning.hpp: the bin of a sample, for the GPU histogram and host::histogram, computed
+// exactly as the oracle (reference/histogram.hpp, its own copy) computes it, for the three kinds of
+// histogram (Ashkiani §3.7.3: Even and Range bins; any bucket identifier).
 //
 // A binning is staged once per thread block (stage(shared, thread, threads) returns the per-sample lookup; the caller
 // synchronises the block after it) so that range bins can search their splitters in shared memory, as
@@ -19,15 +19,16 @@
 //                  holds it (upper bound by binary search, ⌈log2(m + 1)⌉ steps).
 //   functor_binning any device functor returning an integer bin; negative or ≥ m is out of range.
 // NaN compares false, so it is out of range for even and range bins. The lookups are host-and-device
-// code, so host tests compare them with the oracle value by value.
+// code: the CPU backend runs the same ones, and host tests compare them with the oracle value by value.
 #pragma once
 
 #include <sluice/core/config.hpp>
+#include <sluice/core/labels.hpp>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
-namespace sluice::detail::histogram {
+namespace sluice::detail {
 
 inline constexpr cuda::std::uint32_t out_of_range = 0xffffffffu;
 
@@ -155,10 +156,8 @@ struct functor_binning {
     const auto id = bin_of(x);
     using Id = decltype(id);
     static_assert(cuda::std::is_integral_v<Id>, "a histogram bin function returns an integer bin");
-    if constexpr (cuda::std::is_signed_v<Id>)
-      if (id < 0) return out_of_range;
-    return static_cast<cuda::std::uint64_t>(id) < bins ? static_cast<cuda::std::uint32_t>(id) : out_of_range;
+    return valid_label(id, bins) ? static_cast<cuda::std::uint32_t>(id) : out_of_range;
   }
 };
 
-}  // namespace sluice::detail::histogram
+}  // namespace sluice::detail
