@@ -5,8 +5,7 @@
 // the seed) against HistogramRange. CUB's rows are skipped (said on stderr) where its temporary storage
 // does not fit the device. Bytes: the samples read once (the counts are negligible up to 2^20 bins;
 // at 2^24 the 64 MiB of counters are 6% of the samples).
-// Expected counts come from sluice::host::histogram (the CPU backend on all cores, with the oracle's
-// binnings).
+// Expected counts come from sluice::host::histogram (the CPU backend on all cores).
 #include "harness/measure.hpp"
 
 #include <sluice/data/generate.cuh>
