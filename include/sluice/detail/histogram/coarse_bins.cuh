@@ -70,9 +70,9 @@
 namespace sluice::detail::histogram {
 
 /// Threads per block of the count: the per-bank kernel's, whose counters it privatises.
-inline constexpr int coarse_threads = multireduce::per_bank_threads;
+inline constexpr int coarse_threads = multireduce::tuning::per_bank_threads;
 /// Ids per load: the partitioned ids (and weights) are scratch memory, always aligned for vector loads.
-inline constexpr int coarse_vector = multireduce::pair_vector_width;
+inline constexpr int coarse_vector = multireduce::tuning::pair_vector_width;
 /// Ids one block walks per step (two chunks per thread); tiles are multiples of it.
 inline constexpr std::size_t coarse_step = std::size_t{2} * coarse_vector * coarse_threads;
 /// A segment is counted in shared counters when it holds at least this many samples per counter slot

@@ -38,7 +38,7 @@ inline constexpr std::uint32_t automatic_warp_ballot_max_bins = 2;
 /// nor is coarse_bins (never run on a GPU yet: where it overtakes global_atomics is to be measured).
 [[nodiscard]] constexpr histogram_algorithm choose(std::uint32_t m, unsigned per_bank_sets, bool weighted) {
   if (!weighted && m <= automatic_warp_ballot_max_bins) return histogram_algorithm::warp_ballot;
-  if (per_bank_sets >= multireduce::automatic_per_bank_min_sets) return histogram_algorithm::shared_per_bank;
+  if (per_bank_sets >= multireduce::tuning::automatic_per_bank_min_sets) return histogram_algorithm::shared_per_bank;
   return histogram_algorithm::global_atomics;
 }
 

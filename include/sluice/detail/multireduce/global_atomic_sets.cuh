@@ -43,10 +43,6 @@
 
 namespace sluice::detail::multireduce {
 
-inline constexpr int global_sets_threads = 256;
-/// The sets' stride is a multiple of this many values (≥ 256 bytes: different L2 sectors and slices).
-inline constexpr std::size_t global_sets_stride_quantum = 64;
-
 /// Sends runs to the global sets; dropped runs (bucket ≥ m) are skipped.
 template <class T, class Op>
 struct global_sink {
@@ -72,14 +68,14 @@ struct global_sink {
 };
 
 template <class Source, class Op>
-__global__ void __launch_bounds__(global_sets_threads)
+__global__ void __launch_bounds__(tuning::global_sets_threads)
     global_sets_kernel(Source source, typename Source::value_type* slots, cuda::std::uint32_t m, unsigned sets,
                        cuda::std::size_t stride, Op op, std::size_t* dropped) {
   using T = typename Source::value_type;
   __shared__ typename Source::shared staged;
-  const auto reader = source.stage(staged, threadIdx.x, global_sets_threads);
+  const auto reader = source.stage(staged, threadIdx.x, tuning::global_sets_threads);
   __syncthreads();
-  const unsigned warp_index = (blockIdx.x * global_sets_threads + threadIdx.x) / warp::size;
+  const unsigned warp_index = (blockIdx.x * tuning::global_sets_threads + threadIdx.x) / warp::size;
   const global_sink<T, Op> sink{slots, m, stride, static_cast<unsigned>(warp::lane_id()) & (sets - 1),
                                 warp_index & (sets - 1), op};
   unsigned long long invalid = 0;
@@ -106,21 +102,23 @@ template <class Source, class Op>
 void global_sets(context& ctx, const Source& source, typename Source::value_type* out, std::uint32_t m, Op op,
                  std::size_t* dropped, unsigned sets) {
   using T = typename Source::value_type;
+  constexpr int threads = tuning::global_sets_threads;
   auto kernel = global_sets_kernel<Source, Op>;
-  const std::size_t steps = ceil_div(source.n, std::size_t{2} * Source::width * global_sets_threads);
-  const std::size_t grid = one_wave_grid(ctx, kernel, global_sets_threads, steps);
+  const std::size_t steps = ceil_div(source.n, std::size_t{2} * Source::width * threads);
+  const std::size_t grid = one_wave_grid(ctx, kernel, threads, steps);
   if (sets == 1) {
-    kernel<<<static_cast<unsigned>(grid), global_sets_threads, 0, ctx.stream()>>>(source, out, m, 1, 0, op, dropped);
+    kernel<<<static_cast<unsigned>(grid), threads, 0, ctx.stream()>>>(source, out, m, 1, 0, op, dropped);
     SLUICE_CHECK_LAUNCH();
     return;
   }
-  const std::size_t stride = ceil_div(m, global_sets_stride_quantum) * global_sets_stride_quantum;
+  constexpr std::size_t quantum = tuning::global_sets_stride_quantum;
+  const std::size_t stride = ceil_div(m, quantum) * quantum;
   device_buffer<T> slots(ctx, sets * stride);
   fill_identity<Op>(ctx, slots.data(), slots.size());
-  kernel<<<static_cast<unsigned>(grid), global_sets_threads, 0, ctx.stream()>>>(source, slots.data(), m, sets, stride,
-                                                                                op, dropped);
+  kernel<<<static_cast<unsigned>(grid), threads, 0, ctx.stream()>>>(source, slots.data(), m, sets, stride, op,
+                                                                    dropped);
   SLUICE_CHECK_LAUNCH();
-  constexpr int fold_threads = 256;
+  constexpr int fold_threads = tuning::fold_sets_threads;
   auto fold = fold_sets_kernel<T, Op>;
   const std::size_t fold_grid = one_wave_grid(ctx, fold, fold_threads, ceil_div(m, fold_threads));
   fold<<<static_cast<unsigned>(fold_grid), fold_threads, 0, ctx.stream()>>>(slots.data(), sets, stride, out, m, op);

@@ -36,7 +36,8 @@ multiscan_algorithm resolve(const char* function, std::uint32_t m, const multisc
   const bool fits = block_sort_fits<T>(m);
   if (options.algorithm == multiscan_algorithm::block_sort_segmented && !fits)
     throw invalid_argument(function, "options",
-                           "block_sort_segmented keeps m · sizeof(T) ≤ " + std::to_string(multireduce::accumulator_bytes) +
+                           "block_sort_segmented keeps m · sizeof(T) ≤ " +
+                               std::to_string(multireduce::tuning::accumulator_bytes) +
                                " bytes in shared memory, not m = " + std::to_string(m) + " of " +
                                std::to_string(sizeof(T)) + " bytes (global_sort_scan_by_key takes any m)");
   // sequential and sheffler take any m and are only ever chosen explicitly.

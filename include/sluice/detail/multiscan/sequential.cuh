@@ -205,7 +205,7 @@ __global__ void sequential_multiscan_kernel(const L* __restrict__ labels, Values
 template <class T>
 constexpr unsigned sequential_shared_threads(std::uint32_t m) {
   for (unsigned threads = sequential_tuning::max_threads; threads >= 32; threads /= 2)
-    if (std::size_t{threads} * m * sizeof(T) <= multireduce::accumulator_bytes) return threads;
+    if (std::size_t{threads} * m * sizeof(T) <= multireduce::tuning::accumulator_bytes) return threads;
   return 0;
 }
 
