@@ -105,15 +105,14 @@ void multireduce(context& ctx, cuda::std::span<LIn, E1> labels, cuda::std::span<
   const cuda::std::span<T> buckets(out);
   mr::check_arguments(ctx, function, label_span, value_span, buckets, dropped);
   const auto m = static_cast<std::uint32_t>(buckets.size());
-  const multireduce_algorithm algorithm = mr::resolve<T, Op>(ctx, function, m, label_span.size(), options);
+  const mr::plan plan = mr::resolve<T, Op>(ctx, function, m, label_span.size(), options);
   auto device = ctx.activate();
   if (options.strict) mr::require_valid_labels(ctx, function, label_span.data(), label_span.size(), m);
   if (dropped) SLUICE_CUDA_CHECK(cudaMemsetAsync(dropped, 0, sizeof(std::size_t), ctx.stream()));
   if (!options.accumulate) mr::fill_identity<Op>(ctx, buckets.data(), m);
   if (label_span.empty()) return;
-  detail::naming_out_of_memory(function, to_string(algorithm), [&] {
-    mr::run(ctx, algorithm, options, label_span.data(), value_span.data(), label_span.size(), buckets.data(), m, op,
-            dropped);
+  detail::naming_out_of_memory(function, to_string(plan.algorithm), [&] {
+    mr::run(ctx, plan, label_span.data(), value_span.data(), label_span.size(), buckets.data(), m, op, dropped);
   });
 }
 

@@ -131,21 +131,14 @@ template <class T>
   return requested != 0 ? requested : choose_global_sets(m, sizeof(T), ctx.properties().l2_cache_bytes);
 }
 
-/// The partial sort bits to use: the caller's, or plan.hpp's choice from m, the sets and the device's L2.
-template <class T>
-[[nodiscard]] int partial_sort_bits_for(const context& ctx, std::uint32_t m, unsigned sets, int requested) {
-  return requested >= 0 ? requested : choose_partial_sort_bits(m, sets, sizeof(T), ctx.properties().l2_cache_bytes);
-}
-
+/// The strategy with the plan's `sets` and partial sort `bits` (plan.hpp's resolve).
 template <class L, class T, class Op>
 void run_global_atomic_sets(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m,
-                            Op op, std::size_t* dropped, unsigned sets, int partial_sort_bits) {
+                            Op op, std::size_t* dropped, unsigned sets, int bits) {
   if constexpr (runs_atomically<T, Op>) {
-    const unsigned chosen_sets = global_sets_for<T>(ctx, m, sets);
-    const int bits = partial_sort_bits_for<T>(ctx, m, chosen_sets, partial_sort_bits);
     auto reduce = [&](const auto* pair_labels, const T* pair_values) {
       with_labelled_values(pair_labels, pair_values, n, m,
-                           [&](const auto& source) { global_sets(ctx, source, out, m, op, dropped, chosen_sets); });
+                           [&](const auto& source) { global_sets(ctx, source, out, m, op, dropped, sets); });
     };
     if (bits == 0) reduce(labels, values);
     else with_partially_sorted(ctx, labels, values, n, m, bits, reduce);

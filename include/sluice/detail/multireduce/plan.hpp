@@ -211,15 +211,32 @@ struct problem {
           net(p.shared_memory_per_sm / 2)};
 }
 
-/// The strategy to run: options.algorithm checked against the problem, or automatic's choice.
+/// What a call runs, decided once before it runs: the strategy and, for global_atomic_sets, its sets
+/// and partial sort bits.
+struct plan {
+  multireduce_algorithm algorithm = multireduce_algorithm::automatic;
+  unsigned sets = 1;          ///< global_atomic_sets: options.sets, or choose_global_sets's
+  int partial_sort_bits = 0;  ///< global_atomic_sets: options.partial_sort_bits, or choose_partial_sort_bits's
+};
+
+/// The plan: options.algorithm checked against the problem, or automatic's choice; for global_atomic_sets
+/// the options' sets and sort bits, or those chosen from m and the device's L2.
 template <class T, class Op>
-[[nodiscard]] multireduce_algorithm resolve(const context& ctx, const char* function, std::uint32_t m,
-                                            std::size_t /*n*/, const multireduce_options& options) {
+[[nodiscard]] plan resolve(const context& ctx, const char* function, std::uint32_t m, std::size_t /*n*/,
+                           const multireduce_options& options) {
   const problem p{is_commutative_v<Op>, options.deterministic, sizeof(T), m, device_shared_budget(ctx, 0)};
   std::string why = options_problem(options, m);
   if (why.empty() && options.algorithm != multireduce_algorithm::automatic) why = strategy_problem(options.algorithm, p);
   if (!why.empty()) throw invalid_argument(function, "options", why);
-  return options.algorithm == multireduce_algorithm::automatic ? choose(p) : options.algorithm;
+  plan chosen{options.algorithm == multireduce_algorithm::automatic ? choose(p) : options.algorithm};
+  if (chosen.algorithm == multireduce_algorithm::global_atomic_sets) {
+    const std::size_t l2_bytes = ctx.properties().l2_cache_bytes;
+    chosen.sets = options.sets != 0 ? options.sets : choose_global_sets(m, sizeof(T), l2_bytes);
+    chosen.partial_sort_bits = options.partial_sort_bits >= 0
+                                   ? options.partial_sort_bits
+                                   : choose_partial_sort_bits(m, chosen.sets, sizeof(T), l2_bytes);
+  }
+  return chosen;
 }
 
 }  // namespace sluice::detail::multireduce
