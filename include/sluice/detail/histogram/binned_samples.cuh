@@ -139,6 +139,7 @@ void with_binned_samples(const T* samples, cuda::std::size_t n, const Binning& b
   else run(binned_samples<1, T, B, Weights, Counter>{samples, n, unstaged(binning), weights});
 }
 
+/// Threads per block: streaming_grid's (core/launch.hpp), which sizes this kernel's grid.
 inline constexpr int bin_ids_threads = 256;
 
 /// ids[i] = the bin of sample i, m for a sample outside the bins.

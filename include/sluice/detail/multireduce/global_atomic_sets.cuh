@@ -125,12 +125,6 @@ void global_sets(context& ctx, const Source& source, typename Source::value_type
   SLUICE_CHECK_LAUNCH();
 }
 
-/// The sets to use: the caller's, or plan.hpp's choice from m and the device's L2.
-template <class T>
-[[nodiscard]] unsigned global_sets_for(const context& ctx, std::uint32_t m, unsigned requested) {
-  return requested != 0 ? requested : choose_global_sets(m, sizeof(T), ctx.properties().l2_cache_bytes);
-}
-
 /// The strategy with the plan's `sets` and partial sort `bits` (plan.hpp's resolve).
 template <class L, class T, class Op>
 void run_global_atomic_sets(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m,
