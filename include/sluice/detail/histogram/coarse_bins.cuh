@@ -158,7 +158,7 @@ __device__ void count_segment(const Reader& reader, cuda::std::size_t begin, cud
 /// The count (header comment): block b walks its tile of the partitioned samples segment by segment.
 /// offsets[k] is where coarse bin k starts, offsets[count] the number of samples kept. One block per SM
 /// is the design point (a coarse bin fills the block's shared memory), so ptxas may take up to 128
-/// registers: with its default target the double-weighted kernel spilled (64 registers, sm_90).
+/// registers: at its default target the double-weighted kernel spilled (docs/perf-notes.md).
 template <class Source>
 __global__ void __launch_bounds__(coarse_threads, 1)
     coarse_bins_kernel(Source partitioned, const cuda::std::size_t* __restrict__ offsets, cuda::std::uint32_t m,

@@ -31,9 +31,8 @@ template <class T>
 inline constexpr bool is_global_range_binning<global_range_binning<T>> = true;
 
 /// The strategy automatic runs for m bins, given the per-bank sets one block holds of them. Weighted
-/// histograms skip the ballots, which only count. bank_trish is never chosen: the seed measured it against
-/// TRISH on a GTX 690, not against the per-bank kernel here, so choosing it awaits a GPU measurement;
-/// nor is coarse_bins (never run on a GPU yet: where it overtakes global_atomics is to be measured).
+/// histograms skip the ballots, which only count. Never bank_trish, sort_based or coarse_bins: each was
+/// slower than this choice where measured on the H100 (docs/histogram.md).
 [[nodiscard]] constexpr histogram_algorithm choose(std::uint32_t m, unsigned per_bank_sets, bool weighted) {
   if (!weighted && m <= tuning::automatic_warp_ballot_max_bins) return histogram_algorithm::warp_ballot;
   if (per_bank_sets >= multireduce::tuning::automatic_per_bank_min_sets) return histogram_algorithm::shared_per_bank;

@@ -6,8 +6,8 @@
 //           degenerate input). Set-major, slot (b, s) at s·stride + b, stride = m rounded up to 64
 //           values: a bucket's sets lie in different 256-byte chunks, so their atomics go to different
 //           L2 slices. The seed's interleaving (b·sets + s) put all of a bucket's sets in one 32-byte
-//           sector, where the L2 serialises them: on the H100 (ee1a8c9) all-equal labels took 1.7 ms for
-//           2^28 pairs at every m, 1M warp atomics at ~1.6 ns each, against 0.69 ms for per_bank_shared.
+//           sector, where the L2 serialises them (docs/perf-notes.md, global atomic sets on all-equal
+//           labels).
 //   walk:   pair_walk.cuh's, with its runs: a thread's run of equal labels is one atomic. Besides, when
 //           the last runs of all 32 lanes of a warp share a bucket (all-equal labels, long sorted runs),
 //           the warp folds them by shuffles and lane 0 adds the total with a single atomic, in set

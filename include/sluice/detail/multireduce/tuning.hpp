@@ -72,20 +72,21 @@ struct sm90_tuning {
   /// vector: threads per block. Not measured.
   static constexpr int vector_threads = 256;
   /// vector: a lane's run of pairs, 64 bytes of the wider of label and value (16 items for 4-byte pairs,
-  /// 4 for 16-byte values). Not measured: 128 bytes would halve the warp reductions per pair, at about
-  /// 50% more registers (docs/perf-notes.md).
+  /// 4 for 16-byte values). Not measured: 128 bytes would halve the warp reductions per pair but leave
+  /// two blocks per SM (registers: docs/perf-notes.md).
   static constexpr int vector_items(std::size_t label_bytes, std::size_t value_bytes) {
     const int widest = static_cast<int>(label_bytes > value_bytes ? label_bytes : value_bytes);
     const int items = 64 / widest;
     return items < 4 ? 4 : (items > 16 ? 16 : items);
   }
   /// block_sort_segmented (and multiscan's): items per thread of a sorted tile, about 48 bytes of values:
-  /// the thesis's nItems = 12 for 4-byte values (§4.5c: the largest without spills). Not measured here.
+  /// the thesis's nItems = 12 for 4-byte values (§4.5c: the largest without spills, and CUB's sort gets
+  /// more efficient with more items). Not measured here.
   static constexpr int sort_tile_items(int value_bytes) {
     const int items = 48 / value_bytes;
     return items < 1 ? 1 : (items > 12 ? 12 : items);
   }
-  /// The sorted tile: 256 threads of sort_tile_items(sizeof(T)) values each (the seed's 256). Not measured.
+  /// The sorted tile: 256 threads of sort_tile_items(sizeof(T)) values each. Not measured.
   template <class T>
   using sort_tile_shape = block::tile_shape<256, sort_tile_items(static_cast<int>(sizeof(T)))>;
   /// The largest bucket set the block sorts keep in shared memory beside a tile (multiscan's sequential
