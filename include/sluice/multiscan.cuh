@@ -49,7 +49,7 @@
 //   sluice::multiscan_exclusive(ctx, labels.span(), values.span(), prefix.span(), m, sluice::plus{});
 //   sluice::multitag(ctx, labels.span(), rank.span(), m);
 //
-// Errors (sluice::invalid_argument): m = 0 or m ≥ 2^32 − 1 ("m"); values.size() or out.size() !=
+// Errors (sluice::invalid_argument): m = 0 or m > 2^32 − 2 ("m"); values.size() or out.size() !=
 // labels.size() ("values" / "out"), rank.size() != labels.size() ("rank"); totals / counts neither empty
 // nor m entries ("totals" / "counts"); out overlapping labels, or values other than exactly ("out");
 // totals or counts overlapping anything ("totals" / "counts"); multitag with n > 2^32 ("labels": 32-bit
