@@ -74,7 +74,7 @@ void multireduce_ordered_case(bench::case_context& session, std::uint32_t m, dat
   auto verify = [&] { return out.to_host() == expected.buckets; };
   std::vector<multireduce_algorithm> strategies{multireduce_algorithm::block_sort_segmented,
                                                 multireduce_algorithm::global_sort_reduce_by_key};
-  if (m <= detail::multireduce::vector_max_buckets) strategies.push_back(multireduce_algorithm::vector);
+  if (m <= detail::multireduce::tuning::vector_max_buckets) strategies.push_back(multireduce_algorithm::vector);
   const detail::multireduce::problem problem{false, false, sizeof(affine), m,
                                              detail::multireduce::device_shared_budget(ctx, 0)};
   if (detail::multireduce::strategy_problem(multireduce_algorithm::warp_private_sets, problem).empty())

@@ -37,20 +37,19 @@
 //   global_atomics   Eilers Alg. 4.9: the global atomic sets kernel with unit values; any m.
 //   bank_trish       detail/histogram/bank_trish.cuh (Eilers §4.5.2, Appendix A): 64 sub-histograms of
 //                    8-bit counters in shared memory, 512 threads, bundled word updates, periodic flush;
-//                    1-byte samples, m ≤ 256, unweighted. Compiled, not yet run on a GPU.
+//                    1-byte samples, m ≤ 256, unweighted.
 //   sort_based       detail/histogram/sort_based.cuh (Eilers §4.5a): radix sort of the bin ids over
 //                    ⌈log2(m + 1)⌉ bits, counts from the run boundaries; any m, deterministic, memory
-//                    O(n + m). Compiled, not yet run on a GPU.
+//                    O(n + m).
 //   coarse_bins      detail/histogram/coarse_bins.cuh (DTU report ch. 6 §6.2): the bins in coarse bins of
 //                    as many as one block's shared memory holds; the bin ids multisplit by coarse bin on
 //                    the device, then one kernel whose blocks count equal tiles of them in privatised
 //                    shared counters, a coarse bin at a time; any m, memory O(n + m). For m past what
-//                    shared_per_bank holds. Compiled, not yet run on a GPU.
+//                    shared_per_bank holds.
 //   automatic        warp_ballot for m ≤ 2 (unweighted), shared_per_bank while a block holds 4 sets of the
-//                    counters, global_atomics beyond; never bank_trish, sort_based or coarse_bins (bank_trish
-//                    awaits a GPU measurement against shared_per_bank, coarse_bins one against
-//                    global_atomics). PROVISIONAL: not yet measured on a GPU (the warp ballots were
-//                    0.95× / 0.60× / 0.25× CUB HistogramEven at m = 2 / 32 / 256 on the H100).
+//                    counters, global_atomics beyond (what set each threshold: detail/histogram/tuning.hpp
+//                    and detail/multireduce/tuning.hpp); never bank_trish, sort_based or coarse_bins, each
+//                    slower than this choice where measured on the H100 (docs/histogram.md).
 //
 // Errors (sluice::invalid_argument): bins empty or more than 2^32 − 2 bins; lower < upper false
 // ('upper'); splitters.size() != bins.size() + 1 ('splitters'); weights.size() != samples.size()

@@ -3,7 +3,7 @@
 //   multireduce(labels, values, out, op):  out[k] = e ⊕ values[j_1] ⊕ values[j_2] ⊕ …
 //                                           for the j with labels[j] = k, j ascending; e = identity of op
 //
-// m = out.size() (1 ≤ m < 2^32). An empty bucket holds the identity (the operator must declare one:
+// m = out.size() (1 ≤ m ≤ 2^32 − 2). An empty bucket holds the identity (the operator must declare one:
 // sluice/core/operators.hpp). With options.accumulate the buckets fold onto out's contents instead:
 // out[k] = out[k] ⊕ values[j_1] ⊕ … . Labels are integers of any width, signed or unsigned; a label
 // that is negative or ≥ m is dropped and counted: *dropped (device memory, may be null) receives the
@@ -44,9 +44,9 @@
 //                              memory: each window of 32 consecutive pairs folds its peers (lanes with
 //                              one bucket, found by __match_any_sync) in lane order onto the warp's set;
 //                              warps and blocks combined in order. Order-preserving; m up to what 8 sets
-//                              of m values in one block's shared memory allow (1024 of 16 bytes fit an H100).
+//                              of m values in one block's shared memory allow (1816 of 16 bytes on an H100).
 // automatic: detail/multireduce/plan.hpp, from the operator class, m, the value size and the device's
-// shared memory and L2.
+// shared memory and L2 (its thresholds, and what measured them: detail/multireduce/tuning.hpp).
 //
 // Values: any trivially copyable T. Atomic strategies need sizeof(T) of 4 or 8 (hardware atomics where
 // the operator has one, a compare-and-swap loop otherwise); other sizes run order-preserving strategies.
@@ -57,11 +57,13 @@
 //   sluice::multireduce(ctx, labels.span(), maps.span(), composed.span(), sluice::affine_compose{}, dropped.data(),
 //                       {.algorithm = sluice::multireduce_algorithm::block_sort_segmented});
 //
-// Errors (sluice::invalid_argument): out empty ("out": m = 0) or m ≥ 2^32; values.size() != labels.size()
-// ("values"); out overlapping labels or values ("out"); host memory; an explicit strategy that cannot
-// run the operator or value ("options": an atomic strategy with a non-commutative operator, with
-// options.deterministic, or with a value that is not 4 or 8 bytes; per_bank_shared with more buckets than
-// shared memory holds; sets not 0 or a power of two ≤ 32; partial_sort_bits < −1 or > ⌈log2 m⌉).
+// Errors (sluice::invalid_argument): out empty (m = 0) or with more than 2^32 − 2 buckets ("out");
+// values.size() != labels.size() ("values"); out overlapping labels or values ("out": no in-place
+// form); host memory; an explicit strategy that cannot run the operator or value ("options": an atomic
+// strategy with a non-commutative operator, with options.deterministic, or with a value that is not 4 or
+// 8 bytes; per_bank_shared with more buckets than shared memory holds; vector past 8 buckets;
+// warp_private_sets past what its 8 sets of m values fit; sets not 0 or a power of two ≤ 32;
+// partial_sort_bits < −1 or > ⌈log2 m⌉).
 // Working memory that the device cannot provide (every strategy takes it from the context's pool) is
 // sluice::out_of_memory (a cuda_error, cudaErrorMemoryAllocation) naming "multireduce", the strategy
 // and the bytes of the allocation that failed, raised before any value reaches a bucket (without
@@ -105,15 +107,14 @@ void multireduce(context& ctx, cuda::std::span<LIn, E1> labels, cuda::std::span<
   const cuda::std::span<T> buckets(out);
   mr::check_arguments(ctx, function, label_span, value_span, buckets, dropped);
   const auto m = static_cast<std::uint32_t>(buckets.size());
-  const multireduce_algorithm algorithm = mr::resolve<T, Op>(ctx, function, m, label_span.size(), options);
+  const mr::plan plan = mr::resolve<T, Op>(ctx, function, m, label_span.size(), options);
   auto device = ctx.activate();
   if (options.strict) mr::require_valid_labels(ctx, function, label_span.data(), label_span.size(), m);
   if (dropped) SLUICE_CUDA_CHECK(cudaMemsetAsync(dropped, 0, sizeof(std::size_t), ctx.stream()));
   if (!options.accumulate) mr::fill_identity<Op>(ctx, buckets.data(), m);
   if (label_span.empty()) return;
-  detail::naming_out_of_memory(function, to_string(algorithm), [&] {
-    mr::run(ctx, algorithm, options, label_span.data(), value_span.data(), label_span.size(), buckets.data(), m, op,
-            dropped);
+  detail::naming_out_of_memory(function, to_string(plan.algorithm), [&] {
+    mr::run(ctx, plan, label_span.data(), value_span.data(), label_span.size(), buckets.data(), m, op, dropped);
   });
 }
 

@@ -40,17 +40,16 @@
 //                            per segment, spinerecs in global memory (§5.4.2), inside the partitioning
 //                            scheme; the thesis's identity bug fixed (an explicit spine flag). Any m.
 //                            Research only: slow by construction (the thesis: > 4 ns per pair).
-//   sequential and sheffler are compiled for sm_90 but not yet run on a GPU.
-// automatic: block_sort_segmented for m ≤ 4096 where it fits, else global_sort_scan_by_key
-// (PROVISIONAL: from the thesis's Fig. 5.8/5.7, not yet measured on the H100); never sequential or
-// sheffler, which only an explicit options.algorithm selects.
+// automatic: block_sort_segmented for m ≤ 4096 where it fits, else global_sort_scan_by_key (the
+// thesis's Fig. 5.7/5.8; what was measured: detail/multiscan/tuning.hpp); never sequential or sheffler,
+// which only an explicit options.algorithm selects.
 //
 //   sluice::device_buffer<std::uint32_t> labels(ctx, host_labels), rank(ctx, n);
 //   sluice::device_buffer<float> values(ctx, host_values), prefix(ctx, n);
 //   sluice::multiscan_exclusive(ctx, labels.span(), values.span(), prefix.span(), m, sluice::plus{});
 //   sluice::multitag(ctx, labels.span(), rank.span(), m);
 //
-// Errors (sluice::invalid_argument): m = 0 or m ≥ 2^32 − 1 ("m"); values.size() or out.size() !=
+// Errors (sluice::invalid_argument): m = 0 or m > 2^32 − 2 ("m"); values.size() or out.size() !=
 // labels.size() ("values" / "out"), rank.size() != labels.size() ("rank"); totals / counts neither empty
 // nor m entries ("totals" / "counts"); out overlapping labels, or values other than exactly ("out");
 // totals or counts overlapping anything ("totals" / "counts"); multitag with n > 2^32 ("labels": 32-bit

@@ -40,7 +40,8 @@ class MultireduceOrdered : public gpu_test {};
 
 constexpr multireduce_algorithm ordered[] = {multireduce_algorithm::block_sort_segmented,
                                              multireduce_algorithm::global_sort_reduce_by_key};
-using sluice::detail::multireduce::vector_max_buckets;
+using mr_tuning = sluice::detail::multireduce::tuning;
+constexpr std::uint32_t vector_max_buckets = mr_tuning::vector_max_buckets;
 
 /// warp_private_sets is tested up to this m: its 8 sets of 1024 values of up to 16 bytes (128 KiB) fit
 /// one block of an sm_90 device (227 KiB).
@@ -73,11 +74,11 @@ constexpr std::uint32_t bucket_counts[] = {1, 2, 3, 4, 5, 8, 31, 32, 33, 256, 25
 /// Where vector runs (m ≤ vector_max_buckets), also 31, 32 and one of its warp tiles ± 1.
 template <class T>
 std::vector<std::size_t> sizes_for(std::uint32_t m) {
-  const std::size_t tile = sluice::detail::multireduce::sort_tile_shape<T>::tile;
+  const std::size_t tile = mr_tuning::sort_tile_shape<T>::tile;
   if (m >= (1u << 20)) return {100003};
   std::vector<std::size_t> sizes{0, 1, 33, tile - 1, tile + 1, 100003};
   if (m <= vector_max_buckets) {
-    const std::size_t warp_tile = 32 * sluice::detail::multireduce::vector_items(sizeof(std::uint32_t), sizeof(T));
+    const std::size_t warp_tile = 32 * mr_tuning::vector_items(sizeof(std::uint32_t), sizeof(T));
     sizes.insert(sizes.end(), {31, 32, warp_tile - 1, warp_tile, warp_tile + 1});
   }
   return sluice::testing::sweep_sizes(sizes);
@@ -227,7 +228,7 @@ template <class T, class Op>
 void vector_sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
   std::vector<std::uint32_t> ms;
   for (std::uint32_t m = 1; m <= vector_max_buckets; ++m) ms.push_back(m);
-  const std::size_t warp_tile = 32 * sluice::detail::multireduce::vector_items(sizeof(std::uint32_t), sizeof(T));
+  const std::size_t warp_tile = 32 * mr_tuning::vector_items(sizeof(std::uint32_t), sizeof(T));
   strategy_sweep<T>(ctx, multireduce_algorithm::vector, ms, warp_tile, op, tolerance);
 }
 
@@ -242,7 +243,7 @@ TEST_F(MultireduceOrdered, VectorMatrixProductModPIsExact) {
 /// shuffle rounds), around the warp size, and its largest tested m; sizes around its lookahead step.
 template <class T, class Op>
 void warp_sets_sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
-  const std::size_t step = std::size_t{32} * sluice::detail::multireduce::warp_sets_lookahead;
+  const std::size_t step = std::size_t{32} * mr_tuning::warp_sets_lookahead;
   strategy_sweep<T>(ctx, multireduce_algorithm::warp_private_sets, {1, 2, 3, 31, 32, 33, 1000, warp_sets_tested_buckets},
                     step, op, tolerance);
 }

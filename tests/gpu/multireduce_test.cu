@@ -428,8 +428,8 @@ TEST_F(Multireduce, ApiErrorGlobalSetsBeyondDeviceMemoryIsOutOfMemory) {
                                             .partial_sort_bits = 0};
   {
     sluice::device_buffer<std::uint64_t> out(ctx(), m);
-    const std::uint64_t stride = (m + mr::global_sets_stride_quantum - 1) / mr::global_sets_stride_quantum *
-                                 mr::global_sets_stride_quantum;
+    constexpr std::uint64_t quantum = mr::tuning::global_sets_stride_quantum;
+    const std::uint64_t stride = (m + quantum - 1) / quantum * quantum;
     expect_out_of_memory(
         [&] {
           sluice::multireduce(ctx(), labels.span(), values.span(), out.span(), sluice::plus{}, nullptr, options);

@@ -110,7 +110,7 @@ constexpr std::uint32_t bucket_counts[] = {1, 2, 31, 32, 33, 256, 257, 4096, 1u 
 /// and blocks everywhere.
 template <class T>
 std::vector<std::size_t> sizes_for(std::uint32_t m) {
-  const std::size_t tile = sluice::detail::multireduce::sort_tile_shape<T>::tile;
+  const std::size_t tile = sluice::detail::multireduce::tuning::sort_tile_shape<T>::tile;
   const std::size_t segment = sluice::detail::multiscan::sheffler_area;
   if (m >= (1u << 20)) return {100003};
   return sluice::testing::sweep_sizes(

@@ -78,20 +78,20 @@ TEST(MultireducePlan, AutomaticChoice) {
   for (const mr::problem base : {mr::problem{false, false, 4, 1, h100}, mr::problem{true, true, 4, 1, h100},
                                  mr::problem{true, false, 16, 1, h100}, mr::problem{true, false, 2, 1, h100}}) {
     mr::problem p = base;
-    for (std::uint32_t m : {1u, 4u, 5u, mr::vector_max_buckets}) {
+    for (std::uint32_t m : {1u, 4u, 5u, mr::tuning::vector_max_buckets}) {
       p.m = m;
       EXPECT_EQ(mr::choose(p), multireduce_algorithm::vector) << "m = " << m;
     }
-    for (std::uint32_t m : {mr::vector_max_buckets + 1, 256u, 904u}) {
+    for (std::uint32_t m : {mr::tuning::vector_max_buckets + 1, 256u, 904u}) {
       p.m = m;
       EXPECT_EQ(mr::choose(p), multireduce_algorithm::warp_private_sets) << "m = " << m;
     }
     // 1024 buckets: warp_private_sets while 8 sets of them leave two blocks per SM (115712 bytes each on
     // an H100: up to 904 sixteen-byte buckets).
-    p.m = mr::automatic_warp_sets_max_buckets;
+    p.m = mr::tuning::automatic_warp_sets_max_buckets;
     EXPECT_EQ(mr::choose(p), p.value_bytes <= 8 ? multireduce_algorithm::warp_private_sets
                                                 : multireduce_algorithm::block_sort_segmented);
-    for (std::uint32_t m : {mr::automatic_warp_sets_max_buckets + 1, 4096u}) {
+    for (std::uint32_t m : {mr::tuning::automatic_warp_sets_max_buckets + 1, 4096u}) {
       p.m = m;
       EXPECT_EQ(mr::choose(p), multireduce_algorithm::block_sort_segmented) << "m = " << m;
     }
@@ -118,13 +118,13 @@ TEST(MultireducePlan, ExplicitAtomicStrategiesNeedCommutativeNondeterministicWor
 }
 
 TEST(MultireducePlan, ExplicitVectorTakesAtMostVectorMaxBuckets) {
-  static_assert(mr::vector_max_buckets == 8);
-  static_assert(mr::automatic_vector_max_buckets == mr::vector_max_buckets);
-  for (std::uint32_t m : {1u, 5u, mr::vector_max_buckets}) {
+  static_assert(mr::tuning::vector_max_buckets == 8);
+  static_assert(mr::tuning::automatic_vector_max_buckets == mr::tuning::vector_max_buckets);
+  for (std::uint32_t m : {1u, 5u, mr::tuning::vector_max_buckets}) {
     EXPECT_TRUE(mr::strategy_problem(multireduce_algorithm::vector, {false, true, 16, m, h100}).empty()) << m;
     EXPECT_TRUE(mr::strategy_problem(multireduce_algorithm::vector, commutative(m)).empty()) << m;
   }
-  for (std::uint32_t m : {mr::vector_max_buckets + 1, 1u << 24}) {
+  for (std::uint32_t m : {mr::tuning::vector_max_buckets + 1, 1u << 24}) {
     EXPECT_NE(mr::strategy_problem(multireduce_algorithm::vector, {false, true, 16, m, h100}).find("at most 8"),
               std::string::npos)
         << m;

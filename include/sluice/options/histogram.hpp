@@ -7,7 +7,7 @@
 namespace sluice {
 
 enum class histogram_algorithm {
-  automatic,        ///< by m (detail::histogram::choose; provisional)
+  automatic,        ///< by m (detail/histogram/dispatch.cuh, choose; thresholds in tuning.hpp)
   warp_ballot,      ///< Ashkiani §3.7.3: ballot-based warp histograms, global atomics per block (m ≤ 256)
   shared_per_bank,  ///< Eilers §4.4c: per-bank counter sets in shared memory (m ≤ one block's shared memory)
   global_atomics,   ///< Eilers Alg. 4.9: counter sets in global memory, atomics (any m)

@@ -27,6 +27,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/binning.hpp>
+#include <sluice/detail/histogram/tuning.hpp>
 #include <sluice/detail/histogram/warp_ballot.cuh>
 
 #include <cuda/std/bit>
@@ -39,9 +40,10 @@
 namespace sluice::detail::histogram {
 
 inline constexpr cuda::std::uint32_t bank_trish_max_bins = 256;
-inline constexpr int bank_trish_threads = 512;
-/// Sub-histograms (thread t uses t mod 64) and 4-bin groups (words) per sub-histogram.
-inline constexpr int bank_trish_sets = 64;
+/// Threads per block and sub-histograms (thread t uses t mod 64): tuning.hpp's.
+inline constexpr int bank_trish_threads = tuning::bank_trish_threads;
+inline constexpr int bank_trish_sets = tuning::bank_trish_sets;
+/// 4-bin groups (words) per sub-histogram.
 inline constexpr int bank_trish_groups = bank_trish_max_bins / 4;
 inline constexpr int bank_trish_threads_per_set = bank_trish_threads / bank_trish_sets;
 /// Words a thread bins per tile: the most for which no byte counter can pass 255 before the flush.

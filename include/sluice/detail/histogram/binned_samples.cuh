@@ -59,7 +59,8 @@ struct sample_weights {
 
   /// Whether the weights can be read 4 per vector load.
   [[nodiscard]] bool aligned() const {
-    return reinterpret_cast<std::uintptr_t>(weights) % scatter::chunk_alignment<W, multireduce::pair_vector_width> == 0;
+    constexpr int V = multireduce::tuning::pair_vector_width;
+    return reinterpret_cast<std::uintptr_t>(weights) % scatter::chunk_alignment<W, V> == 0;
   }
   template <int V>
   [[nodiscard]] __device__ __forceinline__ scatter::chunk<W, V> load(cuda::std::size_t c) const {
@@ -131,13 +132,14 @@ template <class T>
 template <class T, class Binning, class Weights, class Counter, class Run>
 void with_binned_samples(const T* samples, cuda::std::size_t n, const Binning& binning, const Weights& weights,
                          Counter*, Run run) {
-  constexpr int V = multireduce::pair_vector_width;
+  constexpr int V = multireduce::tuning::pair_vector_width;
   using B = cuda::std::decay_t<decltype(unstaged(binning))>;
   if (reinterpret_cast<std::uintptr_t>(samples) % scatter::chunk_alignment<T, V> == 0 && weights.aligned())
     run(binned_samples<V, T, B, Weights, Counter>{samples, n, unstaged(binning), weights});
   else run(binned_samples<1, T, B, Weights, Counter>{samples, n, unstaged(binning), weights});
 }
 
+/// Threads per block: streaming_grid's (core/launch.hpp), which sizes this kernel's grid.
 inline constexpr int bin_ids_threads = 256;
 
 /// ids[i] = the bin of sample i, m for a sample outside the bins.

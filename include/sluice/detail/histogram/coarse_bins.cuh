@@ -28,8 +28,8 @@
 //                counter slots it would need is counted in the block's privatised counters for that
 //                coarse bin (block/per_bank_buckets.cuh: cleared, shared atomics, one global atomic per
 //                nonzero bin at the flush); a shorter one goes straight to global atomics, as clearing
-//                and flushing the slots would cost more than the atomics they save (PROVISIONAL: not
-//                measured). Either way a thread's run of equal bins, and a warp whose runs share a bin,
+//                and flushing the slots would cost more than the atomics they save (not measured:
+//                tuning.hpp). Either way a thread's run of equal bins, and a warp whose runs share a bin,
 //                is one atomic (pair_walk.cuh's fold_runs and the sinks' add_converged).
 // The report's per-block rows (coarse_bin_grid), transpose and row reduce become the flush's global
 // atomics: integer counts are exact in any order, the rows would cost grid · w temporary counters per
@@ -49,6 +49,7 @@
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/histogram/binned_samples.cuh>
 #include <sluice/core/binning.hpp>
+#include <sluice/detail/histogram/tuning.hpp>
 #include <sluice/detail/multireduce/global_atomic_sets.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/per_bank.cuh>
@@ -70,16 +71,11 @@
 namespace sluice::detail::histogram {
 
 /// Threads per block of the count: the per-bank kernel's, whose counters it privatises.
-inline constexpr int coarse_threads = multireduce::per_bank_threads;
+inline constexpr int coarse_threads = multireduce::tuning::per_bank_threads;
 /// Ids per load: the partitioned ids (and weights) are scratch memory, always aligned for vector loads.
-inline constexpr int coarse_vector = multireduce::pair_vector_width;
+inline constexpr int coarse_vector = multireduce::tuning::pair_vector_width;
 /// Ids one block walks per step (two chunks per thread); tiles are multiples of it.
 inline constexpr std::size_t coarse_step = std::size_t{2} * coarse_vector * coarse_threads;
-/// A segment is counted in shared counters when it holds at least this many samples per counter slot
-/// it would clear and flush (PROVISIONAL, not measured: a slot costs a shared store and a shared load,
-/// and privatising saves global atomics only where samples outnumber the bins they touch).
-inline constexpr std::size_t coarse_privatise_samples_per_slot = 1;
-
 /// The coarse bins of m fine bins on a device.
 struct coarse_plan {
   std::uint32_t width = 0;              ///< w: fine bins per coarse bin (the last may have fewer)
@@ -144,7 +140,7 @@ __device__ void count_segment(const Reader& reader, cuda::std::size_t begin, cud
                               cuda::std::uint32_t m) {
   using plus = sluice::plus;
   const cuda::std::size_t slots = cuda::std::size_t{window.size} * sets;
-  if (end - begin < coarse_privatise_samples_per_slot * slots) {
+  if (end - begin < tuning::coarse_privatise_samples_per_slot * slots) {
     multireduce::global_sink<Counter, plus> sink{bins, m, 0, 0u, 0u, plus{}};  // one set: bins itself
     walk_block_range(reader, begin, end, sink);
     return;
@@ -162,7 +158,7 @@ __device__ void count_segment(const Reader& reader, cuda::std::size_t begin, cud
 /// The count (header comment): block b walks its tile of the partitioned samples segment by segment.
 /// offsets[k] is where coarse bin k starts, offsets[count] the number of samples kept. One block per SM
 /// is the design point (a coarse bin fills the block's shared memory), so ptxas may take up to 128
-/// registers: with its default target the double-weighted kernel spilled (64 registers, sm_90).
+/// registers: at its default target the double-weighted kernel spilled (docs/perf-notes.md).
 template <class Source>
 __global__ void __launch_bounds__(coarse_threads, 1)
     coarse_bins_kernel(Source partitioned, const cuda::std::size_t* __restrict__ offsets, cuda::std::uint32_t m,

@@ -8,9 +8,10 @@
 #include <sluice/core/span.hpp>
 #include <sluice/detail/histogram/bank_trish.cuh>
 #include <sluice/detail/histogram/binned_samples.cuh>
-#include <sluice/detail/histogram/binning.hpp>
+#include <sluice/core/binning.hpp>
 #include <sluice/detail/histogram/coarse_bins.cuh>
 #include <sluice/detail/histogram/sort_based.cuh>
+#include <sluice/detail/histogram/tuning.hpp>
 #include <sluice/detail/histogram/warp_ballot.cuh>
 #include <sluice/options/histogram.hpp>
 
@@ -29,16 +30,12 @@ inline constexpr bool is_global_range_binning = false;
 template <class T>
 inline constexpr bool is_global_range_binning<global_range_binning<T>> = true;
 
-/// automatic takes the warp ballots up to this many bins (PROVISIONAL: where they were level with CUB).
-inline constexpr std::uint32_t automatic_warp_ballot_max_bins = 2;
-
 /// The strategy automatic runs for m bins, given the per-bank sets one block holds of them. Weighted
-/// histograms skip the ballots, which only count. bank_trish is never chosen: the seed measured it against
-/// TRISH on a GTX 690, not against the per-bank kernel here, so choosing it awaits a GPU measurement;
-/// nor is coarse_bins (never run on a GPU yet: where it overtakes global_atomics is to be measured).
+/// histograms skip the ballots, which only count. Never bank_trish, sort_based or coarse_bins: each was
+/// slower than this choice where measured on the H100 (docs/histogram.md).
 [[nodiscard]] constexpr histogram_algorithm choose(std::uint32_t m, unsigned per_bank_sets, bool weighted) {
-  if (!weighted && m <= automatic_warp_ballot_max_bins) return histogram_algorithm::warp_ballot;
-  if (per_bank_sets >= multireduce::automatic_per_bank_min_sets) return histogram_algorithm::shared_per_bank;
+  if (!weighted && m <= tuning::automatic_warp_ballot_max_bins) return histogram_algorithm::warp_ballot;
+  if (per_bank_sets >= multireduce::tuning::automatic_per_bank_min_sets) return histogram_algorithm::shared_per_bank;
   return histogram_algorithm::global_atomics;
 }
 
@@ -66,12 +63,21 @@ void check_weights(const context& ctx, const char* function, cuda::std::span<con
   if (overlaps(weights, bins)) throw invalid_argument(function, "bins", "overlaps weights");
 }
 
-/// What the strategy is asked to count: m bins, of samples of `sample_bytes`, weighted or not.
+/// What the strategy is asked to count: m bins, of samples of `sample_bytes`, weighted or not, into
+/// counters of `counter_bytes`, on a device with an L2 of `l2_bytes`.
 struct problem {
   std::uint32_t m;
   unsigned per_bank_sets;
   bool weighted;
   std::size_t sample_bytes;
+  std::size_t counter_bytes;
+  std::size_t l2_bytes;
+};
+
+/// What a call runs, decided once before it runs: the strategy and, for global_atomics, its sets.
+struct plan {
+  histogram_algorithm algorithm = histogram_algorithm::automatic;
+  unsigned global_sets = 1;  ///< global_atomics: multireduce's choose_global_sets for the counters and the L2
 };
 
 /// Why an explicit strategy cannot run the problem; empty when it can.
@@ -100,13 +106,16 @@ struct problem {
   }
 }
 
-/// The strategy to run (options.algorithm, or automatic's choice), checked against the problem.
-[[nodiscard]] inline histogram_algorithm resolve(const char* function, histogram_algorithm requested,
-                                                 const problem& p) {
-  if (requested == histogram_algorithm::automatic) return choose(p.m, p.per_bank_sets, p.weighted);
-  if (const std::string why = strategy_problem(requested, p); !why.empty())
+/// The plan: options.algorithm checked against the problem, or automatic's choice; for global_atomics
+/// the sets multireduce's global strategy chooses.
+[[nodiscard]] inline plan resolve(const char* function, histogram_algorithm requested, const problem& p) {
+  plan chosen{requested};
+  if (requested == histogram_algorithm::automatic) chosen.algorithm = choose(p.m, p.per_bank_sets, p.weighted);
+  else if (const std::string why = strategy_problem(requested, p); !why.empty())
     throw invalid_argument(function, "options", why);
-  return requested;
+  if (chosen.algorithm == histogram_algorithm::global_atomics)
+    chosen.global_sets = multireduce::choose_global_sets(p.m, p.counter_bytes, p.l2_bytes);
+  return chosen;
 }
 
 /// Samples bank_trish takes: 1 byte, not bool (whose other byte values are not values).
@@ -124,11 +133,12 @@ void run(context& ctx, const char* function, cuda::std::span<const T> samples, c
   constexpr bool counts_few_bins = !weighted && !is_global_range_binning<Binning>;
   with_binned_samples(samples.data(), samples.size(), binning, weights, bins.data(), [&](const auto& source) {
     using Source = std::decay_t<decltype(source)>;
-    const histogram_algorithm algorithm =
-        resolve(function, options.algorithm, {m, shared_per_bank_sets<Source>(ctx, m), weighted, sizeof(T)});
+    const plan chosen = resolve(function, options.algorithm,
+                                {m, shared_per_bank_sets<Source>(ctx, m), weighted, sizeof(T), sizeof(Counter),
+                                 ctx.properties().l2_cache_bytes});
     if (!options.accumulate) SLUICE_CUDA_CHECK(cudaMemsetAsync(bins.data(), 0, bins.size_bytes(), ctx.stream()));
     if (samples.empty()) return;
-    switch (algorithm) {
+    switch (chosen.algorithm) {
       case histogram_algorithm::automatic:  // resolved above
       case histogram_algorithm::warp_ballot:
         if constexpr (counts_few_bins) return warp_ballot(ctx, samples.data(), samples.size(), binning, m, bins.data());
@@ -140,8 +150,7 @@ void run(context& ctx, const char* function, cuda::std::span<const T> samples, c
       case histogram_algorithm::shared_per_bank:
         return multireduce::per_bank(ctx, function, source, bins.data(), m, sluice::plus{}, nullptr, false);
       case histogram_algorithm::global_atomics:
-        return multireduce::global_sets(ctx, source, bins.data(), m, sluice::plus{}, nullptr,
-                                        multireduce::global_sets_for<Counter>(ctx, m, 0));
+        return multireduce::global_sets(ctx, source, bins.data(), m, sluice::plus{}, nullptr, chosen.global_sets);
       case histogram_algorithm::sort_based: return sort_based(ctx, source, bins.data(), m);
       case histogram_algorithm::coarse_bins: return coarse_bins(ctx, function, source, bins.data(), m);
     }

@@ -22,6 +22,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/binning.hpp>
+#include <sluice/detail/histogram/tuning.hpp>
 #include <sluice/warp/bucket.cuh>
 
 #include <cuda/std/bit>
@@ -35,14 +36,11 @@ namespace sluice::detail::histogram {
 /// The most bins the strategy takes (counters per warp in shared memory, count registers per lane).
 inline constexpr cuda::std::uint32_t warp_ballot_max_bins = 256;
 
-inline constexpr int warp_ballot_warps = 8;
+/// Warps per block (tuning.hpp).
+inline constexpr int warp_ballot_warps = tuning::warp_ballot_warps;
 inline constexpr int warp_ballot_threads = warp_ballot_warps * warp::size;
 /// Samples a block may count before its 32-bit counters could wrap.
 inline constexpr cuda::std::size_t samples_per_block_limit = cuda::std::size_t{1} << 31;
-
-/// Windows a warp loads per step: about 32 bytes in flight per lane, at most 8 samples.
-template <class T>
-inline constexpr int warp_ballot_unroll = sizeof(T) >= 32 ? 1 : sizeof(T) <= 4 ? 8 : static_cast<int>(32 / sizeof(T));
 
 /// Adds a block's count to an output counter of 4 or 8 bytes (modulo its width).
 template <class Counter>
@@ -57,7 +55,7 @@ __global__ void __launch_bounds__(warp_ballot_threads)
     warp_ballot_histogram_kernel(const T* __restrict__ samples, cuda::std::size_t n, Binning binning,
                                  cuda::std::uint32_t m, Counter* __restrict__ bins) {
   constexpr int registers = Bits <= 5 ? 1 : 1 << (Bits - 5);
-  constexpr int unroll = warp_ballot_unroll<T>;
+  constexpr int unroll = tuning::warp_ballot_unroll(sizeof(T));
   constexpr cuda::std::size_t step_samples = cuda::std::size_t{warp::size} * unroll;
   __shared__ typename Binning::shared staged;
   __shared__ unsigned warp_counts[warp::size * registers * warp_ballot_warps];
@@ -100,7 +98,8 @@ template <int Bits, class T, class Binning, class Counter>
 void launch_warp_ballot(context& ctx, const T* samples, cuda::std::size_t n, const Binning& binning,
                         cuda::std::uint32_t m, Counter* bins) {
   auto kernel = warp_ballot_histogram_kernel<Bits, T, Binning, Counter>;
-  const cuda::std::size_t steps = ceil_div(n, cuda::std::size_t{warp::size} * warp_ballot_unroll<T>);
+  constexpr int unroll = tuning::warp_ballot_unroll(sizeof(T));
+  const cuda::std::size_t steps = ceil_div(n, cuda::std::size_t{warp::size} * unroll);
   const cuda::std::size_t grid = std::max(
       one_wave_grid(ctx, kernel, warp_ballot_threads, ceil_div(steps, warp_ballot_warps)),
       ceil_div(n, samples_per_block_limit));

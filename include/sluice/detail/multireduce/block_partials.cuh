@@ -7,6 +7,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/detail/multireduce/tuning.hpp>
 #include <sluice/detail/reduce/warp_shuffle.cuh>
 
 #include <cuda/std/functional>  // cuda::std::min
@@ -16,17 +17,15 @@
 
 namespace sluice::detail::multireduce {
 
-inline constexpr int fold_partials_threads = 256;
-
 /// Block k: out[k] = out[k] ⊕ partials[0 · m + k] ⊕ … ⊕ partials[(blocks − 1) · m + k], in block order
 /// (thread t folds a contiguous run of blocks, then the threads are reduced in thread order).
 template <class T, class Op>
-__global__ void __launch_bounds__(fold_partials_threads)
+__global__ void __launch_bounds__(tuning::fold_partials_threads)
     fold_partials_in_order_kernel(const T* __restrict__ partials, std::size_t blocks, std::uint32_t m, T* out, Op op) {
-  using block_reduce = reduce::block_reduce_by_warp_shuffles<T, fold_partials_threads>;
+  using block_reduce = reduce::block_reduce_by_warp_shuffles<T, tuning::fold_partials_threads>;
   __shared__ typename block_reduce::TempStorage temp;
   const std::uint32_t k = blockIdx.x;
-  const std::size_t per_thread = (blocks + fold_partials_threads - 1) / fold_partials_threads;
+  const std::size_t per_thread = (blocks + tuning::fold_partials_threads - 1) / tuning::fold_partials_threads;
   const std::size_t begin = cuda::std::min(blocks, threadIdx.x * per_thread);
   const std::size_t end = cuda::std::min(blocks, begin + per_thread);
   T mine = identity<Op, T>();
@@ -39,7 +38,8 @@ __global__ void __launch_bounds__(fold_partials_threads)
 /// Launches the fold of `blocks` blocks' partials onto out, on the context's stream.
 template <class T, class Op>
 void fold_block_partials(context& ctx, const T* partials, std::size_t blocks, std::uint32_t m, T* out, Op op) {
-  fold_partials_in_order_kernel<T, Op><<<m, fold_partials_threads, 0, ctx.stream()>>>(partials, blocks, m, out, op);
+  fold_partials_in_order_kernel<T, Op><<<m, tuning::fold_partials_threads, 0, ctx.stream()>>>(partials, blocks, m,
+                                                                                            out, op);
   SLUICE_CHECK_LAUNCH();
 }
 

@@ -147,8 +147,8 @@ void reduce_tiles_by_records(context& ctx, const L* labels, const T* values, std
 template <class L, class T, class Op>
 void run_block_sort_segmented(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m,
                               Op op, std::size_t* dropped) {
-  using shape = sort_tile_shape<T>;
-  if (std::size_t{m} * sizeof(T) <= accumulator_bytes)
+  using shape = tuning::sort_tile_shape<T>;
+  if (std::size_t{m} * sizeof(T) <= tuning::accumulator_bytes)
     reduce_tiles_by_accumulators<shape>(ctx, labels, values, n, out, m, op, dropped);
   else
     reduce_tiles_by_records<shape>(ctx, labels, values, n, out, m, op, dropped);

@@ -12,6 +12,7 @@
 #include <sluice/core/memory.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/core/span.hpp>
+#include <sluice/detail/multireduce/tuning.hpp>
 #include <sluice/detail/scatter/chunks.cuh>
 #include <sluice/detail/scatter/scatter.cuh>
 
@@ -84,7 +85,7 @@ __global__ void fill_identity_kernel(T* out, std::size_t m) {
 /// out[0, m) = the identity of Op on T (m may exceed 2^32: global_atomic_sets fills sets · m slots).
 template <class Op, class T>
 void fill_identity(context& ctx, T* out, std::size_t m) {
-  constexpr int threads = 256;
+  constexpr int threads = tuning::fill_threads;
   auto kernel = fill_identity_kernel<T, Op>;
   const std::size_t grid = one_wave_grid(ctx, kernel, threads, ceil_div(m, threads));
   kernel<<<static_cast<unsigned>(grid), threads, 0, ctx.stream()>>>(out, m);

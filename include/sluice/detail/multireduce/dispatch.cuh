@@ -1,4 +1,4 @@
-// sluice/detail/multireduce/dispatch.cuh: multireduce's dispatch: the automatic plan (plan.hpp) run by
+// sluice/detail/multireduce/dispatch.cuh: multireduce's dispatch: the plan (plan.hpp's resolve) run by
 // the chosen strategy; multiscan and histogram call its pieces.
 #pragma once
 
@@ -30,17 +30,17 @@ namespace sluice::detail::multireduce {
 /// ones, onto out[k] (which holds the identity or, with accumulate, the caller's contents), skip labels
 /// outside [0, m) and add their number to *dropped (device memory; may be null; zeroed by the caller).
 /// The atomic ones instantiate no kernel for an operator or value they cannot run (runs_atomically,
-/// atomics.cuh); resolve has refused those already.
+/// core/atomics.cuh); resolve has refused those already.
 template <class L, class T, class Op>
-void run(context& ctx, multireduce_algorithm algorithm, const multireduce_options& options, const L* labels,
-         const T* values, std::size_t n, T* out, std::uint32_t m, Op op, std::size_t* dropped) {
-  switch (algorithm) {
+void run(context& ctx, const plan& chosen, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m,
+         Op op, std::size_t* dropped) {
+  switch (chosen.algorithm) {
     case multireduce_algorithm::per_bank_shared: return run_per_bank_shared(ctx, labels, values, n, out, m, op, dropped);
     case multireduce_algorithm::per_bank_multi_pass:
       return run_per_bank_multi_pass(ctx, labels, values, n, out, m, op, dropped);
     case multireduce_algorithm::global_atomic_sets:
-      return run_global_atomic_sets(ctx, labels, values, n, out, m, op, dropped, options.sets,
-                                    options.partial_sort_bits);
+      return run_global_atomic_sets(ctx, labels, values, n, out, m, op, dropped, chosen.sets,
+                                    chosen.partial_sort_bits);
     case multireduce_algorithm::block_sort_segmented:
       return run_block_sort_segmented(ctx, labels, values, n, out, m, op, dropped);
     case multireduce_algorithm::global_sort_reduce_by_key:

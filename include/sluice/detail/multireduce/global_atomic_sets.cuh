@@ -6,8 +6,8 @@
 //           degenerate input). Set-major, slot (b, s) at s·stride + b, stride = m rounded up to 64
 //           values: a bucket's sets lie in different 256-byte chunks, so their atomics go to different
 //           L2 slices. The seed's interleaving (b·sets + s) put all of a bucket's sets in one 32-byte
-//           sector, where the L2 serialises them: on the H100 (ee1a8c9) all-equal labels took 1.7 ms for
-//           2^28 pairs at every m, 1M warp atomics at ~1.6 ns each, against 0.69 ms for per_bank_shared.
+//           sector, where the L2 serialises them (docs/perf-notes.md, global atomic sets on all-equal
+//           labels).
 //   walk:   pair_walk.cuh's, with its runs: a thread's run of equal labels is one atomic. Besides, when
 //           the last runs of all 32 lanes of a warp share a bucket (all-equal labels, long sorted runs),
 //           the warp folds them by shuffles and lane 0 adds the total with a single atomic, in set
@@ -43,10 +43,6 @@
 
 namespace sluice::detail::multireduce {
 
-inline constexpr int global_sets_threads = 256;
-/// The sets' stride is a multiple of this many values (≥ 256 bytes: different L2 sectors and slices).
-inline constexpr std::size_t global_sets_stride_quantum = 64;
-
 /// Sends runs to the global sets; dropped runs (bucket ≥ m) are skipped.
 template <class T, class Op>
 struct global_sink {
@@ -72,14 +68,14 @@ struct global_sink {
 };
 
 template <class Source, class Op>
-__global__ void __launch_bounds__(global_sets_threads)
+__global__ void __launch_bounds__(tuning::global_sets_threads)
     global_sets_kernel(Source source, typename Source::value_type* slots, cuda::std::uint32_t m, unsigned sets,
                        cuda::std::size_t stride, Op op, std::size_t* dropped) {
   using T = typename Source::value_type;
   __shared__ typename Source::shared staged;
-  const auto reader = source.stage(staged, threadIdx.x, global_sets_threads);
+  const auto reader = source.stage(staged, threadIdx.x, tuning::global_sets_threads);
   __syncthreads();
-  const unsigned warp_index = (blockIdx.x * global_sets_threads + threadIdx.x) / warp::size;
+  const unsigned warp_index = (blockIdx.x * tuning::global_sets_threads + threadIdx.x) / warp::size;
   const global_sink<T, Op> sink{slots, m, stride, static_cast<unsigned>(warp::lane_id()) & (sets - 1),
                                 warp_index & (sets - 1), op};
   unsigned long long invalid = 0;
@@ -106,48 +102,37 @@ template <class Source, class Op>
 void global_sets(context& ctx, const Source& source, typename Source::value_type* out, std::uint32_t m, Op op,
                  std::size_t* dropped, unsigned sets) {
   using T = typename Source::value_type;
+  constexpr int threads = tuning::global_sets_threads;
   auto kernel = global_sets_kernel<Source, Op>;
-  const std::size_t steps = ceil_div(source.n, std::size_t{2} * Source::width * global_sets_threads);
-  const std::size_t grid = one_wave_grid(ctx, kernel, global_sets_threads, steps);
+  const std::size_t steps = ceil_div(source.n, std::size_t{2} * Source::width * threads);
+  const std::size_t grid = one_wave_grid(ctx, kernel, threads, steps);
   if (sets == 1) {
-    kernel<<<static_cast<unsigned>(grid), global_sets_threads, 0, ctx.stream()>>>(source, out, m, 1, 0, op, dropped);
+    kernel<<<static_cast<unsigned>(grid), threads, 0, ctx.stream()>>>(source, out, m, 1, 0, op, dropped);
     SLUICE_CHECK_LAUNCH();
     return;
   }
-  const std::size_t stride = ceil_div(m, global_sets_stride_quantum) * global_sets_stride_quantum;
+  constexpr std::size_t quantum = tuning::global_sets_stride_quantum;
+  const std::size_t stride = ceil_div(m, quantum) * quantum;
   device_buffer<T> slots(ctx, sets * stride);
   fill_identity<Op>(ctx, slots.data(), slots.size());
-  kernel<<<static_cast<unsigned>(grid), global_sets_threads, 0, ctx.stream()>>>(source, slots.data(), m, sets, stride,
-                                                                                op, dropped);
+  kernel<<<static_cast<unsigned>(grid), threads, 0, ctx.stream()>>>(source, slots.data(), m, sets, stride, op,
+                                                                    dropped);
   SLUICE_CHECK_LAUNCH();
-  constexpr int fold_threads = 256;
+  constexpr int fold_threads = tuning::fold_sets_threads;
   auto fold = fold_sets_kernel<T, Op>;
   const std::size_t fold_grid = one_wave_grid(ctx, fold, fold_threads, ceil_div(m, fold_threads));
   fold<<<static_cast<unsigned>(fold_grid), fold_threads, 0, ctx.stream()>>>(slots.data(), sets, stride, out, m, op);
   SLUICE_CHECK_LAUNCH();
 }
 
-/// The sets to use: the caller's, or plan.hpp's choice from m and the device's L2.
-template <class T>
-[[nodiscard]] unsigned global_sets_for(const context& ctx, std::uint32_t m, unsigned requested) {
-  return requested != 0 ? requested : choose_global_sets(m, sizeof(T), ctx.properties().l2_cache_bytes);
-}
-
-/// The partial sort bits to use: the caller's, or plan.hpp's choice from m, the sets and the device's L2.
-template <class T>
-[[nodiscard]] int partial_sort_bits_for(const context& ctx, std::uint32_t m, unsigned sets, int requested) {
-  return requested >= 0 ? requested : choose_partial_sort_bits(m, sets, sizeof(T), ctx.properties().l2_cache_bytes);
-}
-
+/// The strategy with the plan's `sets` and partial sort `bits` (plan.hpp's resolve).
 template <class L, class T, class Op>
 void run_global_atomic_sets(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m,
-                            Op op, std::size_t* dropped, unsigned sets, int partial_sort_bits) {
+                            Op op, std::size_t* dropped, unsigned sets, int bits) {
   if constexpr (runs_atomically<T, Op>) {
-    const unsigned chosen_sets = global_sets_for<T>(ctx, m, sets);
-    const int bits = partial_sort_bits_for<T>(ctx, m, chosen_sets, partial_sort_bits);
     auto reduce = [&](const auto* pair_labels, const T* pair_values) {
       with_labelled_values(pair_labels, pair_values, n, m,
-                           [&](const auto& source) { global_sets(ctx, source, out, m, op, dropped, chosen_sets); });
+                           [&](const auto& source) { global_sets(ctx, source, out, m, op, dropped, sets); });
     };
     if (bits == 0) reduce(labels, values);
     else with_partially_sorted(ctx, labels, values, n, m, bits, reduce);

@@ -1,7 +1,7 @@
 // sluice/detail/multireduce/global_sort_reduce_by_key.cuh: multireduce by a global stable sort by
 // bucket, then a reduction of each bucket's run (Eilers §4.5a, "no partitioning": SRTS over log2 m bits
 // + moderngpu reduce-by-key). Order-preserving: the sort is stable and each run is folded in index
-// order, so non-commutative operators get the oracle's bits. Any m < 2^32.
+// order, so non-commutative operators get the oracle's bits. Any m.
 //
 // Steps: bucket ids and the sort of (bucket, value) (bucket_sort.cuh); then the finish shared with
 // block_sort_segmented's records (fold_sorted_buckets):

@@ -27,6 +27,7 @@
 #include <sluice/core/config.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/multireduce/common.cuh>
+#include <sluice/detail/multireduce/tuning.hpp>
 #include <sluice/detail/scatter/chunks.cuh>
 #include <sluice/warp/reduce.cuh>
 #include <sluice/warp/shuffle.cuh>
@@ -41,9 +42,6 @@ namespace sluice::detail::multireduce {
 
 /// The bucket of a filler pair (no element): above every m < 2^32 − 1 and every window.
 inline constexpr cuda::std::uint32_t no_bucket = 0xffffffffu;
-
-/// Elements per load of the fast layout.
-inline constexpr int pair_vector_width = 4;
 
 template <class T, int V>
 struct pairs {
@@ -122,9 +120,10 @@ struct labelled_values {
 /// to their 4-element chunks, the general one otherwise.
 template <class L, class T, class Run>
 void with_labelled_values(const L* labels, const T* values, cuda::std::size_t n, cuda::std::uint32_t m, Run run) {
-  const bool fast = reinterpret_cast<std::uintptr_t>(labels) % scatter::chunk_alignment<L, pair_vector_width> == 0 &&
-                    reinterpret_cast<std::uintptr_t>(values) % scatter::chunk_alignment<T, pair_vector_width> == 0;
-  if (fast) run(labelled_values<pair_vector_width, L, T>{labels, values, n, m});
+  constexpr int V = tuning::pair_vector_width;
+  const bool fast = reinterpret_cast<std::uintptr_t>(labels) % scatter::chunk_alignment<L, V> == 0 &&
+                    reinterpret_cast<std::uintptr_t>(values) % scatter::chunk_alignment<T, V> == 0;
+  if (fast) run(labelled_values<V, L, T>{labels, values, n, m});
   else run(labelled_values<1, L, T>{labels, values, n, m});
 }
 

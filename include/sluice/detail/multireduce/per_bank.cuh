@@ -25,6 +25,7 @@
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
+#include <sluice/detail/multireduce/tuning.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -33,8 +34,6 @@
 #include <string>
 
 namespace sluice::detail::multireduce {
-
-inline constexpr int per_bank_threads = 512;
 
 /// The buckets [begin, begin + size) of one pass.
 struct bucket_window {
@@ -65,15 +64,15 @@ struct shared_sink {
 };
 
 template <class Source, class Op>
-__global__ void __launch_bounds__(per_bank_threads)
+__global__ void __launch_bounds__(tuning::per_bank_threads)
     per_bank_kernel(Source source, typename Source::value_type* __restrict__ out, cuda::std::uint32_t m,
                     bucket_window window, unsigned sets, Op op, std::size_t* dropped) {
   using T = typename Source::value_type;
   extern __shared__ __align__(16) unsigned char per_bank_storage[];
   __shared__ typename Source::shared staged;
-  const auto reader = source.stage(staged, threadIdx.x, per_bank_threads);
+  const auto reader = source.stage(staged, threadIdx.x, tuning::per_bank_threads);
   const block::per_bank_buckets<T, Op> buckets(reinterpret_cast<T*>(per_bank_storage), window.size, sets);
-  buckets.clear(threadIdx.x, per_bank_threads);
+  buckets.clear(threadIdx.x, tuning::per_bank_threads);
   __syncthreads();  // the sets are clear and the source is staged
 
   shared_sink<T, Op> sink{buckets, window, op};
@@ -81,7 +80,7 @@ __global__ void __launch_bounds__(per_bank_threads)
   walk_pairs(reader, m, op, sink, invalid);
   add_dropped(invalid, dropped);
   __syncthreads();
-  buckets.flush(out + window.begin, threadIdx.x, per_bank_threads, op);
+  buckets.flush(out + window.begin, threadIdx.x, tuning::per_bank_threads, op);
 }
 
 /// The shared memory the per-bank kernel of this source may take (net of its static shared memory).
@@ -99,9 +98,9 @@ void per_bank_pass(context& ctx, const Source& source, typename Source::value_ty
   auto kernel = per_bank_kernel<Source, Op>;
   SLUICE_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(layout.shared_bytes)));
-  const std::size_t steps = ceil_div(source.n, std::size_t{2} * Source::width * per_bank_threads);
-  const std::size_t grid = one_wave_grid(ctx, kernel, per_bank_threads, steps, layout.shared_bytes);
-  kernel<<<static_cast<unsigned>(grid), per_bank_threads, layout.shared_bytes, ctx.stream()>>>(
+  const std::size_t steps = ceil_div(source.n, std::size_t{2} * Source::width * tuning::per_bank_threads);
+  const std::size_t grid = one_wave_grid(ctx, kernel, tuning::per_bank_threads, steps, layout.shared_bytes);
+  kernel<<<static_cast<unsigned>(grid), tuning::per_bank_threads, layout.shared_bytes, ctx.stream()>>>(
       source, out, m, window, layout.sets, op, dropped);
   SLUICE_CHECK_LAUNCH();
 }

@@ -3,10 +3,10 @@
 // layout of the per-bank strategy (Eilers §4.4c on a device with far more shared memory than the
 // seed's 48 KiB). Pure C++ over numbers read from the device, so the host tests cover every rule.
 //
-// The automatic choice (Eilers §4.7's summary; thresholds PROVISIONAL until measured on the H100):
+// The automatic choice (Eilers §4.7's summary; its thresholds, and what measured them, in tuning.hpp):
 //   order required (non-commutative operator, or options.deterministic), or a value that is not 4 or 8
 //   bytes (no atomic word):   vector for m ≤ 8, warp_private_sets for m ≤ 1024 while its sets leave two
-//                             blocks per SM (measured), block_sort_segmented for m ≤ 4096,
+//                             blocks per SM, block_sort_segmented for m ≤ 4096,
 //                             global_sort_reduce_by_key beyond (the seed's order-preserving ladder);
 //   commutative, 4/8 bytes:   per_bank_shared while the block holds at least 4 bucket sets of m buckets,
 //                             global_atomic_sets beyond (Table 4.1: in-L2 global sets stay fast), with
@@ -26,6 +26,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/options/multireduce.hpp>
+#include <sluice/detail/multireduce/tuning.hpp>
 #include <sluice/detail/partial_sort/plan.hpp>
 #include <sluice/detail/onesweep/pass_plan.hpp>
 
@@ -37,33 +38,13 @@
 
 namespace sluice::detail::multireduce {
 
-// ---- thresholds (provisional: not yet measured on a GPU) -------------------------------------------------
-/// The largest m the vector strategy takes (vector.cuh's header comment says why 8; its kernels are
-/// instantiated for M = 1, 2, 4, 8 and take the limit from here). Defined in this CUDA-free header so
-/// that resolve rejects a larger explicit request before out is touched.
-inline constexpr std::uint32_t vector_max_buckets = 8;
-/// Warps per block of warp_private_sets, each with its own set of m buckets (warp_private_sets.cuh).
-inline constexpr int warp_sets_warps = 8;
-/// The dynamic shared memory of one warp_private_sets block.
+/// The dynamic shared memory of one warp_private_sets block: a set of m buckets per warp.
 [[nodiscard]] constexpr std::size_t warp_sets_shared_bytes(std::uint64_t m, std::size_t value_bytes) {
-  return static_cast<std::size_t>(warp_sets_warps * m * value_bytes);
+  return static_cast<std::size_t>(tuning::warp_sets_warps * m * value_bytes);
 }
-/// vector for m up to this: every m the strategy takes.
-inline constexpr std::uint32_t automatic_vector_max_buckets = vector_max_buckets;
-/// warp_private_sets for vector_max_buckets < m ≤ this, where its sets leave two blocks per SM. Measured
-/// (H100, 8a94c81, affine u32, 2^24 pairs): 154 / 109 G pairs/s uniform at m = 32 / 1024 against
-/// block_sort_segmented's 77 / 62, and at m = 8 a tie with vector (141 against 136); not measured above
-/// 1024, so block_sort_segmented keeps the rest of its range.
-inline constexpr std::uint32_t automatic_warp_sets_max_buckets = 1024;
-/// block_sort_segmented up to this m (Eilers Fig. 4.21: under 0.5 ns/pair up to 2^12).
-inline constexpr std::uint32_t automatic_block_sort_max_buckets = 4096;
-/// per_bank_shared while a block holds at least this many bucket sets of m buckets.
-inline constexpr unsigned automatic_per_bank_min_sets = 4;
 
 /// Bucket sets of the per-bank strategy: at most one per shared-memory bank.
 inline constexpr unsigned per_bank_max_sets = 32;
-/// Below this many sets, the per-bank layout gives up the second resident block for more sets.
-inline constexpr unsigned per_bank_two_block_min_sets = 8;
 
 /// The most sets (a power of two ≤ 32) of `buckets` values of `value_bytes` within `budget` bytes; 0 if
 /// not even one set fits.
@@ -92,7 +73,7 @@ struct shared_budget {
 [[nodiscard]] constexpr per_bank_layout choose_per_bank_layout(std::uint32_t buckets, std::size_t value_bytes,
                                                                const shared_budget& budget) {
   unsigned sets = sets_within(buckets, value_bytes, budget.two_blocks_each);
-  if (sets < per_bank_two_block_min_sets) sets = sets_within(buckets, value_bytes, budget.per_block);
+  if (sets < tuning::per_bank_two_block_min_sets) sets = sets_within(buckets, value_bytes, budget.per_block);
   return {sets, std::size_t{sets} * buckets * value_bytes};
 }
 
@@ -102,23 +83,18 @@ struct shared_budget {
 }
 
 /// Buckets per pass of per_bank_multi_pass: as many as one block holds in per_bank_two_block_min_sets
-/// sets (PROVISIONAL: fewer, larger windows mean fewer passes over the input; the seed's windows were
-/// 256 buckets in 48 KiB). At least one.
+/// sets (fewer, larger windows mean fewer passes over the input; not measured). At least one.
 [[nodiscard]] constexpr std::uint32_t multi_pass_window(std::size_t value_bytes, const shared_budget& budget) {
-  const std::uint64_t window = budget.per_block / (std::uint64_t{per_bank_two_block_min_sets} * value_bytes);
+  const std::uint64_t window = budget.per_block / (std::uint64_t{tuning::per_bank_two_block_min_sets} * value_bytes);
   return window == 0 ? 1 : window > 0xffffffffu ? 0xffffffffu : static_cast<std::uint32_t>(window);
 }
-
-/// global_atomic_sets chooses at most this many sets (Eilers Fig. 4.10: 8 sets were best on degenerate
-/// input; Table 4.1: more never helped random input).
-inline constexpr unsigned global_max_chosen_sets = 8;
 
 /// The sets global_atomic_sets chooses (options.sets = 0): the most, up to 8, whose sets · m values
 /// stay within half the L2 (Table 4.1: time is a function of sets · m, with a cliff once it leaves
 /// the L2); one set, straight into out, where even one set does not fit.
 [[nodiscard]] constexpr unsigned choose_global_sets(std::uint32_t m, std::size_t value_bytes, std::size_t l2_bytes) {
-  unsigned sets = global_max_chosen_sets;
-  while (sets > 1 && std::uint64_t{sets} * m * value_bytes > l2_bytes / 2) sets /= 2;
+  unsigned sets = tuning::global_max_chosen_sets;
+  while (sets > 1 && std::uint64_t{sets} * m * value_bytes > l2_bytes / tuning::global_sets_l2_divisor) sets /= 2;
   return sets;
 }
 
@@ -126,8 +102,8 @@ inline constexpr unsigned global_max_chosen_sets = 8;
 [[nodiscard]] constexpr int label_bits(std::uint32_t m) { return key_bits_below(m); }
 
 /// The partial sort bits global_atomic_sets chooses (options.partial_sort_bits = −1) for m buckets in
-/// `sets` sets of `value_bytes`, on an L2 of `l2_bytes` (read from the device). PROVISIONAL: derived
-/// from the seed's tables, not yet measured on the H100.
+/// `sets` sets of `value_bytes`, on an L2 of `l2_bytes` (read from the device). Derived from the seed's
+/// tables; measured on uniform labels only (tuning.hpp, global_sets_l2_divisor).
 ///   - 0 while sets · m values fit half the L2, the budget of choose_global_sets: Table 4.1 is fast
 ///     there, and Table 4.2's best at log2 m = 14 (2^16 four-byte buckets in all sets: half the seed's
 ///     512 KiB L2) sorted by 0 bits, at log2 m = 16 (the whole L2) by 2; a sort would only add passes.
@@ -146,11 +122,11 @@ inline constexpr unsigned global_max_chosen_sets = 8;
 /// however far the warps drift apart; windows smaller than that stretch buy nothing. For 2^28 pairs at
 /// m = 2^24, a step (about 2^21 pairs on an H100) spans m / 128 buckets, and b = 8 windows are m / 256.
 /// The seed warns that the scheduler, not the code, decides the drift: bench/cases/multireduce.cu
-/// measures 8 and 16 bits beside this choice. The rule itself is partial_sort_plan.hpp's
+/// measures 8 and 16 bits beside this choice. The rule itself is detail/partial_sort/plan.hpp's
 /// window_sort_bits with a bucket's sets as the slot, shared with scatter's partial_sort.
 [[nodiscard]] constexpr int choose_partial_sort_bits(std::uint32_t m, unsigned sets, std::size_t value_bytes,
                                                      std::size_t l2_bytes) {
-  return window_sort_bits(m, std::uint64_t{sets} * value_bytes, l2_bytes / 2);
+  return window_sort_bits(m, std::uint64_t{sets} * value_bytes, l2_bytes / tuning::global_sets_l2_divisor);
 }
 
 /// What the choice depends on.
@@ -171,13 +147,14 @@ struct problem {
 [[nodiscard]] constexpr multireduce_algorithm choose(const problem& p) {
   const bool atomic_word = p.value_bytes == 4 || p.value_bytes == 8;
   if (!p.commutative || p.deterministic || !atomic_word) {
-    if (p.m <= automatic_vector_max_buckets) return multireduce_algorithm::vector;
-    if (p.m <= automatic_warp_sets_max_buckets && warp_sets_shared_bytes(p.m, p.value_bytes) <= p.shared.two_blocks_each)
+    if (p.m <= tuning::automatic_vector_max_buckets) return multireduce_algorithm::vector;
+    if (p.m <= tuning::automatic_warp_sets_max_buckets &&
+        warp_sets_shared_bytes(p.m, p.value_bytes) <= p.shared.two_blocks_each)
       return multireduce_algorithm::warp_private_sets;
-    if (p.m <= automatic_block_sort_max_buckets) return multireduce_algorithm::block_sort_segmented;
+    if (p.m <= tuning::automatic_block_sort_max_buckets) return multireduce_algorithm::block_sort_segmented;
     return multireduce_algorithm::global_sort_reduce_by_key;
   }
-  if (sets_within(p.m, p.value_bytes, p.shared.per_block) >= automatic_per_bank_min_sets)
+  if (sets_within(p.m, p.value_bytes, p.shared.per_block) >= tuning::automatic_per_bank_min_sets)
     return multireduce_algorithm::per_bank_shared;
   return multireduce_algorithm::global_atomic_sets;
 }
@@ -194,12 +171,13 @@ struct problem {
     if (p.value_bytes != 4 && p.value_bytes != 8)
       return name + " combines 4- or 8-byte values by atomics, not " + std::to_string(p.value_bytes) + "-byte ones";
   }
-  if (a == multireduce_algorithm::vector && p.m > vector_max_buckets)
-    return "vector keeps m accumulators per thread: at most " + std::to_string(vector_max_buckets) +
+  if (a == multireduce_algorithm::vector && p.m > tuning::vector_max_buckets)
+    return "vector keeps m accumulators per thread: at most " + std::to_string(tuning::vector_max_buckets) +
            " buckets, not m = " + std::to_string(p.m);
   if (a == multireduce_algorithm::warp_private_sets && warp_sets_shared_bytes(p.m, p.value_bytes) > p.shared.per_block)
-    return "warp_private_sets keeps " + std::to_string(warp_sets_warps) + " sets of m buckets per block: at most " +
-           std::to_string(p.shared.per_block / (warp_sets_warps * p.value_bytes)) + " buckets of " +
+    return "warp_private_sets keeps " + std::to_string(tuning::warp_sets_warps) +
+           " sets of m buckets per block: at most " +
+           std::to_string(p.shared.per_block / (tuning::warp_sets_warps * p.value_bytes)) + " buckets of " +
            std::to_string(p.value_bytes) + " bytes on this device, not m = " + std::to_string(p.m);
   if (a == multireduce_algorithm::per_bank_shared && p.m > per_bank_capacity(p.value_bytes, p.shared))
     return "per_bank_shared holds at most " + std::to_string(per_bank_capacity(p.value_bytes, p.shared)) +
@@ -233,15 +211,32 @@ struct problem {
           net(p.shared_memory_per_sm / 2)};
 }
 
-/// The strategy to run: options.algorithm checked against the problem, or automatic's choice.
+/// What a call runs, decided once before it runs: the strategy and, for global_atomic_sets, its sets
+/// and partial sort bits.
+struct plan {
+  multireduce_algorithm algorithm = multireduce_algorithm::automatic;
+  unsigned sets = 1;          ///< global_atomic_sets: options.sets, or choose_global_sets's
+  int partial_sort_bits = 0;  ///< global_atomic_sets: options.partial_sort_bits, or choose_partial_sort_bits's
+};
+
+/// The plan: options.algorithm checked against the problem, or automatic's choice; for global_atomic_sets
+/// the options' sets and sort bits, or those chosen from m and the device's L2.
 template <class T, class Op>
-[[nodiscard]] multireduce_algorithm resolve(const context& ctx, const char* function, std::uint32_t m,
-                                            std::size_t /*n*/, const multireduce_options& options) {
+[[nodiscard]] plan resolve(const context& ctx, const char* function, std::uint32_t m, std::size_t /*n*/,
+                           const multireduce_options& options) {
   const problem p{is_commutative_v<Op>, options.deterministic, sizeof(T), m, device_shared_budget(ctx, 0)};
   std::string why = options_problem(options, m);
   if (why.empty() && options.algorithm != multireduce_algorithm::automatic) why = strategy_problem(options.algorithm, p);
   if (!why.empty()) throw invalid_argument(function, "options", why);
-  return options.algorithm == multireduce_algorithm::automatic ? choose(p) : options.algorithm;
+  plan chosen{options.algorithm == multireduce_algorithm::automatic ? choose(p) : options.algorithm};
+  if (chosen.algorithm == multireduce_algorithm::global_atomic_sets) {
+    const std::size_t l2_bytes = ctx.properties().l2_cache_bytes;
+    chosen.sets = options.sets != 0 ? options.sets : choose_global_sets(m, sizeof(T), l2_bytes);
+    chosen.partial_sort_bits = options.partial_sort_bits >= 0
+                                   ? options.partial_sort_bits
+                                   : choose_partial_sort_bits(m, chosen.sets, sizeof(T), l2_bytes);
+  }
+  return chosen;
 }
 
 }  // namespace sluice::detail::multireduce

@@ -28,6 +28,7 @@
 #include <sluice/block/run_scan.cuh>
 #include <sluice/block/tile_shape.hpp>
 #include <sluice/detail/multireduce/common.cuh>
+#include <sluice/detail/multireduce/tuning.hpp>
 #include <sluice/detail/scan/tile_scan.cuh>
 
 #include <cub/block/block_radix_sort.cuh>
@@ -42,20 +43,6 @@
 #include <cstdint>
 
 namespace sluice::detail::multireduce {
-
-/// 256 threads of about 48 bytes of values each: the thesis's nItems = 12 for 4-byte values (§4.5c:
-/// the largest without spills, and CUB's sort gets more efficient with more items).
-constexpr int sort_tile_items(int value_bytes) {
-  const int items = 48 / value_bytes;
-  return items < 1 ? 1 : (items > 12 ? 12 : items);
-}
-template <class T>
-using sort_tile_shape = block::tile_shape<256, sort_tile_items(static_cast<int>(sizeof(T)))>;
-
-/// Largest shared-memory bucket set that the block_sort_segmented strategies keep beside a tile's storage
-/// (one per block, the running result of the block's tiles): 48 KiB keeps two blocks per SM on Hopper.
-/// Provisional until measured.
-inline constexpr std::size_t accumulator_bytes = 48 * 1024;
 
 /// Bits of a tile's sort keys: bucket ids in [0, m + 1] (m: dropped, m + 1: padding).
 inline int tile_sort_bits(std::uint32_t m) { return std::bit_width(std::uint64_t{m} + 1); }

@@ -19,13 +19,12 @@
 // Work O(n · M) selects and O(n) applications of ⊕, plus M warp reductions per 32 · Items pairs.
 // Traffic: labels and values read once; blocks · m partials written and read once. No n-sized memory.
 //
-// Why m ≤ 8 (vector_max_buckets, plan.hpp): a pair costs about M compares and 2·M·⌈sizeof(T)/4⌉ selects. At
-// M = 8 with 4-byte values and labels that is ~25 instructions per pair, under the ~70 that an H100
-// issues per pair while streaming 8 bytes per pair from HBM (132 SMs · 128 lanes · 1.75 GHz against
-// 3.35 TB/s / 8 B), so the strategy stays bound by memory; block_sort_segmented pays a shared-memory
-// radix sort per tile instead. At M = 16 the selects (~50) approach that limit and the registers
-// (2 · 16 · 4 = 128 accumulator words for a 16-byte T) would spill. Provisional until measured
-// (bench/cases/multireduce_ordered.cu: vector against block_sort_segmented at m ≤ 8).
+// Why m ≤ 8 (tuning.hpp's vector_max_buckets): a pair costs about M compares and 2·M·⌈sizeof(T)/4⌉
+// selects. At M = 8 with 4-byte values and labels that is ~25 instructions per pair, under the ~70 that
+// an H100 issues per pair while streaming 8 bytes per pair from HBM (132 SMs · 128 lanes · 1.75 GHz
+// against 3.35 TB/s / 8 B), so the strategy stays bound by memory; block_sort_segmented pays a
+// shared-memory radix sort per tile instead. At M = 16 the selects (~50) approach that limit and the
+// registers (2 · 16 · 4 = 128 accumulator words for a 16-byte T) would spill (not measured).
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -34,7 +33,7 @@
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/multireduce/block_partials.cuh>
 #include <sluice/detail/multireduce/common.cuh>
-#include <sluice/detail/multireduce/plan.hpp>  // vector_max_buckets
+#include <sluice/detail/multireduce/tuning.hpp>
 #include <sluice/detail/reduce/warp_shuffle.cuh>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/scratch.hpp>
@@ -52,17 +51,6 @@
 #include <string>
 
 namespace sluice::detail::multireduce {
-
-/// Threads per block of the vector kernel and the lanes' run length: 64 bytes of the wider of label
-/// and value per lane (Items = 16 for 4-byte pairs, 4 for 16-byte values). 128 bytes halves the warp
-/// reductions per pair but takes ~127 registers for 4-byte pairs (two blocks per SM) against ~80.
-/// Provisional until measured.
-inline constexpr int vector_threads = 256;
-constexpr int vector_items(std::size_t label_bytes, std::size_t value_bytes) {
-  const int widest = static_cast<int>(label_bytes > value_bytes ? label_bytes : value_bytes);
-  const int items = 64 / widest;
-  return items < 4 ? 4 : (items > 16 ? 16 : items);
-}
 
 /// No bucket: a padding position or a dropped label.
 inline constexpr std::uint32_t vector_no_bucket = 0xFFFFFFFFu;
@@ -94,10 +82,10 @@ struct bucket_vector {
 /// folds them in order; the block writes its warps' vectors, folded in warp order, to
 /// partials[blockIdx.x · m + k].
 template <int M, int Items, class L, class T, class Op>
-__global__ void __launch_bounds__(vector_threads)
+__global__ void __launch_bounds__(tuning::vector_threads)
     vector_tiles_kernel(const L* __restrict__ labels, const T* __restrict__ values, cuda::std::size_t n, std::uint32_t m,
                         cuda::std::size_t tiles_per_warp, T* __restrict__ partials, Op op, std::size_t* dropped) {
-  constexpr int warps = vector_threads / warp::size;
+  constexpr int warps = tuning::vector_threads / warp::size;
   constexpr int warp_tile = warp::size * Items;
   using load_labels = cub::WarpLoad<L, Items, cub::WARP_LOAD_TRANSPOSE>;
   using load_values = cub::WarpLoad<T, Items, cub::WARP_LOAD_TRANSPOSE>;
@@ -161,16 +149,17 @@ __global__ void __launch_bounds__(vector_threads)
 template <int M, class L, class T, class Op>
 void reduce_vectors(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m, Op op,
                     std::size_t* dropped) {
-  constexpr int items = vector_items(sizeof(L), sizeof(T));
-  constexpr int warps = vector_threads / warp::size;
+  constexpr int threads = tuning::vector_threads;
+  constexpr int items = tuning::vector_items(sizeof(L), sizeof(T));
+  constexpr int warps = threads / warp::size;
   auto kernel = vector_tiles_kernel<M, items, L, T, Op>;
   const std::size_t tiles = ceil_div(n, std::size_t{warp::size} * items);
-  const std::size_t wave = one_wave_grid(ctx, kernel, vector_threads, ceil_div(tiles, warps));
+  const std::size_t wave = one_wave_grid(ctx, kernel, threads, ceil_div(tiles, warps));
   const std::size_t tiles_per_warp = ceil_div(tiles, wave * warps);
   const std::size_t blocks = ceil_div(tiles, tiles_per_warp * warps);
   scratch<T> partials(ctx, blocks * m);
-  kernel<<<static_cast<unsigned>(blocks), vector_threads, 0, ctx.stream()>>>(labels, values, n, m, tiles_per_warp,
-                                                                            partials.get(), op, dropped);
+  kernel<<<static_cast<unsigned>(blocks), threads, 0, ctx.stream()>>>(labels, values, n, m, tiles_per_warp,
+                                                                     partials.get(), op, dropped);
   SLUICE_CHECK_LAUNCH();
   fold_block_partials(ctx, partials.get(), blocks, m, out, op);
 }
@@ -181,10 +170,11 @@ void reduce_vectors(context& ctx, const L* labels, const T* values, std::size_t 
 template <class L, class T, class Op>
 void run_vector(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m, Op op,
                 std::size_t* dropped) {
-  static_assert(vector_max_buckets == 8, "the instantiations below cover M = 1, 2, 4, 8");
-  if (m > vector_max_buckets)
+  constexpr std::uint32_t max_buckets = tuning::vector_max_buckets;
+  static_assert(max_buckets == 8, "the instantiations below cover M = 1, 2, 4, 8");
+  if (m > max_buckets)
     throw invalid_argument("multireduce", "options",
-                           "vector keeps m accumulators per thread: at most " + std::to_string(vector_max_buckets) +
+                           "vector keeps m accumulators per thread: at most " + std::to_string(max_buckets) +
                                " buckets, not m = " + std::to_string(m));
   if (n == 0) return;
   if (m == 1) reduce_vectors<1>(ctx, labels, values, n, out, m, op, dropped);

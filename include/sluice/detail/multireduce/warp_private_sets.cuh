@@ -30,7 +30,8 @@
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/multireduce/block_partials.cuh>
 #include <sluice/detail/multireduce/common.cuh>
-#include <sluice/detail/multireduce/plan.hpp>  // warp_sets_warps, warp_sets_shared_bytes
+#include <sluice/detail/multireduce/plan.hpp>  // warp_sets_shared_bytes
+#include <sluice/detail/multireduce/tuning.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/scratch.hpp>
 #include <sluice/warp/bucket.cuh>
@@ -46,10 +47,7 @@
 
 namespace sluice::detail::multireduce {
 
-inline constexpr int warp_sets_threads = warp_sets_warps * warp::size;
-/// Windows of 32 pairs a warp loads before it folds the first: 4 keeps 8 loads per lane in flight
-/// (label and value of each window) while the folds of the previous step run. Provisional.
-inline constexpr int warp_sets_lookahead = 4;
+inline constexpr int warp_sets_threads = tuning::warp_sets_warps * warp::size;
 
 /// Folds one window of 32 consecutive pairs onto the warp's set in lane order (header comment). Every
 /// lane of the warp calls it; `valid`: the lane holds a pair whose bucket b is below m.
@@ -84,23 +82,25 @@ __global__ void __launch_bounds__(warp_sets_threads)
     warp_private_sets_kernel(const L* __restrict__ labels, const T* __restrict__ values, cuda::std::size_t n,
                              std::uint32_t m, cuda::std::size_t pairs_per_warp, T* __restrict__ partials, Op op,
                              std::size_t* dropped) {
+  constexpr int warps = tuning::warp_sets_warps;
+  constexpr int lookahead = tuning::warp_sets_lookahead;  // windows of 32 pairs loaded before the first fold
   extern __shared__ __align__(16) unsigned char warp_sets_storage[];
   T* const sets = reinterpret_cast<T*>(warp_sets_storage);
-  for (std::uint32_t k = threadIdx.x; k < warp_sets_warps * m; k += warp_sets_threads) sets[k] = identity<Op, T>();
+  for (std::uint32_t k = threadIdx.x; k < warps * m; k += warp_sets_threads) sets[k] = identity<Op, T>();
   __syncthreads();
 
   const int w = static_cast<int>(threadIdx.x) / warp::size;
   const int lane = warp::lane_id();
-  const cuda::std::size_t g = blockIdx.x * cuda::std::size_t{warp_sets_warps} + w;
+  const cuda::std::size_t g = blockIdx.x * cuda::std::size_t{warps} + w;
   const cuda::std::size_t begin = cuda::std::min(n, g * pairs_per_warp);
   const cuda::std::size_t end = cuda::std::min(n, begin + pairs_per_warp);
-  constexpr int step = warp_sets_lookahead * warp::size;
+  constexpr int step = lookahead * warp::size;
   unsigned long long mine_dropped = 0;
   for (cuda::std::size_t base = begin; base < end; base += step) {  // warp-uniform bounds
-    L label[warp_sets_lookahead];
-    T value[warp_sets_lookahead];
+    L label[lookahead];
+    T value[lookahead];
 #pragma unroll
-    for (int u = 0; u < warp_sets_lookahead; ++u) {
+    for (int u = 0; u < lookahead; ++u) {
       const cuda::std::size_t i = base + u * warp::size + lane;
       if (i < end) {
         label[u] = labels[i];
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(warp_sets_threads)
       }
     }
 #pragma unroll
-    for (int u = 0; u < warp_sets_lookahead; ++u) {
+    for (int u = 0; u < lookahead; ++u) {
       const bool in = base + u * warp::size + lane < end;
       const std::uint32_t b = in ? bucket_of(label[u], m) : m;
       mine_dropped += in && b == m;
@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(warp_sets_threads)
   __syncthreads();
   for (std::uint32_t k = threadIdx.x; k < m; k += warp_sets_threads) {
     T total = sets[k];
-    for (int v = 1; v < warp_sets_warps; ++v) total = op(total, sets[v * m + k]);
+    for (int v = 1; v < warps; ++v) total = op(total, sets[v * m + k]);
     partials[blockIdx.x * cuda::std::size_t{m} + k] = total;
   }
   add_dropped(mine_dropped, dropped);
@@ -130,21 +130,22 @@ __global__ void __launch_bounds__(warp_sets_threads)
 template <class L, class T, class Op>
 void run_warp_private_sets(context& ctx, const L* labels, const T* values, std::size_t n, T* out, std::uint32_t m,
                            Op op, std::size_t* dropped) {
+  constexpr int warps = tuning::warp_sets_warps;
   const std::size_t shared_bytes = warp_sets_shared_bytes(m, sizeof(T));
   const shared_budget budget = device_shared_budget(ctx, 0);
   if (shared_bytes > budget.per_block)
     throw invalid_argument("multireduce", "options",
-                           "warp_private_sets keeps " + std::to_string(warp_sets_warps) + " sets of m buckets per block: " +
+                           "warp_private_sets keeps " + std::to_string(warps) + " sets of m buckets per block: " +
                                std::to_string(shared_bytes) + " bytes at m = " + std::to_string(m) + ", more than the " +
                                std::to_string(budget.per_block) + " this device gives a block");
   if (n == 0) return;
   auto kernel = warp_private_sets_kernel<L, T, Op>;
   SLUICE_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
-  constexpr std::size_t step = std::size_t{warp_sets_lookahead} * warp::size;
-  const std::size_t wave = one_wave_grid(ctx, kernel, warp_sets_threads, ceil_div(n, step * warp_sets_warps), shared_bytes);
-  const std::size_t pairs_per_warp = ceil_div(ceil_div(n, wave * warp_sets_warps), step) * step;
-  const std::size_t blocks = ceil_div(n, pairs_per_warp * warp_sets_warps);
+  constexpr std::size_t step = std::size_t{tuning::warp_sets_lookahead} * warp::size;
+  const std::size_t wave = one_wave_grid(ctx, kernel, warp_sets_threads, ceil_div(n, step * warps), shared_bytes);
+  const std::size_t pairs_per_warp = ceil_div(ceil_div(n, wave * warps), step) * step;
+  const std::size_t blocks = ceil_div(n, pairs_per_warp * warps);
   scratch<T> partials(ctx, blocks * m);
   kernel<<<static_cast<unsigned>(blocks), warp_sets_threads, shared_bytes, ctx.stream()>>>(
       labels, values, n, m, pairs_per_warp, partials.get(), op, dropped);

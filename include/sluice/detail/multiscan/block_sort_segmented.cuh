@@ -83,13 +83,13 @@ __global__ void __launch_bounds__(Shape::threads)
 /// m buckets of T fit the block's shared accumulators.
 template <class T>
 constexpr bool block_sort_fits(std::uint32_t m) {
-  return std::size_t{m} * sizeof(T) <= multireduce::accumulator_bytes;
+  return std::size_t{m} * sizeof(T) <= multireduce::tuning::accumulator_bytes;
 }
 
 template <class L, class Values, class T, class O, class Op>
 void run_block_sort_segmented(context& ctx, const L* labels, Values values, std::size_t n, std::uint32_t m, Op op,
                               scan_outputs<T, O> outputs, std::size_t* dropped) {
-  using shape = multireduce::sort_tile_shape<T>;
+  using shape = multireduce::tuning::sort_tile_shape<T>;
   auto kernel = local_multiscan_kernel<shape, L, Values, T, O, Op>;
   const auto launch = multireduce::accumulator_launch::plan<shape, T>(ctx, kernel, n, m);
   scratch<T> partials(ctx, launch.blocks * m);

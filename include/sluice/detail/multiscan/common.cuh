@@ -18,6 +18,7 @@
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/multireduce/common.cuh>
+#include <sluice/detail/multiscan/tuning.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/scratch.hpp>
 
@@ -58,13 +59,9 @@ struct partial_layout {
   static constexpr partial_layout bucket_major(std::size_t segments) { return {1, segments}; }
 };
 
-/// Segments whose totals step 2 loads together before scanning them: the loads of a batch are in flight
-/// at once instead of one latency per segment (the stores in between keep the compiler from overlapping
-/// them itself). The order of the ⊕ is the same.
-inline constexpr int partial_batch = 8;
-
-/// Step 2 on one bucket's `count` ≤ partial_batch segments from `first`: each slot becomes the running
-/// prefix before it.
+/// Step 2 on one bucket's `count` ≤ tuning::partial_batch segments from `first`: each slot becomes the
+/// running prefix before it. The batch's loads are in flight at once instead of one latency per segment
+/// (the stores in between keep the compiler from overlapping them itself); the order of the ⊕ is the same.
 template <int Count, class T, class Op>
 __device__ __forceinline__ void scan_partial_batch(T* partials, partial_layout layout, cuda::std::size_t first,
                                                    std::uint32_t k, T& prefix, Op op) {
@@ -88,8 +85,8 @@ __global__ void scan_segment_partials_kernel(T* partials, partial_layout layout,
     const auto bucket = static_cast<std::uint32_t>(k);
     T prefix = identity<Op, T>();
     std::size_t s = 0;
-    for (; s + partial_batch <= segments; s += partial_batch)
-      scan_partial_batch<partial_batch>(partials, layout, s, bucket, prefix, op);
+    constexpr int batch = tuning::partial_batch;
+    for (; s + batch <= segments; s += batch) scan_partial_batch<batch>(partials, layout, s, bucket, prefix, op);
     for (; s < segments; ++s) scan_partial_batch<1>(partials, layout, s, bucket, prefix, op);
     if (totals) totals[k] = prefix;
   }
@@ -126,7 +123,9 @@ void scan_and_fold_segments(context& ctx, const L* labels, std::size_t n, std::u
 }
 
 /// Global scratch that the sequential and sheffler strategies may take for their per-segment or per-block
-/// bucket sets (they size their parallelism by it): an eighth of the device's memory. PROVISIONAL.
-inline std::size_t bucket_set_budget(const context& ctx) { return ctx.properties().global_memory_bytes / 8; }
+/// bucket sets (they size their parallelism by it): an eighth of the device's memory (tuning.hpp).
+inline std::size_t bucket_set_budget(const context& ctx) {
+  return ctx.properties().global_memory_bytes / tuning::bucket_set_memory_divisor;
+}
 
 }  // namespace sluice::detail::multiscan

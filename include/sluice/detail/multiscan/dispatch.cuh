@@ -13,6 +13,7 @@
 #include <sluice/detail/multiscan/global_sort_scan_by_key.cuh>
 #include <sluice/detail/multiscan/sequential.cuh>
 #include <sluice/detail/multiscan/sheffler.cuh>
+#include <sluice/detail/multiscan/tuning.hpp>
 #include <sluice/options/multiscan.hpp>
 
 #include <cuda/std/span>
@@ -27,22 +28,19 @@
 
 namespace sluice::detail::multiscan {
 
-/// automatic's block_sort_segmented limit (Eilers Fig. 5.8: random labels degrade quickly past 2^8;
-/// PROVISIONAL until measured on the H100).
-inline constexpr std::uint32_t automatic_block_sort_max_buckets = 4096;
-
 template <class T>
 multiscan_algorithm resolve(const char* function, std::uint32_t m, const multiscan_options& options) {
   const bool fits = block_sort_fits<T>(m);
   if (options.algorithm == multiscan_algorithm::block_sort_segmented && !fits)
     throw invalid_argument(function, "options",
-                           "block_sort_segmented keeps m · sizeof(T) ≤ " + std::to_string(multireduce::accumulator_bytes) +
+                           "block_sort_segmented keeps m · sizeof(T) ≤ " +
+                               std::to_string(multireduce::tuning::accumulator_bytes) +
                                " bytes in shared memory, not m = " + std::to_string(m) + " of " +
                                std::to_string(sizeof(T)) + " bytes (global_sort_scan_by_key takes any m)");
   // sequential and sheffler take any m and are only ever chosen explicitly.
   if (options.algorithm != multiscan_algorithm::automatic) return options.algorithm;
-  return fits && m <= automatic_block_sort_max_buckets ? multiscan_algorithm::block_sort_segmented
-                                                       : multiscan_algorithm::global_sort_scan_by_key;
+  return fits && m <= tuning::automatic_block_sort_max_buckets ? multiscan_algorithm::block_sort_segmented
+                                                               : multiscan_algorithm::global_sort_scan_by_key;
 }
 
 inline void check_bucket_count(const char* function, std::uint32_t m) {

@@ -1,6 +1,6 @@
 // sluice/detail/multiscan/global_sort_scan_by_key.cuh: multiscan by a global stable sort by bucket, a
 // scan by key and a scatter back (Eilers §5.5, Alg. 5.3, "no partitioning": SRTS + Thrust
-// scan_by_key). Order-preserving for any associative operator; any m < 2^32.
+// scan_by_key). Order-preserving for any associative operator; any m.
 //
 // Steps: (bucket id, index) pairs stably sorted by id (multireduce/bucket_sort.cuh; the thesis's
 // (index, value) pairs, with the value fetched after the sort instead of moved through every pass);

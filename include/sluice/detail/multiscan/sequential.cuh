@@ -38,6 +38,7 @@
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/sorted_tile.cuh>
 #include <sluice/detail/multiscan/common.cuh>
+#include <sluice/detail/multiscan/tuning.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/scratch.hpp>
 
@@ -49,20 +50,6 @@
 #include <cstdint>
 
 namespace sluice::detail::multiscan {
-
-/// The sequential strategy's shape. PROVISIONAL: chosen from the thesis's reasoning, not yet measured.
-struct sequential_tuning {
-  /// Elements of each segment staged per round (Alg. 4.7's nItems): a multiple of 8, so that 4-byte
-  /// labels fill 32-byte sectors.
-  static constexpr int items = 8;
-  /// Threads per block: with global sets, and the most with shared ones (fewer when m is larger).
-  static constexpr unsigned max_threads = 128;
-  /// At most this many segments per SM: enough resident threads to keep the loads in flight, few
-  /// enough that step 2's one thread per bucket walks a short list.
-  static constexpr std::size_t segments_per_sm = 256;
-  /// Elements per segment at least (eight rounds), so that small inputs do not become many tiny segments.
-  static constexpr std::size_t min_segment_length = 64;
-};
 
 /// A thread's bucket set: bucket k at base[k · stride].
 template <class T>
@@ -96,7 +83,7 @@ SLUICE_HOST_DEVICE unsigned scan_slice(const std::uint32_t* ids, T* staged, int 
 
 /// Where a block's segments lie: segment s (global index) holds elements [s · length, (s + 1) · length).
 struct segment_geometry {
-  cuda::std::size_t length;    ///< a multiple of sequential_tuning::items
+  cuda::std::size_t length;    ///< a multiple of tuning::sequential_items
   cuda::std::size_t segments;  ///< ⌈n / length⌉
 
   /// Element j of the slice of the block's t-th segment in the round starting at `round`.
@@ -109,7 +96,7 @@ struct segment_geometry {
 /// the threads' bucket sets. Offsets stay multiples of 16 bytes.
 template <class T>
 struct sequential_storage {
-  static constexpr std::size_t pitch = sequential_tuning::items + 1;  // per thread, padded (Alg. 4.7)
+  static constexpr std::size_t pitch = tuning::sequential_items + 1;  // per thread, padded (Alg. 4.7)
   static constexpr std::size_t round_up(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
   static constexpr std::size_t ids_bytes(unsigned threads) { return round_up(threads * pitch * sizeof(std::uint32_t)); }
   static constexpr std::size_t values_bytes(unsigned threads) { return round_up(threads * pitch * sizeof(T)); }
@@ -136,7 +123,7 @@ struct sequential_storage {
 template <class L, class Values, class T>
 __device__ void stage_round(const L* labels, Values values, cuda::std::size_t n, std::uint32_t m,
                             segment_geometry geometry, cuda::std::size_t round, sequential_storage<T> storage) {
-  constexpr int items = sequential_tuning::items;
+  constexpr int items = tuning::sequential_items;
   for (unsigned i = threadIdx.x; i < blockDim.x * items; i += blockDim.x) {
     const unsigned t = i / items;
     const int j = static_cast<int>(i % items);
@@ -151,7 +138,7 @@ __device__ void stage_round(const L* labels, Values values, cuda::std::size_t n,
 template <class T, class O>
 __device__ void write_round(O* out, cuda::std::size_t n, segment_geometry geometry, cuda::std::size_t round,
                             sequential_storage<T> storage) {
-  constexpr int items = sequential_tuning::items;
+  constexpr int items = tuning::sequential_items;
   for (unsigned i = threadIdx.x; i < blockDim.x * items; i += blockDim.x) {
     const unsigned t = i / items;
     const int j = static_cast<int>(i % items);
@@ -178,7 +165,7 @@ template <bool SharedSets, class L, class Values, class T, class O, class Op>
 __global__ void sequential_multiscan_kernel(const L* __restrict__ labels, Values values, cuda::std::size_t n,
                                             std::uint32_t m, segment_geometry geometry, T* __restrict__ partials,
                                             scan_outputs<T, O> outputs, Op op, std::size_t* dropped) {
-  constexpr int items = sequential_tuning::items;
+  constexpr int items = tuning::sequential_items;
   const auto storage = sequential_storage<T>::carve();
   const cuda::std::size_t segment = blockIdx.x * cuda::std::size_t{blockDim.x} + threadIdx.x;
   const bucket_set<T> set = SharedSets ? bucket_set<T>{storage.sets + threadIdx.x, blockDim.x}
@@ -204,8 +191,8 @@ __global__ void sequential_multiscan_kernel(const L* __restrict__ labels, Values
 /// Threads per block that hold m buckets of T each in shared memory: 128, 64 or 32; 0 if not even 32 do.
 template <class T>
 constexpr unsigned sequential_shared_threads(std::uint32_t m) {
-  for (unsigned threads = sequential_tuning::max_threads; threads >= 32; threads /= 2)
-    if (std::size_t{threads} * m * sizeof(T) <= multireduce::accumulator_bytes) return threads;
+  for (unsigned threads = tuning::sequential_max_threads; threads >= 32; threads /= 2)
+    if (std::size_t{threads} * m * sizeof(T) <= multireduce::tuning::accumulator_bytes) return threads;
   return 0;
 }
 
@@ -219,8 +206,8 @@ std::size_t global_sets_within(const context& ctx, std::uint32_t m) {
 
 /// At most max_segments segments of at least min_segment_length elements, a multiple of items each.
 inline segment_geometry plan_segments(std::size_t n, std::size_t max_segments) {
-  constexpr std::size_t items = sequential_tuning::items;
-  const std::size_t wanted = std::max(ceil_div(n, max_segments), sequential_tuning::min_segment_length);
+  constexpr std::size_t items = tuning::sequential_items;
+  const std::size_t wanted = std::max(ceil_div(n, max_segments), tuning::sequential_min_segment_length);
   const std::size_t length = ceil_div(wanted, items) * items;
   return {length, ceil_div(n, length)};
 }
@@ -233,8 +220,8 @@ void run_sequential_with(context& ctx, const L* labels, Values values, std::size
   SLUICE_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
   const std::size_t wave = one_wave_grid(ctx, kernel, static_cast<int>(threads), ceil_div(n, threads), shared_bytes);
-  std::size_t max_segments =
-      std::min(wave * threads, static_cast<std::size_t>(ctx.properties().sm_count) * sequential_tuning::segments_per_sm);
+  const std::size_t sms = static_cast<std::size_t>(ctx.properties().sm_count);
+  std::size_t max_segments = std::min(wave * threads, sms * tuning::sequential_segments_per_sm);
   if (!SharedSets) max_segments = std::min(max_segments, global_sets_within<T>(ctx, m));
   const segment_geometry geometry = plan_segments(n, max_segments);
   scratch<T> partials(ctx, geometry.segments * m);
@@ -252,7 +239,7 @@ void run_sequential(context& ctx, const L* labels, Values values, std::size_t n,
   if (const unsigned threads = sequential_shared_threads<T>(m))
     run_sequential_with<true>(ctx, labels, values, n, m, op, outputs, dropped, threads);
   else
-    run_sequential_with<false>(ctx, labels, values, n, m, op, outputs, dropped, sequential_tuning::max_threads);
+    run_sequential_with<false>(ctx, labels, values, n, m, op, outputs, dropped, tuning::sequential_max_threads);
 }
 
 }  // namespace sluice::detail::multiscan
