@@ -19,7 +19,7 @@
 
 namespace {
 
-namespace rs = sluice::detail::radix_sort;
+namespace rs = sluice::detail;  // core/radix_key.hpp: the key word and digit (since f278d17)
 namespace passes = sluice::detail::onesweep;
 namespace ref = sluice::reference;
 
