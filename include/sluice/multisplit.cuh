@@ -6,16 +6,18 @@
 // bucket_of(key) is a __device__ (or __host__ __device__) functor returning an integer bucket id; it must
 // be pure, since strategies call it more than once per key. A key whose id is ≥ m (or negative) is
 // dropped and counted: out_keys receives the n − dropped kept keys at its front (entries past them are
-// unspecified), *dropped (device) the count, and bucket_offsets (device, m + 1 entries, or empty) the
-// start of every bucket and n − dropped at the end: bucket j is out_keys[offsets[j], offsets[j+1]).
+// unspecified), *dropped (device memory, may be null) the count, and bucket_offsets (device, m + 1
+// entries, or empty) the start of every bucket and n − dropped at the end: bucket j is
+// out_keys[offsets[j], offsets[j+1]).
 // With options.strict such a key throws sluice::invalid_argument naming the first offending index
 // instead (the check synchronises the stream). Asynchronous on ctx.stream() otherwise.
 //
 // Errors (sluice::invalid_argument): m = 0 ("m"); out_keys, values or out_values of another size than
-// keys; bucket_offsets neither empty nor m + 1 long; outputs overlapping inputs; host memory; an
-// explicit strategy that cannot run this input ("options": scan_split with m > 2, onesweep with m > 511
-// or keys or values over 16 bytes, dms/wms/bms with key + value over 32 bytes). m = 1 is a stable compaction (a copy when nothing is dropped); n = 0 writes
-// zero offsets and dropped = 0.
+// keys; bucket_offsets neither empty nor m + 1 long; out_keys overlapping keys or out_values overlapping
+// values (out of place; no other overlap is checked, and none is supported); host memory; an explicit
+// strategy that cannot run this input ("options": scan_split with m > 2, onesweep with m > 511 or keys
+// or values over 16 bytes, dms/wms/bms with key + value over 32 bytes). m = 1 is a stable compaction (a
+// copy when nothing is dropped); n = 0 writes zero offsets and dropped = 0.
 //
 // Strategies (multisplit_algorithm; detail/multisplit/, one file each): DMS, WMS and BMS run the seed's
 // prescan → scan → postscan with warp ballots (warp/bucket.cuh) and, for BMS, block-level segmented
@@ -23,8 +25,8 @@
 // id (digit_passes.cuh; any functor, no ordering required). RB-sort sorts (id, index) with CUB over
 // ⌈log2(m + 1)⌉ bits and gathers; scan_split (m ≤ 2) is the single-pass stable 3-way partition;
 // onesweep (m ≤ 511) is a histogram and one pass of the onesweep radix sort's kernel over bucket ids.
-// automatic: detail/multisplit/plan.hpp, choose() (onesweep for 2 ≤ m ≤ 511 with keys and values of at
-// most 16 bytes).
+// automatic: detail/multisplit/plan.hpp, choose(), its thresholds in tuning.hpp (onesweep for 2 ≤ m ≤
+// 511 with keys and values of at most 16 bytes).
 //
 //   sluice::device_buffer<std::uint32_t> keys(ctx, host_keys), out(ctx, host_keys.size());
 //   sluice::device_buffer<std::size_t> offsets(ctx, 9), dropped(ctx, 1);

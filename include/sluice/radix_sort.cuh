@@ -30,8 +30,10 @@
 //                at most 16 bytes.
 //   multisplit   ⌈bits / r⌉ passes, each a stable multisplit into 2^r buckets by the pass's digit
 //                (Ashkiani's bit-field buckets f_k(u) = (u >> kr) & (2^r − 1)); r from bits_per_pass,
-//                else detail/onesweep/pass_plan.hpp. Traffic per pass with BMS: keys read twice and
-//                written once, values read and written once (the seed's 12 bytes per u32 key, 20 per pair).
+//                else detail/onesweep/pass_plan.hpp (thresholds: detail/radix_sort/tuning.hpp); each
+//                pass's strategy from pass_algorithm, else multisplit's automatic choice. Traffic per
+//                pass with BMS: keys read twice and written once, values read and written once (the
+//                seed's 12 bytes per u32 key, 20 per pair).
 //   split        one stable 2-way split per bit by a scan (detail/radix_sort/split.cuh): `bits` passes
 //                of 28 bytes per u32 key. For study, not for speed.
 // Passes ping-pong between out and one temporary of n keys (+ n values) from the context's pool, so
@@ -43,7 +45,8 @@
 //
 // Errors (sluice::invalid_argument): begin_bit < 0, end_bit outside [0, 8·sizeof(K)] (−1 means every
 // bit), begin_bit > end_bit; bits_per_pass outside [0, 8] (split: 0 or 1; onesweep: 0 or 8); with
-// onesweep, a pass_algorithm other than automatic or values over 16 bytes; out_keys, values or
+// onesweep, a pass_algorithm other than automatic or values over 16 bytes; with multisplit, a
+// pass_algorithm that cannot take the element (multisplit's error naming "options"); out_keys, values or
 // out_values not of the keys' size; host memory; an output overlapping an input or the other output
 // (sort out of place: in place is not supported).
 #pragma once

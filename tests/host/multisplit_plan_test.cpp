@@ -124,7 +124,7 @@ TEST(MultisplitPlan, OnesweepRanksTheNarrowestWidthThatHoldsItsDigits) {
       const std::uint64_t digits = std::uint64_t{m} + (may_drop ? 1 : 0);
       const int bits = ms::onesweep_digit_bits(m, may_drop);
       EXPECT_GE(std::uint64_t{1} << bits, digits) << m;
-      for (const int narrower : ms::onesweep_digit_widths)
+      for (const int narrower : ms::tuning::onesweep_digit_widths)
         if (narrower < bits) {
           EXPECT_LT(std::uint64_t{1} << narrower, digits) << m;
         }

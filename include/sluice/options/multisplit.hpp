@@ -16,7 +16,7 @@ enum class multisplit_algorithm {
   dms,        ///< Direct Multisplit: warp subproblems, no reordering (§3.5.3)
   wms,        ///< Warp-level Multisplit: each warp reorders its tiles in shared memory (§3.5.6.1)
   bms,        ///< Block-level Multisplit: the block reorders its tiles, coalesced scatter (§3.5.6.2)
-  rb_sort,    ///< reduced-bit sort: sort (bucket id, index) over ⌈log2 m⌉ bits, then gather (§3.3)
+  rb_sort,    ///< reduced-bit sort: sort (bucket id, index) over ⌈log2(m + 1)⌉ bits, then gather (§3.3)
   scan_split,  ///< m ≤ 2: the scan-based split (§3.3), one single-pass scan of class counts
   onesweep     ///< m ≤ 511: a histogram, then one pass kernel with a per-bucket look-back (not the seed's:
                ///< the onesweep radix sort's design, Adinets & Merrill; CUB)

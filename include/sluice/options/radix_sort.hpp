@@ -32,7 +32,7 @@ struct radix_sort_options {
   bool descending = false;
   /// multisplit: the widest pass in bits, 1 to 8 (passes are balanced: ⌈bits / r⌉ of them, widths
   /// differing by at most one); 0: automatic. Rerun the seed's Table 3.8 sweep with 4 to 8. onesweep
-  /// takes 0 or 8 (its passes are 8 bits); automatic runs multisplit for any other width.
+  /// takes 0 or 8 (its passes are 8 bits), split 0 or 1; automatic runs multisplit for any other width.
   int bits_per_pass = 0;
   /// multisplit: the strategy of each pass (Ashkiani used BMS). onesweep requires automatic; automatic
   /// runs multisplit for any other.

@@ -17,9 +17,9 @@ namespace sluice::detail::multisplit {
 
 /// BMS as a strategy of run_direct_pass.
 struct bms {
-  static constexpr int warps_per_block = 8;
+  static constexpr int warps_per_block = tuning::bms_warps_per_block;
   static constexpr int group_warps = warps_per_block;
-  static constexpr int windows = 4;
+  static constexpr int windows = tuning::bms_windows;
   template <class K, class V, class Ids>
   static constexpr auto postscan = reorder_postscan_kernel<group_warps, warps_per_block, windows, K, V, Ids>;
 };

@@ -194,7 +194,7 @@ __global__ void bucket_starts_kernel(Label label, std::size_t n, std::uint32_t m
 template <class Label>
 void write_bucket_starts(context& ctx, Label label, std::size_t n, std::uint32_t m, std::uint32_t first_bucket,
                          std::size_t* offsets) {
-  constexpr int threads = 256;
+  constexpr int threads = tuning::helper_threads;
   auto kernel = bucket_starts_kernel<Label>;
   const auto grid = static_cast<unsigned>(one_wave_grid(ctx, kernel, threads, ceil_div(n + 1, threads)));
   kernel<<<grid, threads, 0, ctx.stream()>>>(label, n, m, first_bucket, offsets);
@@ -223,7 +223,7 @@ __global__ void first_invalid_kernel(const K* keys, std::size_t n, Ids ids, unsi
 template <class K, class BucketOf>
 void require_valid_ids(context& ctx, const char* function, const K* keys, std::size_t n, BucketOf bucket_of,
                        std::uint32_t m) {
-  constexpr int threads = 256;
+  constexpr int threads = tuning::helper_threads;
   scratch<unsigned long long> first(ctx, 1);
   SLUICE_CUDA_CHECK(cudaMemsetAsync(first.get(), 0xff, sizeof(unsigned long long), ctx.stream()));
   auto kernel = first_invalid_kernel<K, pass_ids<BucketOf>>;

@@ -106,8 +106,8 @@ void run_direct_pass(context& ctx, const pass_io<K, V>& io, const Ids& ids, std:
   postscan<<<blocks, threads, 0, ctx.stream()>>>(io, ids, buckets, layout, G.get());
   SLUICE_CHECK_LAUNCH();
   if (offsets || kept || dropped) {
-    finish_counts_kernel<std::uint32_t><<<1, 256, 0, ctx.stream()>>>(H.get(), G.get(), buckets, layout.chunks, io.n, offsets, kept,
-                                                      dropped);
+    finish_counts_kernel<std::uint32_t><<<1, tuning::helper_threads, 0, ctx.stream()>>>(
+        H.get(), G.get(), buckets, layout.chunks, io.n, offsets, kept, dropped);
     SLUICE_CHECK_LAUNCH();
   }
 }

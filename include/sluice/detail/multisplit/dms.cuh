@@ -50,9 +50,9 @@ __global__ void __launch_bounds__(WarpsPerBlock * 32)
 
 /// DMS as a strategy of run_direct_pass.
 struct dms {
-  static constexpr int warps_per_block = 8;
+  static constexpr int warps_per_block = tuning::dms_warps_per_block;
   static constexpr int group_warps = 1;
-  static constexpr int windows = 8;
+  static constexpr int windows = tuning::dms_windows;
   template <class K, class V, class Ids>
   static constexpr auto postscan = dms_postscan_kernel<warps_per_block, windows, K, V, Ids>;
 };

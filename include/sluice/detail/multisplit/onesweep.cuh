@@ -34,8 +34,8 @@ static_assert(onesweep_digit_bits(max_onesweep_buckets, true) == onesweep::max_o
 static_assert(max_onesweep_value_bytes == onesweep::onesweep_max_value_bytes);
 
 /// The onesweep digit of a key: its bucket id, or `kept` (= m) for a dropped key (onesweep::drops_digits).
-/// Computed on its own rather than through pass_ids, whose divisor and radix (super-bucket passes) cost
-/// the pass kernel two never-taken division branches per key (ncu, b47bb62: ~25 instructions a key).
+/// Computed on its own rather than through pass_ids, whose divisor and radix (digit passes) cost the pass
+/// kernel two never-taken division branches per key (docs/perf-notes.md, multisplit bucket digit).
 template <class BucketOf>
 struct bucket_digit {
   BucketOf bucket_of;
@@ -101,7 +101,7 @@ void run_onesweep_digits(context& ctx, const pass_io<K, V>& io, BucketOf bucket_
 template <class K, class V, class BucketOf>
 void run_onesweep(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m, bool may_drop,
                   std::size_t* offsets, std::size_t* dropped) {
-  constexpr const int(&widths)[4] = onesweep_digit_widths;
+  constexpr const int(&widths)[4] = tuning::onesweep_digit_widths;
   switch (onesweep_digit_bits(m, may_drop)) {
     case widths[0]: return run_onesweep_digits<widths[0]>(ctx, io, bucket_of, m, offsets, dropped);
     case widths[1]: return run_onesweep_digits<widths[1]>(ctx, io, bucket_of, m, offsets, dropped);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <sluice/core/config.hpp>
+#include <sluice/detail/multisplit/tuning.hpp>
 #include <sluice/options/multisplit.hpp>
 
 #include <cstddef>
@@ -32,42 +33,21 @@ inline constexpr std::uint32_t digit_radix = max_direct_buckets - 1;
 
 /// onesweep takes m < 512 buckets: digit m may mark the dropped keys, and a digit is at most 9 bits.
 inline constexpr std::uint32_t max_onesweep_buckets = 511;
-/// The digit widths onesweep's multisplit kernels are compiled for, narrowest first. A call ranks the
-/// narrowest that holds its digits (onesweep_digit_bits), since the block rank's warp histograms, its
-/// ballots per key (one per digit bit), the look-back threads and the zeroed status words all shrink
-/// with the digits (b47bb62: 64 digits instead of 256 took 7.4% off the m = 32 keys pass).
-inline constexpr int onesweep_digit_widths[] = {5, 6, 8, 9};
 
 /// The digit bits onesweep ranks for m buckets: digits 0 … m − 1, and digit m for the dropped keys unless
-/// no key can be dropped (a bucket functor whose every id is below m by construction, multisplit.cuh's
-/// ids_always_below). 0 past the widest width.
+/// no key can be dropped (a bucket functor whose every id is below m by construction, dispatch.cuh's
+/// ids_always_below): the narrowest of tuning::onesweep_digit_widths that holds them, since the block
+/// rank's warp histograms, its ballots per key (one per digit bit), the look-back threads and the zeroed
+/// status words all shrink with the digits. 0 past the widest width.
 [[nodiscard]] constexpr int onesweep_digit_bits(std::uint32_t m, bool may_drop) {
   const std::uint64_t digits = std::uint64_t{m} + (may_drop ? 1 : 0);
-  for (const int bits : onesweep_digit_widths)
+  for (const int bits : tuning::onesweep_digit_widths)
     if ((std::uint64_t{1} << bits) >= digits) return bits;
   return 0;
 }
 /// Keys and values onesweep stages (its tile shapes are CUB's, for elements of at most 16 bytes).
 inline constexpr std::size_t max_onesweep_key_bytes = 16;
 inline constexpr std::size_t max_onesweep_value_bytes = 16;
-
-// ---- thresholds of the automatic choice (the seed's GTX 1080 run put BMS first for every m ≤ 256,
-// Table 3.5; the H100 run of 80d29aa, docs/multisplit.md, at m = 2, 32, 256 with u32 elements: BMS first
-// everywhere but for keys alone at m = 2, where DMS is 1.23–1.31× faster: its reordering buys nothing
-// when each window holds two runs) ------------------------------------------------------------------------
-/// From this many buckets on (up to max_onesweep_buckets), onesweep: on the H100 (226ed94, u32, 2^28)
-/// it beat BMS 1.44x on keys and 1.55x on pairs at m = 32 and lost at m = 2; since the checked digit and
-/// the full tiles' write-out without bounds checks (7ca4d5e) it wins at m = 2 too (1.35 ms against DMS's
-/// 1.65 for keys, 2.36 against BMS's 2.52 for pairs); its cost hardly depends on m. At m = 256 with 512
-/// ranked digits (identity buckets of u32 keys, 8b731db) it took 2.04 ms for keys against BMS's 7.59 and
-/// 2.83 for pairs against 13.80.
-inline constexpr std::uint32_t automatic_onesweep_min_buckets = 2;
-/// Past this many digit passes, automatic sorts the bucket ids instead (RB-sort).
-inline constexpr int automatic_max_digit_passes = 2;
-/// Keys alone, of at most this many bytes, into at most this many buckets: DMS (m = 1, a copy; at m = 2
-/// DMS was the fastest until onesweep overtook it at 7ca4d5e).
-inline constexpr std::uint32_t automatic_dms_max_buckets = 1;
-inline constexpr std::size_t automatic_dms_max_key_bytes = 4;
 
 /// ⌈log2 m⌉ (0 for m ≤ 1): the ballots of a window, the bits RB-sort sorts.
 [[nodiscard]] SLUICE_HOST_DEVICE constexpr int id_bits(std::uint64_t m) {
@@ -98,14 +78,16 @@ struct digit_pass {
   return passes;
 }
 
-/// The strategy `automatic` runs for m buckets of keys (and values) of these sizes (value_bytes 0: keys only).
+/// The strategy `automatic` runs for m buckets of keys (and values) of these sizes (value_bytes 0: keys
+/// only); its thresholds are tuning's (tuning.hpp).
 [[nodiscard]] inline multisplit_algorithm choose(std::uint32_t m, std::size_t key_bytes, std::size_t value_bytes) {
   if (key_bytes + value_bytes > max_direct_element_bytes) return multisplit_algorithm::rb_sort;
-  if (static_cast<int>(digit_passes(m).size()) > automatic_max_digit_passes) return multisplit_algorithm::rb_sort;
-  if (value_bytes == 0 && key_bytes <= automatic_dms_max_key_bytes && m <= automatic_dms_max_buckets)
+  if (static_cast<int>(digit_passes(m).size()) > tuning::automatic_max_digit_passes)
+    return multisplit_algorithm::rb_sort;
+  if (value_bytes == 0 && key_bytes <= tuning::automatic_dms_max_key_bytes && m <= tuning::automatic_dms_max_buckets)
     return multisplit_algorithm::dms;
-  if (m >= automatic_onesweep_min_buckets && m <= max_onesweep_buckets && key_bytes <= max_onesweep_key_bytes &&
-      value_bytes <= max_onesweep_value_bytes)
+  if (m >= tuning::automatic_onesweep_min_buckets && m <= max_onesweep_buckets &&
+      key_bytes <= max_onesweep_key_bytes && value_bytes <= max_onesweep_value_bytes)
     return multisplit_algorithm::onesweep;
   return multisplit_algorithm::bms;
 }

@@ -48,7 +48,7 @@ struct sorted_label {
 template <class Index, class K, class V, class BucketOf>
 void rb_sort_with(context& ctx, const pass_io<K, V>& io, BucketOf bucket_of, std::uint32_t m, std::size_t* offsets,
                   std::size_t* dropped) {
-  constexpr int threads = 256;
+  constexpr int threads = tuning::helper_threads;
   const std::size_t n = io.n;
   scratch<std::uint32_t> labels(ctx, n), sorted_labels(ctx, n);
   scratch<Index> indices(ctx, n), sorted_indices(ctx, n);

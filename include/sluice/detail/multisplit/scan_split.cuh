@@ -69,7 +69,7 @@ __global__ void unzip_kernel(const zipped<K, V>* pairs, pass_io<K, V> io) {
 
 template <class Kernel, class... Args>
 void stream_launch(context& ctx, Kernel kernel, std::size_t n, Args... args) {
-  constexpr int threads = 256;
+  constexpr int threads = tuning::helper_threads;
   kernel<<<static_cast<unsigned>(one_wave_grid(ctx, kernel, threads, ceil_div(n, threads))), threads, 0,
            ctx.stream()>>>(args...);
   SLUICE_CHECK_LAUNCH();

@@ -14,12 +14,12 @@
 
 namespace sluice::detail::multisplit {
 
-/// WMS as a strategy of run_direct_pass: warps are independent, 4 per block keep the warp-private
-/// storage of a block within 48 KiB for elements of up to 32 bytes.
+/// WMS as a strategy of run_direct_pass: warps are independent; as few per block as keep the
+/// warp-private storage of a block within 48 KiB for elements of up to 32 bytes.
 struct wms {
-  static constexpr int warps_per_block = 4;
+  static constexpr int warps_per_block = tuning::wms_warps_per_block;
   static constexpr int group_warps = 1;
-  static constexpr int windows = 4;
+  static constexpr int windows = tuning::wms_windows;
   template <class K, class V, class Ids>
   static constexpr auto postscan = reorder_postscan_kernel<group_warps, warps_per_block, windows, K, V, Ids>;
 };

@@ -12,20 +12,21 @@
 //               match_any histograms give the tile's digit counts before the ranks). The counts are
 //               published at once, one status word per (tile, digit); thread d then looks back over the
 //               earlier tiles' words of digit d until it meets an inclusive count, which gives where the
-//               tile's run of digit d goes. Keys and values are staged in shared memory in digit order
-//               (side by side, before the look-back: onesweep_storage) and written in one loop, so that
-//               consecutive threads write consecutive positions of a digit's run.
+//               tile's run of digit d goes. The keys are staged in shared memory in digit order and
+//               written so that consecutive threads write consecutive positions of a digit's run; then
+//               the values the same way, staged in the keys' place (or beside them, before the
+//               look-back, where the pass ranks precomputed digits: onesweep_storage).
 //
 // Portions: a status word has 30 bits of count, so the input is sorted in portions of at most 2^30 − 1
 // keys (a whole number of tiles), each with zeroed status words; the last tile of a portion writes the
 // next portion's digit starts (its own run's start plus its count). Any n works. CUB's portions are
 // 2^28 keys, which splits a pass over exactly 2^28 keys into a full launch and one of a single partial
-// tile (19 µs of a 1.40 ms multisplit on the H100, ncu at a968173); ours take every n < 2^30 in one.
+// tile; ours take every n < 2^30 in one (docs/perf-notes.md, onesweep portions).
 //
 // Work O(n) per pass. Traffic per pass: keys (and values) read once and written once; status words,
 // 4 bytes per digit and tile (1 KiB per 7680 u32 keys at 256 digits), zeroed, written twice and read by
-// the next tile (mostly in L2). Once per sort: one more read of the keys for the histograms. A u32 sort of 32 bits: 4 passes of 8 bytes per
-// key + 4 = 36 bytes per key (the multisplit strategy: 60).
+// the next tile (mostly in L2). Once per sort: one more read of the keys for the histograms. A u32 sort
+// of 32 bits: 4 passes of 8 bytes per key + 4 = 36 bytes per key (the multisplit strategy: 60).
 //
 // What is CUB's: the design, the tile shapes (onesweep_shape) and the block-level rank. What is ours:
 // the kernels around the rank, the digits (radix_digit: any key type, bit range and direction) and the
@@ -55,8 +56,8 @@ namespace sluice::detail::onesweep {
 /// The passes of one onesweep sort of n ≥ 1 keys (and values; V = no_values: none) by `plan`, with
 /// output offsets of type Offset (wide enough for n): the constructor counts every pass's digits (one
 /// read of the keys), then pass() runs the plan's passes in order, each one kernel per portion.
-/// radix_sort.cuh's run_passes chooses where each pass reads and writes. Digit: see drops_digits
-/// (multisplit's onesweep strategy runs one pass of its bucket digits, DigitBits wide). Packed pairs
+/// detail/radix_sort/dispatch.cuh's run_passes chooses where each pass reads and writes. Digit: see
+/// drops_digits (multisplit's onesweep strategy runs one pass of its bucket digits, DigitBits wide). Packed pairs
 /// (K = packed_word, Digit = packed_digit) count the caller's keys and read and write each pass through
 /// pointers to packed words or through pair_reader and pair_writer (packed_pairs.cuh).
 template <class K, class V, class Offset, class Digit = radix_digit<K>, int DigitBits = max_pass_bits>

@@ -46,11 +46,10 @@ pass_digits<K> digits_of(const pass_plan& plan, bool descending) {
 inline constexpr std::size_t histogram_flush_keys = std::size_t{1} << 30;
 
 /// Counts Items keys in every pass's counters, pass by pass: one check of the pass count per pass, the
-/// keys' atomics of one pass together. Key by key, every pass's atomic sat behind its own pass < passes
-/// branch and address set-up: 11 instructions an atomic against CUB's 4, 407 M for a 32-bit sort's
-/// histogram of 2^28 keys against CUB's 176 M, 536 µs against 455 (ncu at ba813eb). The pass loop is
-/// unrolled so that the pass's digit functor is not indexed at run time: a loop that was not copied the
-/// kernel's parameters to local memory (a 56-byte stack frame; 80 MB more read, 520 µs, at 7f572c7).
+/// keys' atomics of one pass together (key by key, every pass's atomic sat behind its own pass < passes
+/// branch and address set-up). The pass loop is unrolled so that the pass's digit functor is not indexed
+/// at run time, which copied the kernel's parameters to local memory (docs/perf-notes.md, onesweep
+/// histogram by pass).
 template <class Digits, int Copies, class K, int Items>
 __device__ __forceinline__ void count_keys(std::uint32_t (&bins)[Digits::max_passes][Digits::bins][Copies],
                                            const Digits& digits, const K (&keys)[Items], int copy) {

@@ -1,14 +1,13 @@
 // sluice/detail/onesweep/packed_pairs.cuh: a 4-byte key and its 4-byte value moved as one 8-byte word,
-// the key in the high half. The onesweep sort of such pairs (radix_sort.cuh, sort_packed_by_onesweep)
-// runs its passes over packed words, reading the caller's separate arrays in its first pass
-// (pair_reader) and writing them back in its last (pair_writer), so that each pass moves one stream of
-// 8-byte elements instead of a key stream and a value stream.
+// the key in the high half. The onesweep sort of such pairs (detail/radix_sort/dispatch.cuh,
+// sort_packed_by_onesweep) runs its passes over packed words, reading the caller's separate arrays in
+// its first pass (pair_reader) and writing them back in its last (pair_writer), so that each pass moves
+// one stream of 8-byte elements instead of a key stream and a value stream.
 //
-// Why (H100, 2^28 elements, session 14, docs/perf-notes.md): a onesweep pass over 8-byte keys took
-// 1.88 ms where a pass over u32 pairs, the same bytes in and out, took 2.13 ms (CUB's: 2.00 and 2.10).
-// The 8-byte pass writes each digit's run of a tile as one run of 8-byte words (one store a pair, the
-// keys-only look-back reading 4 tiles at once) where the pairs pass writes the keys' run, then loads the
-// values and writes theirs.
+// Why: a pass over 8-byte keys, the same bytes in and out as a pass over u32 pairs, was faster
+// (docs/perf-notes.md, onesweep packed pairs): it writes each digit's run of a tile as one run of 8-byte
+// words (one store a pair, the keys-only look-back reading several tiles at once) where the pairs pass
+// writes the keys' run, then loads the values and writes theirs.
 #pragma once
 
 #include <sluice/core/radix_key.hpp>
@@ -84,9 +83,9 @@ struct pair_writer {
   __device__ __forceinline__ reference operator[](cuda::std::size_t i) const { return {keys + i, values + i}; }
 };
 
-/// n packed words kept in the caller's output arrays while the passes run (radix_sort.cuh): words [0, h)
-/// in out_keys, [h, 2h) in out_values (h = n / 2: each array holds 4n bytes, 8h of them), and for odd n
-/// the last word in a spare one. Both arrays 8-byte aligned. A pass's source or sink, as a pointer to
+/// n packed words kept in the caller's output arrays while the passes run (detail/radix_sort/
+/// dispatch.cuh): words [0, h) in out_keys, [h, 2h) in out_values (h = n / 2: each array holds 4n bytes,
+/// 8h of them), and for odd n the last word in a spare one. Both arrays 8-byte aligned. A pass's source or sink, as a pointer to
 /// packed words would be.
 struct packed_in_outputs {
   packed_word* low;

@@ -101,9 +101,9 @@ __device__ __forceinline__ cuda::std::uint32_t count_in_earlier_tiles(const digi
 /// t % Digits of the earlier tile t / Digits + 1 back (all at once: one round trip to the L2 for W
 /// tiles), the digit's owner (thread d < Digits) adds the window up nearest first until it meets an
 /// inclusive count, and the block takes the next W tiles until every owner has met one. Returns the
-/// owner's count of its digit in the tiles before `tile`; block-uniform calls only (barriers). The serial
-/// walk (count_in_earlier_tiles) kept 11 of 12 warps at the barrier behind one: 32% of the stall
-/// samples of the m = 32 keys pass (32 digits, about 6 tiles walked back per tile; ncu at 837aaa4).
+/// owner's count of its digit in the tiles before `tile`; block-uniform calls only (barriers). Why: the
+/// serial walk (count_in_earlier_tiles) kept 11 of 12 warps at the barrier behind one
+/// (docs/perf-notes.md, onesweep windowed look-back).
 template <int Digits, int Window>
 __device__ __forceinline__ cuda::std::uint32_t count_in_earlier_windows(const digit_status<Digits>& status,
                                                                         cuda::std::uint32_t tile,
@@ -145,13 +145,14 @@ inline constexpr bool drops_digits<radix_digit<K>> = false;
 template <class K>
 inline constexpr bool drops_digits<packed_digit<K>> = false;
 
-/// Blocks per SM a pass kernel asks for: three for 4-byte keys without values of a dropping Digit, as
-/// CUB's keys-only kernel compiles to (56 registers, ncu 2026-11-22), since that rank holds digits and
-/// ranks only (load_tile_digits): ptxas fits it in 56 registers without spills. The radix sort's own
-/// keys-only pass, whose rank holds the keys, spilled 40–88 bytes at 56, so it keeps the shape's two.
+/// Blocks per SM a pass kernel asks for: more for 4-byte keys without values of a dropping Digit
+/// (tuning::dropping_keys_min_blocks_per_sm), whose rank holds digits and ranks only (load_tile_digits)
+/// and so fits the fewer registers without spills; the radix sort's own keys-only pass, whose rank holds
+/// the keys, spills there, so it keeps the shape's (docs/perf-notes.md, onesweep blocks per SM).
 template <class Shape, class Digit>
-inline constexpr int onesweep_min_blocks =
-    drops_digits<Digit> && Shape::key_bytes == 4 && Shape::value_bytes == 0 ? 3 : Shape::min_blocks_per_sm;
+inline constexpr int onesweep_min_blocks = drops_digits<Digit> && Shape::key_bytes == 4 && Shape::value_bytes == 0
+                                               ? tuning::dropping_keys_min_blocks_per_sm
+                                               : Shape::min_blocks_per_sm;
 
 /// Whether staged keys of digit d are written.
 template <class Digit>
@@ -199,10 +200,8 @@ struct rank_precomputed {
 
 /// Whether a pass stages its values before the look-back, beside the keys, so that the ranks are dead
 /// across the look-back and the keys' write-out: the passes that rank precomputed digits, whose u32 pairs
-/// kernels otherwise spill (ptxas: 56-76 bytes at 20 items in CUB's order, none this way). The radix
-/// sort's passes keep CUB's order, the values loaded while the keys' stores are in flight: staged
-/// early its u32 pairs pass took 2152 µs at 2^28 (CUB's 2033; ncu timeline at 837aaa4), and 2201 with
-/// the values loaded after the look-back and written in one loop with the keys (ba970a0).
+/// kernels otherwise spill. The radix sort's passes keep CUB's order, the values loaded while the keys'
+/// stores are in flight, which was faster for them (docs/perf-notes.md, onesweep values' staging).
 template <class Shape>
 inline constexpr bool stages_values_early = Shape::precomputed_digits;
 
@@ -212,12 +211,10 @@ using kept_digit = cuda::std::conditional_t<(Shape::digits <= 256), cuda::std::u
 
 /// A block's shared memory. Passes in CUB's order (values loaded after the keys' write-out) stage the
 /// values in the keys' place, as CUB does, with each staged position's digit kept as a byte by the keys'
-/// write-out for the values' (held in registers across the values' load, as CUB holds them, they spilled
-/// 72 bytes in the radix u32 pairs kernel: ptxas, session 10). Staged beside the keys instead (sessions
-/// 10-11), the u32 pairs tile took 72.7 KiB a block against 46.2 now (CUB's 36.4), and the pass was
-/// 0.7% slower (2099 against 2084 µs at 2^28, H100, same-machine A/B, session 12). Passes that stage the
-/// values before the look-back (stages_values_early) keep them beside the keys, whose digits the
-/// write-out reads again.
+/// write-out for the values' (held in registers across the values' load, as CUB holds them, they
+/// spilled; staged beside the keys, the tile took more shared memory and the pass was slower:
+/// docs/perf-notes.md, onesweep values' staging). Passes that stage the values before the look-back
+/// (stages_values_early) keep them beside the keys, whose digits the write-out reads again.
 /// The storage passes the 48 KiB of static shared memory for some shapes, so the kernel takes it as
 /// dynamic shared memory (onesweep_storage_bytes).
 template <class Shape, class K, class V>
@@ -245,11 +242,11 @@ struct onesweep_storage {
   }
 };
 
-/// The dynamic shared memory of a onesweep kernel: its storage, 113 KiB at most so that two blocks fit
-/// an SM of 227 KiB (the H100's; onesweep_sort checks the device).
+/// The dynamic shared memory of a onesweep kernel: its storage, at most tuning::max_storage_bytes so
+/// that two blocks fit an SM (onesweep_sort checks the device).
 template <class Shape, class K, class V>
 inline constexpr std::size_t onesweep_storage_bytes = sizeof(onesweep_storage<Shape, K, V>);
-inline constexpr std::size_t onesweep_max_storage_bytes = 113 * 1024;
+inline constexpr std::size_t onesweep_max_storage_bytes = tuning::max_storage_bytes;
 
 /// The portion's next tile, for the whole block.
 __device__ __forceinline__ cuda::std::uint32_t take_tile(cuda::std::uint32_t* next_tile, cuda::std::uint32_t& shared) {
@@ -304,9 +301,8 @@ __device__ __forceinline__ void load_tile_digits(const K* from, int valid, const
 }
 
 /// Whether tile position `position` holds an element (always, in a full tile: Full, so that the full
-/// tiles' code has no bounds check per item; with one, the write-out recomputed the digit functor's loop
-/// invariants behind a branch for every item: ncu at b47bb62, 335 M instructions in our write-out of
-/// 2^28 keys against 186 M in CUB's).
+/// tiles' code has no bounds check per item, behind which the write-out recomputed the digit functor's
+/// loop invariants for every item: docs/perf-notes.md, onesweep full tiles).
 template <bool Full>
 __device__ __forceinline__ bool in_tile(int position, int valid) {
   return Full || position < valid;
@@ -480,10 +476,9 @@ __global__ void __launch_bounds__(Shape::threads, (onesweep_min_blocks<Shape, Di
       }
   };
   if constexpr (drops_digits<Digit>) {
-    // Keys, digits and ranks all live across the rank did not fit 80 registers (ncu at a968173, m = 32
-    // keys: 12 bytes spilled, 2.5 M local-memory requests, 944 M instructions against CUB's 714 M). So
-    // the rank holds the digits and ranks only, and the keys are read again afterwards (from L1/L2: the
-    // tile was read a moment before).
+    // Keys, digits and ranks all live across the rank did not fit 80 registers (docs/perf-notes.md,
+    // onesweep dropping-digit spills). So the rank holds the digits and ranks only, and the keys are read
+    // again afterwards (from L1/L2: the tile was read a moment before).
     cuda::std::uint32_t digits[Shape::items];
     load_tile_digits<Shape>(portion.keys_in + first, valid, portion.digit, digits);
     rank_t(s.rank).RankKeys(digits, ranks, rank_precomputed{}, mine.first_staged, publish_counts);

@@ -8,6 +8,8 @@
 // has fewer buckets (2^width), which the multisplit handles faster. Pure host code (host tests).
 #pragma once
 
+#include <sluice/detail/radix_sort/tuning.hpp>
+
 #include <cstddef>
 
 namespace sluice::detail::onesweep {
@@ -15,13 +17,15 @@ namespace sluice::detail::onesweep {
 /// The widest pass a multisplit takes: 8 bits, 256 buckets (Ashkiani: "practical for m ≤ 256").
 inline constexpr int max_pass_bits = 8;
 
-/// THE PASS-WIDTH THRESHOLDS (to be measured on the device: docs/radix_sort.md, "Measured").
-/// Wider digits mean fewer passes over memory but 2^r buckets of ballots and counters per warp. The
-/// seed's best r was 7 for 32-bit keys and for 32-bit pairs on its newest GPU (GTX 1080, Table 3.8;
-/// r = 5 on the K40c). Elements that move more than 8 bytes per key make each pass dearer, so they take
-/// the widest pass (64-bit keys: 8 passes instead of 10); this is a guess until measured.
+/// The multisplit strategy's pass width when the options leave it to the sort (thresholds:
+/// radix_sort/tuning.hpp, not measured). Wider digits mean fewer passes over memory but 2^r buckets of
+/// ballots and counters per warp. The seed's best r was 7 for 32-bit keys and for 32-bit pairs on its
+/// newest GPU (GTX 1080, Table 3.8; r = 5 on the K40c). Elements that move more bytes per key make each
+/// pass dearer, so they take the widest pass (64-bit keys: 8 passes instead of 10).
 [[nodiscard]] constexpr int automatic_pass_bits(std::size_t key_bytes, std::size_t value_bytes) {
-  return key_bytes + value_bytes <= 8 ? 7 : max_pass_bits;
+  return key_bytes + value_bytes <= radix_sort::tuning::multisplit_narrow_element_bytes
+             ? radix_sort::tuning::multisplit_pass_bits
+             : max_pass_bits;
 }
 
 struct pass_plan {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <sluice/detail/onesweep/pass_plan.hpp>
+#include <sluice/detail/partial_sort/tuning.hpp>
 
 #include <algorithm>
 #include <bit>

@@ -2,7 +2,8 @@
 // (Eilers §4.4a "plus partial radix sort", Table 4.2; detail/multireduce/partial_sort.cuh) and scatter's
 // partial_sort strategy (§4.5.1, the sorted scatter; sluice/scatter.cuh) run in front of
 // their kernels: one STABLE radix_sort_pairs of (key, value) by a bit range of the keys (the top bits,
-// partial_sort_plan.hpp), into scratch from the context's pool, then a callback on the sorted arrays.
+// detail/partial_sort/plan.hpp), into scratch from the context's pool, then a callback on the sorted
+// arrays.
 //
 // The keys are handed over by a producer, keys(sort), which calls sort(unsorted_keys) once with n
 // unsigned keys that stay valid until sort returns: a caller whose keys must first be computed (bucket

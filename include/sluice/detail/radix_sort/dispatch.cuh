@@ -15,6 +15,7 @@
 #include <sluice/detail/onesweep/pass_plan.hpp>
 #include <sluice/core/radix_key.hpp>
 #include <sluice/detail/radix_sort/split.cuh>
+#include <sluice/detail/radix_sort/tuning.hpp>
 #include <sluice/options/multisplit.hpp>
 #include <sluice/options/radix_sort.hpp>
 
@@ -44,11 +45,10 @@ using onesweep::pass_digits;
 using onesweep::pass_plan;
 using onesweep::plan_passes;
 
-
 /// The strategy a call runs: options.algorithm, or automatic's choice, which is onesweep unless the
 /// values are wider than onesweep stages or the options ask for what only multisplit does (a pass width
-/// other than onesweep's 8 bits, a pass strategy). Measured on the H100 (docs/radix_sort.md): onesweep
-/// 1.04× CUB for u32 and u64 keys, 0.99× for u32 pairs; multisplit 0.26–0.35×, split 0.05×.
+/// other than onesweep's 8 bits, a pass strategy). Measured on the H100 (62c47cf, docs/radix_sort.md):
+/// onesweep 1.04× CUB for u32 and u64 keys, 0.99× for u32 pairs; multisplit 0.26–0.35×, split 0.05×.
 inline radix_sort_algorithm resolve(const radix_sort_options& options, std::size_t value_bytes) {
   if (options.algorithm != radix_sort_algorithm::automatic) return options.algorithm;
   const bool multisplit_only = (options.bits_per_pass != 0 && options.bits_per_pass != max_pass_bits) ||
@@ -170,16 +170,14 @@ void sort_by_onesweep(context& ctx, const K* keys, const V* values, K* out_keys,
 }
 
 /// Whether a sort of 4-byte keys with 4-byte values runs its onesweep passes over packed words
-/// (sort_packed_by_onesweep): from three passes on, and where both outputs are 8-byte aligned (they hold
-/// packed words between passes). Measured on the H100 at 2^28 (docs/perf-notes.md, session 14): a pass
-/// from the caller's arrays to packed words 1.86 ms, between packed words 1.87, from packed words to the
-/// caller's arrays 2.38, the separate pairs pass 2.10-2.11; so two passes cost the same either way
-/// (4.24 ms against 4.21) and every pass from the third on gains.
+/// (sort_packed_by_onesweep): from tuning::packed_pairs_min_passes passes on (the last pass, unpacking,
+/// is slower than a separate pass, the others faster; docs/perf-notes.md, onesweep packed pairs), and
+/// where both outputs are 8-byte aligned (they hold packed words between passes).
 template <class K, class V>
 bool packs_pairs(const pass_plan& plan, const K* out_keys, const V* out_values) {
   if constexpr (!packable_pair<K, V>) return false;
   const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % alignof(packed_word) == 0; };
-  return plan.passes >= 3 && aligned(out_keys) && aligned(out_values);
+  return plan.passes >= tuning::packed_pairs_min_passes && aligned(out_keys) && aligned(out_values);
 }
 
 /// The onesweep passes of 4-byte keys with 4-byte values, moved as packed words (packed_pairs.cuh): the

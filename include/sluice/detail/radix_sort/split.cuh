@@ -20,14 +20,13 @@
 #include <sluice/core/operators.hpp>
 #include <sluice/core/radix_key.hpp>
 #include <sluice/core/values.hpp>
+#include <sluice/detail/radix_sort/tuning.hpp>
 #include <sluice/detail/scan/dispatch.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/type_traits>
 
 namespace sluice::detail::radix_sort {
-
-inline constexpr int split_threads = 256;
 
 /// The element index of a grid-stride loop, and its stride, in 64 bits (n may exceed 2^32).
 struct grid_stride {
@@ -40,7 +39,7 @@ struct grid_stride {
 };
 
 template <class K, class I>
-__global__ void __launch_bounds__(split_threads)
+__global__ void __launch_bounds__(tuning::split_threads)
     split_flags_kernel(const K* __restrict__ keys, I* __restrict__ zero, cuda::std::size_t n, radix_digit<K> bit) {
   const auto walk = grid_stride::here();
   for (cuda::std::size_t i = walk.first; i < n; i += walk.step) zero[i] = bit(keys[i]) == 0 ? I{1} : I{0};
@@ -48,7 +47,7 @@ __global__ void __launch_bounds__(split_threads)
 
 /// V = no_values: keys only.
 template <class K, class V, class I>
-__global__ void __launch_bounds__(split_threads)
+__global__ void __launch_bounds__(tuning::split_threads)
     split_scatter_kernel(const K* __restrict__ keys, const V* __restrict__ values, K* __restrict__ out_keys,
                          V* __restrict__ out_values, const I* __restrict__ zeros_before, cuda::std::size_t n,
                          radix_digit<K> bit) {
@@ -68,14 +67,15 @@ __global__ void __launch_bounds__(split_threads)
 template <class K, class V, class I>
 void split_pass(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, cuda::std::size_t n,
                 radix_digit<K> bit, I* zero) {
+  constexpr int threads = tuning::split_threads;
   auto flags = split_flags_kernel<K, I>;
-  flags<<<static_cast<unsigned>(one_wave_grid(ctx, flags, split_threads, ceil_div(n, split_threads))), split_threads,
-          0, ctx.stream()>>>(keys, zero, n, bit);
+  flags<<<static_cast<unsigned>(one_wave_grid(ctx, flags, threads, ceil_div(n, threads))), threads, 0, ctx.stream()>>>(
+      keys, zero, n, bit);
   SLUICE_CHECK_LAUNCH();
   scan::run<scan::scan_kind::exclusive, true>(ctx, static_cast<const I*>(zero), zero, n, I{0}, plus{});
   auto scatter = split_scatter_kernel<K, V, I>;
-  scatter<<<static_cast<unsigned>(one_wave_grid(ctx, scatter, split_threads, ceil_div(n, split_threads))),
-            split_threads, 0, ctx.stream()>>>(keys, values, out_keys, out_values, zero, n, bit);
+  scatter<<<static_cast<unsigned>(one_wave_grid(ctx, scatter, threads, ceil_div(n, threads))), threads, 0,
+            ctx.stream()>>>(keys, values, out_keys, out_values, zero, n, bit);
   SLUICE_CHECK_LAUNCH();
 }
 

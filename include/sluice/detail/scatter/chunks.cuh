@@ -16,6 +16,7 @@
 #include <sluice/core/config.hpp>
 #include <sluice/core/labels.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/detail/scatter/tuning.hpp>
 #include <sluice/warp/reduce.cuh>
 
 #include <cuda/std/cstddef>
@@ -25,9 +26,10 @@
 
 namespace sluice::detail::scatter {
 
-inline constexpr int block_threads = 256;
-/// Elements a thread has in flight per step: 16 independent loads hide DRAM latency on random indices.
-inline constexpr int elements_per_thread = 16;
+/// The kernels' shape (tuning.hpp): threads a block (multireduce's range check takes it too) and the
+/// elements a thread has in flight per step.
+inline constexpr int block_threads = tuning::block_threads;
+inline constexpr int elements_per_thread = tuning::elements_per_thread;
 
 /// index ∈ [0, size)? The labels' rule (core/labels.hpp): negative indices are out of range, compared exactly.
 template <class I>

@@ -4,24 +4,23 @@
 // cover every rule.
 //
 // Why a sort can pay (Eilers §4.5.1, Table 4.3: on a GTX 690 it did not). A direct scatter with random
-// indices into a destination larger than the L2 makes every store a partial-sector write that misses:
-// on the H100 (d1ea81c) a random permutation of 2^28 u32 took 20.3 ms, 75 ps per element, against
-// 1.15 ms for identity indices, and 2^20 u32 (4 MiB, L2-resident) ran at 46 G elements/s against
-// 13 G at 2^28. Sorting (index, value) stably by the index's top b bits cuts the destination into 2^b
-// windows that the scatter then visits in order, each small enough to stay in the L2 while its stores
-// arrive, so each destination sector goes to DRAM about once, whole. On the seed's 512 KiB L2 the
-// windows had to be 2^9 slots (log2 m − sortBits ≤ 9), so a scatter to 2^26 slots needed 17 bits of
-// 5-bit SRTS passes at 0.4 ns each, more than the 1.06 ns per element the naive scatter took. On a
-// 50 MiB L2 a window of 2^22 four-byte slots fits half of it, so one 8-bit onesweep pass (about 2.8 ms
-// for 2^28 u32 pairs on the H100, docs/perf-notes.md) covers destinations up to 2^30 slots.
+// indices into a destination larger than the L2 makes every store a partial-sector write that misses
+// (the H100's figures: docs/perf-notes.md, scatter partial sort). Sorting (index, value) stably by the
+// index's top b bits cuts the destination into 2^b windows that the scatter then visits in order, each
+// small enough to stay in the L2 while its stores arrive, so each destination sector goes to DRAM about
+// once, whole. On the seed's 512 KiB L2 the windows had to be 2^9 slots (log2 m − sortBits ≤ 9), so a
+// scatter to 2^26 slots needed 17 bits of 5-bit SRTS passes at 0.4 ns each, more than the 1.06 ns per
+// element the naive scatter took. On a 50 MiB L2 a window of 2^22 four-byte slots fits half of it, so
+// one 8-bit onesweep pass covers destinations up to 2^30 slots.
 //
-// Thresholds PROVISIONAL: derived from the measurements above and the seed, not yet measured with a
-// partial sort on a GPU (docs/perf-notes.md holds the prediction to check).
+// The window's share of the L2 (tuning.hpp) is not swept; measured with it, the sort pays at 2^24 but
+// not at 2^28 (023e2ee, H100), hence automatic = direct (resolve).
 #pragma once
 
 #include <sluice/core/error.hpp>
 #include <sluice/detail/partial_sort/plan.hpp>
 #include <sluice/detail/onesweep/pass_plan.hpp>
+#include <sluice/detail/scatter/tuning.hpp>
 #include <sluice/options/scatter.hpp>
 
 #include <algorithm>
@@ -43,16 +42,18 @@ template <class I>
 
 /// The bits partial_sort sorts by when options.partial_sort_bits = 0, for `slots` reachable destination
 /// slots of `value_bytes` on an L2 of `l2_bytes` (read from the device): the fewest top bits of the
-/// index whose windows fit half the L2, in whole 8-bit onesweep digits (partial_sort_plan.hpp's
-/// window_sort_bits, the rule multireduce's global sets use with their sets as the slot), but at least
-/// one digit, since a caller who asks for partial_sort on a destination that fits gets a sort; at most
-/// the ⌈log2 slots⌉ bits an index in range has. Half, not all, of the L2: the sorted keys and values
-/// stream through it too, and the grid's warps drift apart along the sorted pairs. On an H100 (50 MiB)
-/// it gives 8 bits for 2^24 to 2^30 four-byte slots (windows of 2^16 to 2^22 slots), 16 beyond.
+/// index whose windows fit half the L2 (tuning::partial_sort_l2_divisor), in whole 8-bit onesweep
+/// digits (detail/partial_sort/plan.hpp's window_sort_bits, the rule multireduce's global sets use with
+/// their sets as the slot), but at least one digit, since a caller who asks for partial_sort on a
+/// destination that fits gets a sort; at most the ⌈log2 slots⌉ bits an index in range has. Half, not
+/// all, of the L2: the sorted keys and values stream through it too, and the grid's warps drift apart
+/// along the sorted pairs. On an H100 (50 MiB) it gives 8 bits for 2^24 to 2^30 four-byte slots (windows
+/// of 2^16 to 2^22 slots), 16 beyond.
 [[nodiscard]] constexpr int choose_partial_sort_bits(std::uint64_t slots, std::size_t value_bytes,
                                                      std::size_t l2_bytes) {
-  return std::min(key_bits_below(slots), std::max(window_sort_bits(slots, value_bytes, l2_bytes / 2),
-                                                  onesweep::max_pass_bits));
+  return std::min(key_bits_below(slots),
+                  std::max(window_sort_bits(slots, value_bytes, l2_bytes / tuning::partial_sort_l2_divisor),
+                           onesweep::max_pass_bits));
 }
 
 /// The bits a partial_sort call sorts by: options.partial_sort_bits (≥ 0, checked) clamped to the bits
@@ -83,11 +84,10 @@ inline void check_options(const char* function, const scatter_options& options) 
                            "is " + std::to_string(options.partial_sort_bits) + ": must be 0 (chosen) or positive");
 }
 
-/// The strategy to run: options.algorithm, with automatic as direct. Measured on the H100 (023e2ee,
-/// 2^28 u32, docs/scatter.md): partial_sort gains nothing on a random permutation (20.64 against 20.31
-/// ms), 1.62× at 2^24 (0.62 against 1.01 ms), and is 2.8× slower where the indices are already local
-/// (identity: 3.21 against 1.16 ms). automatic cannot see the order of the indices without reading
-/// them, so it never sorts; partial_sort is for callers who know their indices are random.
+/// The strategy to run: options.algorithm, with automatic as direct (023e2ee, H100, u32: partial_sort
+/// 1.62× direct on a random permutation at 2^24, none at 2^28, 2.8× slower on identity indices at 2^28).
+/// automatic cannot see the order of the indices without reading them, so it never sorts;
+/// partial_sort is for callers who know their indices are random.
 [[nodiscard]] constexpr scatter_algorithm resolve(const scatter_options& options) {
   return options.algorithm == scatter_algorithm::automatic ? scatter_algorithm::direct : options.algorithm;
 }
