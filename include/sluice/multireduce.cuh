@@ -78,7 +78,6 @@
 #include <sluice/core/span.hpp>
 #include <sluice/detail/multireduce/dispatch.cuh>
 #include <sluice/options/multireduce.hpp>
-#include <sluice/options/multireduce.hpp>
 
 #include <cuda/std/span>
 

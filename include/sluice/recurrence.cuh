@@ -20,8 +20,8 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
-#include <sluice/core/span.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/core/span.hpp>
 #include <sluice/detail/recurrence/dispatch.cuh>
 
 #include <cuda/std/span>

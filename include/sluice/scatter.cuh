@@ -52,7 +52,6 @@
 #include <sluice/core/span.hpp>
 #include <sluice/detail/scatter/dispatch.cuh>
 #include <sluice/options/scatter.hpp>
-#include <sluice/options/scatter.hpp>
 
 #include <cuda/std/span>
 

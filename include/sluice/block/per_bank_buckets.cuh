@@ -18,8 +18,8 @@
 // Shared memory: sets · buckets · sizeof(T). The operator must be commutative; T of 4 or 8 bytes.
 #pragma once
 
-#include <sluice/core/operators.hpp>
 #include <sluice/core/atomics.cuh>
+#include <sluice/core/operators.hpp>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cuda/std/cstdint>

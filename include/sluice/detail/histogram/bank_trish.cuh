@@ -23,10 +23,10 @@
 // 256 atomics per block. Shared memory 18 KiB per block.
 #pragma once
 
+#include <sluice/core/binning.hpp>
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
-#include <sluice/core/binning.hpp>
 #include <sluice/detail/histogram/tuning.hpp>
 #include <sluice/detail/histogram/warp_ballot.cuh>
 

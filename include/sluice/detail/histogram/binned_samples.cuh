@@ -19,16 +19,16 @@
 // for the two strategies that move ids instead of samples: sort_based.cuh and coarse_bins.cuh.
 #pragma once
 
+#include <sluice/core/binning.hpp>
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
+#include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/core/binning.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/multireduce/global_atomic_sets.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/per_bank.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
-#include <sluice/core/launch.hpp>
-#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>

@@ -43,20 +43,19 @@
 #pragma once
 
 #include <sluice/block/per_bank_buckets.cuh>
+#include <sluice/core/binning.hpp>
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/histogram/binned_samples.cuh>
-#include <sluice/core/binning.hpp>
 #include <sluice/detail/histogram/tuning.hpp>
 #include <sluice/detail/multireduce/global_atomic_sets.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/per_bank.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
 #include <sluice/detail/multisplit/dispatch.cuh>
-#include <sluice/core/launch.hpp>
-#include <sluice/core/scratch.hpp>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cuda/std/cstddef>

@@ -2,13 +2,13 @@
 // automatic choice by m and sample type, then the strategy (even, range and functor binnings).
 #pragma once
 
+#include <sluice/core/binning.hpp>
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
 #include <sluice/core/span.hpp>
 #include <sluice/detail/histogram/bank_trish.cuh>
 #include <sluice/detail/histogram/binned_samples.cuh>
-#include <sluice/core/binning.hpp>
 #include <sluice/detail/histogram/coarse_bins.cuh>
 #include <sluice/detail/histogram/sort_based.cuh>
 #include <sluice/detail/histogram/tuning.hpp>

@@ -19,11 +19,10 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/histogram/binned_samples.cuh>
 #include <sluice/detail/multireduce/bucket_sort.cuh>
 #include <sluice/detail/multireduce/global_sort_reduce_by_key.cuh>
-#include <sluice/core/launch.hpp>
-#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>

@@ -18,10 +18,10 @@
 #pragma once
 
 #include <sluice/block/bucket_counts.cuh>
+#include <sluice/core/binning.hpp>
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
-#include <sluice/core/binning.hpp>
 #include <sluice/detail/histogram/tuning.hpp>
 #include <sluice/warp/bucket.cuh>
 

@@ -17,10 +17,9 @@
 
 #include <sluice/core/context.hpp>
 #include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/radix_sort/dispatch.cuh>
-#include <sluice/core/launch.hpp>
-#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>

@@ -26,12 +26,12 @@
 // writes m; the sort's passes (partial_sort.cuh) when b > 0.
 #pragma once
 
+#include <sluice/core/atomics.cuh>
 #include <sluice/core/context.hpp>
 #include <sluice/core/device_buffer.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/core/atomics.cuh>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/partial_sort.cuh>

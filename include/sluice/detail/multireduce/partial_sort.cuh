@@ -22,11 +22,11 @@
 #pragma once
 
 #include <sluice/core/context.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/multireduce/bucket_sort.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
 #include <sluice/detail/partial_sort/sort.cuh>
-#include <sluice/core/launch.hpp>
-#include <sluice/core/scratch.hpp>
 
 #include <cstddef>
 #include <cstdint>

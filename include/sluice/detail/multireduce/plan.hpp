@@ -25,10 +25,10 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/options/multireduce.hpp>
 #include <sluice/detail/multireduce/tuning.hpp>
-#include <sluice/detail/partial_sort/plan.hpp>
 #include <sluice/detail/onesweep/pass_plan.hpp>
+#include <sluice/detail/partial_sort/plan.hpp>
+#include <sluice/options/multireduce.hpp>
 
 #include <algorithm>
 #include <bit>

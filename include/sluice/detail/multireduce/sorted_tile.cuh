@@ -21,12 +21,12 @@
 
 #include <sluice/block/load.cuh>
 #include <sluice/block/neighbours.cuh>
+#include <sluice/block/run_scan.cuh>
+#include <sluice/block/tile_shape.hpp>
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/block/run_scan.cuh>
-#include <sluice/block/tile_shape.hpp>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/tuning.hpp>
 #include <sluice/detail/scan/tile_scan.cuh>

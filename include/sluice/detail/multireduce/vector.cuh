@@ -31,12 +31,11 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/multireduce/block_partials.cuh>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/tuning.hpp>
 #include <sluice/detail/reduce/warp_shuffle.cuh>
-#include <sluice/core/launch.hpp>
-#include <sluice/core/scratch.hpp>
 #include <sluice/warp/reduce.cuh>
 
 #include <cub/warp/warp_load.cuh>

@@ -28,12 +28,11 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/multireduce/block_partials.cuh>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/plan.hpp>  // warp_sets_shared_bytes
 #include <sluice/detail/multireduce/tuning.hpp>
-#include <sluice/core/launch.hpp>
-#include <sluice/core/scratch.hpp>
 #include <sluice/warp/bucket.cuh>
 #include <sluice/warp/reduce.cuh>
 

@@ -22,11 +22,10 @@
 #include <sluice/block/neighbours.cuh>
 #include <sluice/core/context.hpp>
 #include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/sorted_tile.cuh>
 #include <sluice/detail/multiscan/common.cuh>
-#include <sluice/core/launch.hpp>
-#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/functional>  // cuda::std::min (this CCCL has no <cuda/std/algorithm>)
 #include <cuda/std/cstddef>

@@ -35,12 +35,11 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/sorted_tile.cuh>
 #include <sluice/detail/multiscan/common.cuh>
 #include <sluice/detail/multiscan/tuning.hpp>
-#include <sluice/core/launch.hpp>
-#include <sluice/core/scratch.hpp>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>

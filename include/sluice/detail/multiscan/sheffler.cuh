@@ -54,11 +54,10 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/sorted_tile.cuh>
 #include <sluice/detail/multiscan/common.cuh>
-#include <sluice/core/launch.hpp>
-#include <sluice/core/scratch.hpp>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cuda/std/cstddef>

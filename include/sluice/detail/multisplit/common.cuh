@@ -12,10 +12,9 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
-#include <sluice/detail/multisplit/plan.hpp>
-#include <sluice/core/launch.hpp>
 #include <sluice/core/scratch.hpp>
 #include <sluice/core/values.hpp>
+#include <sluice/detail/multisplit/plan.hpp>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cub/device/device_scan.cuh>

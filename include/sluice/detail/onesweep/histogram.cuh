@@ -7,8 +7,8 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
-#include <sluice/detail/onesweep/tuning.hpp>
 #include <sluice/core/radix_key.hpp>
+#include <sluice/detail/onesweep/tuning.hpp>
 #include <sluice/warp/shuffle.cuh>
 
 #include <cub/block/block_load.cuh>

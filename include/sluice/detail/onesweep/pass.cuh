@@ -6,10 +6,10 @@
 
 #include <sluice/block/load.cuh>
 #include <sluice/core/error.hpp>
+#include <sluice/core/radix_key.hpp>
 #include <sluice/core/values.hpp>
 #include <sluice/detail/onesweep/packed_pairs.cuh>
 #include <sluice/detail/onesweep/tuning.hpp>
-#include <sluice/core/radix_key.hpp>
 #include <sluice/detail/scan/look_back.cuh>
 #include <sluice/warp/shuffle.cuh>
 

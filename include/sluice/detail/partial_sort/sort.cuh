@@ -16,9 +16,9 @@
 #pragma once
 
 #include <sluice/core/context.hpp>
-#include <sluice/detail/radix_sort/dispatch.cuh>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/scratch.hpp>
+#include <sluice/detail/radix_sort/dispatch.cuh>
 
 
 #include <cstddef>

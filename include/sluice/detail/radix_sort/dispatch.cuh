@@ -6,6 +6,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
+#include <sluice/core/radix_key.hpp>
 #include <sluice/core/scratch.hpp>
 #include <sluice/core/span.hpp>
 #include <sluice/core/values.hpp>
@@ -13,7 +14,6 @@
 #include <sluice/detail/onesweep/dispatch.cuh>
 #include <sluice/detail/onesweep/packed_pairs.cuh>
 #include <sluice/detail/onesweep/pass_plan.hpp>
-#include <sluice/core/radix_key.hpp>
 #include <sluice/detail/radix_sort/split.cuh>
 #include <sluice/detail/radix_sort/tuning.hpp>
 #include <sluice/options/multisplit.hpp>

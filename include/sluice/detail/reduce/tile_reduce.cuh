@@ -17,8 +17,8 @@
 // O(n/grid + log Threads).
 #pragma once
 
-#include <sluice/block/tile_shape.hpp>
 #include <sluice/block/load.cuh>
+#include <sluice/block/tile_shape.hpp>
 #include <sluice/core/context.hpp>
 #include <sluice/core/device_buffer.hpp>
 #include <sluice/core/error.hpp>

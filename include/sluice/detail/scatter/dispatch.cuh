@@ -8,8 +8,8 @@
 #include <sluice/core/launch.hpp>
 #include <sluice/core/memory.hpp>
 #include <sluice/core/span.hpp>
-#include <sluice/detail/partial_sort/sort.cuh>
 #include <sluice/detail/partial_sort/plan.hpp>
+#include <sluice/detail/partial_sort/sort.cuh>
 #include <sluice/detail/scatter/gather.cuh>
 #include <sluice/detail/scatter/plan.hpp>
 #include <sluice/detail/scatter/scatter.cuh>

@@ -18,8 +18,8 @@
 #pragma once
 
 #include <sluice/core/error.hpp>
-#include <sluice/detail/partial_sort/plan.hpp>
 #include <sluice/detail/onesweep/pass_plan.hpp>
+#include <sluice/detail/partial_sort/plan.hpp>
 #include <sluice/detail/scatter/tuning.hpp>
 #include <sluice/options/scatter.hpp>
 

@@ -19,8 +19,8 @@
 // per tile boundary from cache, outputs written once.
 #pragma once
 
-#include <sluice/core/counted.hpp>
 #include <sluice/block/neighbours.cuh>
+#include <sluice/core/counted.hpp>
 #include <sluice/detail/scan/tile_scan.cuh>
 
 #include <cuda/std/cstddef>
