@@ -63,13 +63,13 @@ TEST(SimulatorRounds, DisturbanceWatchJudgesByTheQuickestCoreTime) {
   // A run that starts disturbed: the first core time is the slow one, so it judges nothing slow...
   watch.observe(1.02);
   EXPECT_FALSE(watch.disturbed(1.02));
-  // ...until a quiet time comes in; then the shared-core times of session 16 are disturbed.
+  // ...until a quiet time comes in; then the shared-core times of 2026-11-27 are disturbed.
   watch.observe(0.58);
   EXPECT_DOUBLE_EQ(watch.quickest(), 0.58);
   EXPECT_TRUE(watch.disturbed(1.02));
   EXPECT_TRUE(watch.disturbed(0.58 * sim::disturbance_watch::slow_factor * 1.001));
   EXPECT_FALSE(watch.disturbed(0.58 * sim::disturbance_watch::slow_factor));  // at the bound: not yet
-  EXPECT_FALSE(watch.disturbed(0.61));  // a quiet run's spread (0.56-0.61 in session 15)
+  EXPECT_FALSE(watch.disturbed(0.61));  // a quiet run's spread (0.56-0.61 on 2026-11-26, a54fd80)
   // A slower time observed later does not raise the bar.
   watch.observe(0.95);
   EXPECT_DOUBLE_EQ(watch.quickest(), 0.58);
