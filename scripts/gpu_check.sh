@@ -6,7 +6,7 @@
 # gtest shards, default 4) → resource report of sluice's kernels (spills) → sluice info → sluice bench
 # (default --quick --gpu-only) → the SSSP example. Each step writes LOGDIR/NAME.log and a verdict line in
 # LOGDIR/NAME.status; the bench also writes LOGDIR/results.json, results.csv and plots/ (sluice bench
-# --json/--csv/--plot), the gpu tests LOGDIR/gpu-tests.xml, and LOGDIR/machine.log names the GPU, driver,
+# --json/--csv/--plot), and LOGDIR/machine.log names the GPU, driver,
 # nvcc and cmake. The bench table and a one-line-per-step summary are printed last; the exit status is 0
 # only if every step passed.
 # Settings (environment):
@@ -22,6 +22,7 @@
 #   SLUICE_SKIP_BUILD=1 the build is current (a build part ran first), so parts may run side by side
 #   SLUICE_BUILD_TARGET the build part builds only this target (e.g. sluice_cli)
 #   SLUICE_TEST_FILTER  a gtest filter for the gpu tests and sanitizers
+#   SLUICE_TEST_SHARDS  gtest shards the gpu tests run in, side by side (default 1)
 #   SLUICE_SANITIZERS   the sanitizer part's tools (default "memcheck racecheck synccheck")
 #   SLUICE_BENCH_ARGS   the bench's arguments, shell quoting applies (default --quick --gpu-only;
 #                       e.g. 'multisplit --case "bit-field buckets keys"')
@@ -103,16 +104,25 @@ summary() {
 # sanitize TOOL: the gpu tests under compute-sanitizer, sweeps capped (tests/support/gpu_test.hpp). The tool
 # is host-bound, so the tests run as SLUICE_SANITIZER_SHARDS (default 4) gtest shards side by side; the
 # shards' logs are joined into TOOL.log, and the step fails if any shard does.
-sanitize() {
-  local tool=$1 shards=${SLUICE_SANITIZER_SHARDS:-4} shard failed=0
+# in_shards NAME SHARDS COMMAND...: COMMAND as SHARDS gtest shards side by side, logs NAME.shardK.log joined
+# into the step's log; fails if any shard does.
+in_shards() {
+  local name=$1 shards=$2 shard failed=0
+  shift 2
   for ((shard = 0; shard < shards; shard++)); do
-    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard SLUICE_UNDER_SANITIZER=1 \
-      compute-sanitizer --tool "$tool" --error-exitcode 1 $([ "$tool" = memcheck ] && echo --leak-check full) \
-      "$gpu_tests" "$sanitizer_filter" >"$logs/$tool.shard$shard.log" 2>&1 &
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard "$@" >"$logs/$name.shard$shard.log" 2>&1 &
   done
   for ((shard = 0; shard < shards; shard++)); do wait -n || failed=1; done
-  cat "$logs/$tool".shard*.log
+  cat "$logs/$name".shard*.log
   return $failed
+}
+
+sanitize() {
+  local tool=$1
+  export SLUICE_UNDER_SANITIZER=1  # sanitizer steps run in background subshells: the tests never see it
+  in_shards "$tool" "${SLUICE_SANITIZER_SHARDS:-4}" \
+    compute-sanitizer --tool "$tool" --error-exitcode 1 $([ "$tool" = memcheck ] && echo --leak-check full) \
+    "$gpu_tests" "$sanitizer_filter"
 }
 
 # Resource report of sluice's kernels (registers, stack, local memory): spills show as STACK/LOCAL > 0.
@@ -149,7 +159,7 @@ if wants build; then
   step build cmake --build --preset release -j "$(nproc)" ${SLUICE_BUILD_TARGET:+--target $SLUICE_BUILD_TARGET} || { tail -40 "$logs/build.log"; summary; exit 1; }
 fi
 if wants gpu-tests; then
-  step gpu-tests "$gpu_tests" --gtest_filter="$test_filter" --gtest_output="xml:$logs/gpu-tests.xml"
+  step gpu-tests in_shards gpu-tests "${SLUICE_TEST_SHARDS:-1}" "$gpu_tests" --gtest_filter="$test_filter"
 fi
 if wants host-tests; then step host-tests "$build/tests/sluice_host_tests"; fi
 # The three sanitizers are independent and mostly host-bound: run them side by side.
