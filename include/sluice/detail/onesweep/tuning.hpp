@@ -4,15 +4,12 @@
 #pragma once
 
 #include <sluice/core/config.hpp>
+#include <sluice/core/values.hpp>
 #include <sluice/detail/onesweep/pass_plan.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-
-namespace sluice::detail {
-struct no_values;  // core/values.hpp: keys only (not included: it needs CUDA's headers, this file must not)
-}  // namespace sluice::detail
 
 namespace sluice::detail::onesweep {
 
@@ -124,7 +121,7 @@ struct onesweep_shape {
   static constexpr int digits = 1 << DigitBits;
   static_assert(DigitBits >= 1 && DigitBits <= max_onesweep_digit_bits, "a pass ranks at most 512 digits");
   static constexpr int key_bytes = static_cast<int>(sizeof(K));
-  static constexpr int value_bytes = std::is_same_v<V, no_values> ? 0 : static_cast<int>(sizeof(V));
+  static constexpr int value_bytes = has_values<V> ? static_cast<int>(sizeof(V)) : 0;
   static constexpr int element_bytes = key_bytes > value_bytes ? key_bytes : value_bytes;
   static constexpr onesweep_nominal cub_nominal =
       tuning::nominal(key_bytes, value_bytes, static_cast<int>(sizeof(Offset)), std::is_same_v<K, float>);
