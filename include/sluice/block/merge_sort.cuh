@@ -28,7 +28,7 @@ template <class K, class V>
 [[nodiscard]] constexpr std::size_t merge_sort_storage_bytes(int threads, int items) {
   const auto tile = static_cast<std::size_t>(threads) * static_cast<std::size_t>(items);
   const auto round_up = [](std::size_t bytes) { return (bytes + 15) / 16 * 16; };
-  const std::size_t values = detail::has_values<V> ? round_up(tile * sizeof(V)) : 0;
+  const std::size_t values = sluice::detail::has_values<V> ? round_up(tile * sizeof(V)) : 0;
   return round_up(tile * sizeof(K)) + values + round_up(static_cast<std::size_t>(threads) * sizeof(int));
 }
 
@@ -45,7 +45,7 @@ struct merge_sort_storage {
     merge_sort_storage s{};
     s.keys = reinterpret_cast<K*>(shared);
     shared += round_up(tile * sizeof(K));
-    if constexpr (detail::has_values<V>) {
+    if constexpr (sluice::detail::has_values<V>) {
       s.values = reinterpret_cast<V*>(shared);
       shared += round_up(tile * sizeof(V));
     }
@@ -64,7 +64,7 @@ __device__ SLUICE_FORCEINLINE void registers_to_shared(const merge_sort_storage<
   for (int k = 0; k < Items; ++k) {
     if (first + k < count) {
       s.keys[first + k] = keys[k];
-      if constexpr (detail::has_values<V>) s.values[first + k] = values[k];
+      if constexpr (sluice::detail::has_values<V>) s.values[first + k] = values[k];
     }
   }
 }
@@ -78,7 +78,7 @@ __device__ SLUICE_FORCEINLINE void shared_to_registers(const merge_sort_storage<
   for (int k = 0; k < Items; ++k) {
     const int i = first + k < count ? first + k : count - 1;
     keys[k] = s.keys[i];
-    if constexpr (detail::has_values<V>) values[k] = s.values[i];
+    if constexpr (sluice::detail::has_values<V>) values[k] = s.values[i];
   }
 }
 
@@ -115,7 +115,7 @@ __device__ void merge_in_shared(const merge_sort_storage<K, V>& s, int last, int
     serial_merge(s.keys, last, cursor(), diagonal_end - diagonal, keys, index, less);
     __syncthreads();
   }
-  if constexpr (detail::has_values<V>) {
+  if constexpr (sluice::detail::has_values<V>) {
 #pragma unroll
     for (int k = 0; k < Items; ++k)
       if (k < diagonal_end - diagonal) values[k] = s.values[index[k]];

@@ -13,9 +13,9 @@
 #include <sluice/core/config.hpp>
 #include <sluice/core/values.hpp>
 
-// Unrolled on the device (the keys stay in registers); the host compiler of the models ignores it.
+// Unrolled on the device (the keys stay in registers); host compilers do not see it.
 #ifndef SLUICE_UNROLL
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__)
 #define SLUICE_UNROLL _Pragma("unroll")
 #else
 #define SLUICE_UNROLL
@@ -36,7 +36,7 @@ SLUICE_UNROLL
         const K key = keys[i];
         keys[i] = keys[i + 1];
         keys[i + 1] = key;
-        if constexpr (detail::has_values<V>) {
+        if constexpr (sluice::detail::has_values<V>) {
           const V value = values[i];
           values[i] = values[i + 1];
           values[i + 1] = value;
