@@ -359,10 +359,12 @@ TEST_F(MergeSort, BadArguments) {
       [&] { sluice::merge_sort_pairs(c, keys.span(), values.span(), keys.span(), values.span().first(999)); },
       "out_values");
   expect_invalid_argument(
-      [&] { sluice::merge_sort_pairs(c, keys.span(), values.span(), out_values.span(), values.span()); }, "out_keys");
+      [&] { sluice::merge_sort_pairs(c, keys.span(), values.span(), values.span(), out_values.span()); }, "out_keys");
+  sluice::device_buffer<std::uint32_t> shared_values(c, 2000);
   expect_invalid_argument(
       [&] {
-        sluice::merge_sort_pairs(c, keys.span(), values.span(), keys.span(), values.span().subspan(1).first(999));
+        sluice::merge_sort_pairs(c, keys.span(), shared_values.span().first(1000), keys.span(),
+                                 shared_values.span().subspan(1, 1000));
       },
       "out_values");
 }

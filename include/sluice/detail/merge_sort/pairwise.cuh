@@ -159,6 +159,31 @@ __device__ SLUICE_FORCEINLINE void load_pieces(const block::merge_sort_storage<K
   }
 }
 
+/// dst[0, count) = src[0, count) (global ↔ shared), striped over the block: 16-byte vectors where both
+/// ends are 16-byte aligned and count fills whole vectors (every full tile of an aligned array: NT·E·
+/// sizeof(T) is a multiple of 16), else element by element. Fewer memory instructions, same sectors.
+template <int Threads, int Items, class T>
+__device__ SLUICE_FORCEINLINE void copy_tile(T* dst, const T* src, int count) {
+  if constexpr (sizeof(T) <= 16 && 16 % sizeof(T) == 0) {
+    constexpr int per_vector = 16 / static_cast<int>(sizeof(T));
+    const auto address = reinterpret_cast<cuda::std::uintptr_t>(dst) | reinterpret_cast<cuda::std::uintptr_t>(src);
+    if (count % per_vector == 0 && address % 16 == 0) {
+      const int vectors = count / per_vector;
+      SLUICE_UNROLL
+      for (int k = 0; k < (Items + per_vector - 1) / per_vector; ++k) {
+        const int i = k * Threads + static_cast<int>(threadIdx.x);
+        if (i < vectors) reinterpret_cast<uint4*>(dst)[i] = reinterpret_cast<const uint4*>(src)[i];
+      }
+      return;
+    }
+  }
+  SLUICE_UNROLL
+  for (int k = 0; k < Items; ++k) {
+    const int i = k * Threads + static_cast<int>(threadIdx.x);
+    if (i < count) dst[i] = src[i];
+  }
+}
+
 /// Stores the sorted registers of the block (thread t: positions t·E …) to out[0, count) through shared
 /// memory, so that the global stores are striped and coalesced.
 template <int Threads, int Items, class K, class V>
@@ -166,14 +191,8 @@ __device__ SLUICE_FORCEINLINE void store_tile(const block::merge_sort_storage<K,
                                               const K (&keys)[Items], const V (&values)[Items], K* out, V* out_values) {
   block::registers_to_shared(s, count, keys, values);
   __syncthreads();
-  SLUICE_UNROLL
-  for (int k = 0; k < Items; ++k) {
-    const int i = k * Threads + static_cast<int>(threadIdx.x);
-    if (i < count) {
-      out[i] = s.keys[i];
-      if constexpr (has_values<V>) out_values[i] = s.values[i];
-    }
-  }
+  copy_tile<Threads, Items>(out, s.keys, count);
+  if constexpr (has_values<V>) copy_tile<Threads, Items>(out_values, s.values, count);
 }
 
 template <int Threads, int Items, class K, class V, class Less>
@@ -190,7 +209,8 @@ __global__ void __launch_bounds__(Threads) block_sort_kernel(const K* keys, cons
     tile_values = values + first;
     tile_out_values = out_values + first;
   }
-  load_pieces<Threads, Items>(s, keys + first, tile_values, count, keys + first, tile_values, count);
+  copy_tile<Threads, Items>(s.keys, keys + first, count);
+  if constexpr (has_values<V>) copy_tile<Threads, Items>(s.values, tile_values, count);
   __syncthreads();
   K sorted[Items];
   V sorted_values[Items];
