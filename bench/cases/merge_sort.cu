@@ -46,8 +46,6 @@ struct by_a_then_b {
 
 enum class input { uniform, conflict_heavy };
 
-const char* to_string(input kind) { return kind == input::uniform ? "uniform" : "conflict-heavy"; }
-
 /// n 64-bit draws: uniform, or the conflict-heavy ranks for K's tuned E.
 template <class K>
 std::vector<std::uint64_t> draws(input kind, std::size_t n, std::uint64_t seed) {

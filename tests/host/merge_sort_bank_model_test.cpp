@@ -52,45 +52,50 @@ TEST(MergeConflicts, PlacesFollowThePattern) {
     }
 }
 
-template <int Items>
-std::vector<std::uint32_t> conflict_heavy(std::size_t n) {
-  return sluice::data::generate_merge_conflicts_host<std::uint32_t>(n, {Items, 32});
+/// The bank period of K: keys per 128-byte row of the 32 banks.
+template <class K>
+constexpr int period_of = static_cast<int>(128 / (sizeof(K) < 4 ? 4 : sizeof(K)));
+
+template <int Items, class K = std::uint32_t>
+std::vector<K> conflict_heavy(std::size_t n) {
+  return sluice::data::generate_merge_conflicts_host<K>(n, {Items, period_of<K>});
 }
 
-std::vector<std::uint32_t> random_keys(std::size_t n) {
-  return sluice::data::generate_host<std::uint32_t>(n, {sluice::data::distribution::uniform, 0, 0.0, 1});
+template <class K = std::uint32_t>
+std::vector<K> random_keys(std::size_t n) {
+  return sluice::data::generate_host<K>(n, {sluice::data::distribution::uniform, 0, 0.0, 1});
 }
 
-template <int Items>
-bank_statistics block_sort_beta(std::vector<std::uint32_t> keys) {
+template <int Items, class K>
+bank_statistics block_sort_beta(std::vector<K> keys) {
   keys.resize(static_cast<std::size_t>(threads) * Items);
   return sluice::detail::merge_sort::sort_tile_reads<Items>(keys, threads, std::less<>{});
 }
 
 /// The first tile of the first global round: the stable merge of two sorted tiles, cut at one tile.
-template <int Items>
-bank_statistics global_round_beta(const std::vector<std::uint32_t>& keys) {
+template <int Items, class K>
+bank_statistics global_round_beta(const std::vector<K>& keys) {
   const std::size_t tile = static_cast<std::size_t>(threads) * Items;
-  std::vector<std::uint32_t> a(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(tile));
-  std::vector<std::uint32_t> b(keys.begin() + static_cast<std::ptrdiff_t>(tile), keys.begin() + static_cast<std::ptrdiff_t>(2 * tile));
+  std::vector<K> a(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(tile));
+  std::vector<K> b(keys.begin() + static_cast<std::ptrdiff_t>(tile), keys.begin() + static_cast<std::ptrdiff_t>(2 * tile));
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
   const auto n = static_cast<int>(tile);
   const int split = sluice::detail::merge_path(a.data(), n, b.data(), n, n, std::less<>{});
-  std::vector<std::uint32_t> pieces(a.begin(), a.begin() + split);
+  std::vector<K> pieces(a.begin(), a.begin() + split);
   pieces.insert(pieces.end(), b.begin(), b.begin() + (n - split));
   return sluice::detail::merge_sort::merge_tile_reads<Items>(pieces, split, threads, std::less<>{});
 }
 
-template <int Items>
+template <int Items, class K = std::uint32_t>
 void expect_more_conflicts(double block_factor, double global_factor) {
   const std::size_t n = 4 * static_cast<std::size_t>(threads) * Items;
-  const bank_statistics heavy_block = block_sort_beta<Items>(conflict_heavy<Items>(n));
-  const bank_statistics random_block = block_sort_beta<Items>(random_keys(n));
-  const bank_statistics heavy_global = global_round_beta<Items>(conflict_heavy<Items>(n));
-  const bank_statistics random_global = global_round_beta<Items>(random_keys(n));
-  std::printf("E = %2d: block sort beta %.2f (random %.2f); global round beta %.2f (random %.2f)\n", Items,
-              heavy_block.beta(), random_block.beta(), heavy_global.beta(), random_global.beta());
+  const bank_statistics heavy_block = block_sort_beta<Items>(conflict_heavy<Items, K>(n));
+  const bank_statistics random_block = block_sort_beta<Items>(random_keys<K>(n));
+  const bank_statistics heavy_global = global_round_beta<Items>(conflict_heavy<Items, K>(n));
+  const bank_statistics random_global = global_round_beta<Items>(random_keys<K>(n));
+  std::printf("%zu-byte keys, E = %2d: block sort beta %.2f (random %.2f); global round beta %.2f (random %.2f)\n",
+              sizeof(K), Items, heavy_block.beta(), random_block.beta(), heavy_global.beta(), random_global.beta());
   EXPECT_GT(heavy_block.beta(), block_factor * random_block.beta()) << "E = " << Items;
   EXPECT_GT(heavy_global.beta(), global_factor * random_global.beta()) << "E = " << Items;
 }
@@ -102,6 +107,8 @@ TEST(MergeConflicts, BetaFarAboveRandom) {
   expect_more_conflicts<15>(1.8, 2.8);
   expect_more_conflicts<17>(2.5, 4.0);
   expect_more_conflicts<23>(2.5, 4.0);
+  // 8-byte keys: 16 a bank row, so the pattern's period is 16 (the tuned E = 11).
+  expect_more_conflicts<11, std::uint64_t>(1.8, 2.0);
 }
 
 TEST(MergeConflictsBankModel, CountsWavefronts) {
