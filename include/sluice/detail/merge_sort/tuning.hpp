@@ -15,8 +15,9 @@ struct sm90_tuning {
   static constexpr int block_threads = 256;
 
   /// E by key size: odd, so that a warp's blocked accesses (thread t at t·E) hit 32 distinct banks
-  /// (Karsin §7.1); about 17 four-byte words of keys a thread (CUB's sm_90 policy: 17 four-byte items),
-  /// fewer for wide keys to keep them in registers. Not measured for sluice yet (docs/perf-notes.md).
+  /// (Karsin §7.1); 17 for four-byte keys as CUB's sm_60+ policy (256 threads × Nominal4BItemsToItems(17):
+  /// 17, 8, 4, 2 items for 4-, 8-, 16-, 32-byte keys), odd and a little more for wide keys (no spills at
+  /// 7 × 32-byte keys with 4-byte values: 118 registers). Not measured for sluice yet (docs/perf-notes.md).
   [[nodiscard]] static constexpr int items_per_thread(std::size_t key_bytes) {
     return key_bytes <= 4 ? 17 : key_bytes <= 8 ? 11 : 7;
   }
