@@ -19,7 +19,9 @@
 
 #include <cstddef>
 #include <functional>
+#include <iterator>
 #include <string>
+#include <utility>
 #include <type_traits>
 
 namespace sluice::detail::merge_sort {
@@ -55,6 +57,13 @@ merge_sort_algo resolve(const char* function, const merge_sort_options& options)
   throw invalid_argument(function, "options.algorithm", "is not a merge_sort_algo");
 }
 
+/// The compiled E values as one string ("7, 11, 15, 17, 23"), for messages.
+inline std::string compiled_items_list() {
+  std::string list;
+  for (int e : tuning::compiled_items) list += (list.empty() ? "" : ", ") + std::to_string(e);
+  return list;
+}
+
 /// E for the pairwise strategy: options.items_per_thread or the tuning's, compiled and fitting the device.
 template <class K, class V>
 int checked_items_per_thread(const context& ctx, const char* function, const merge_sort_options& options) {
@@ -63,7 +72,7 @@ int checked_items_per_thread(const context& ctx, const char* function, const mer
   for (int e : tuning::compiled_items) compiled = compiled || e == items;
   if (!compiled)
     throw invalid_argument(function, "options.items_per_thread",
-                           "is " + std::to_string(items) + ": must be 0 (tuned) or one of 7, 11, 15, 17, 23");
+                           "is " + std::to_string(items) + ": must be 0 (tuned) or one of " + compiled_items_list());
   const std::size_t bytes = block::merge_sort_storage_bytes<K, V>(tuning::block_threads, items);
   if (bytes > ctx.properties().shared_memory_per_block_optin)
     throw invalid_argument(function, "options.items_per_thread",
@@ -73,17 +82,18 @@ int checked_items_per_thread(const context& ctx, const char* function, const mer
   return items;
 }
 
-/// Calls f.template operator()<E>() for the compiled E equal to `items` (checked before).
+template <class F, std::size_t... I>
+void with_compiled_items(int items, F& f, std::index_sequence<I...>) {
+  const bool found = ((items == tuning::compiled_items[I] ? (f.template operator()<tuning::compiled_items[I]>(), true)
+                                                          : false) ||
+                      ...);
+  if (!found) throw invalid_argument("merge_sort", "options.items_per_thread", "is not compiled");
+}
+
+/// Calls f.template operator()<E>() for the compiled E (tuning::compiled_items) equal to `items`.
 template <class F>
 void with_items_per_thread(int items, F&& f) {
-  switch (items) {
-    case 7: return f.template operator()<7>();
-    case 11: return f.template operator()<11>();
-    case 15: return f.template operator()<15>();
-    case 17: return f.template operator()<17>();
-    case 23: return f.template operator()<23>();
-    default: throw invalid_argument("merge_sort", "options.items_per_thread", "is not compiled");
-  }
+  with_compiled_items(items, f, std::make_index_sequence<std::size(tuning::compiled_items)>{});
 }
 
 template <int Items, class K, class V, class Less>
