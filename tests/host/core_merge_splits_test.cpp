@@ -1,6 +1,8 @@
 // Host tests of sluice/core/merge_splits.hpp: repair_splits leaves the splits of a strict weak order
 // unchanged and turns the splits of any comparator (random answers, <=) into a partition of both inputs,
-// so that the pieces merged by block::serial_merge form a permutation of the inputs.
+// so that the pieces merged by block::serial_merge form a permutation of the inputs; and of
+// block::odd_even_sort (block/serial_merge.hpp): stable for every valid count, a permutation under any
+// comparator.
 #include <sluice/block/serial_merge.hpp>
 #include <sluice/core/merge_path.hpp>
 #include <sluice/core/merge_splits.hpp>
@@ -11,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -131,6 +134,42 @@ TEST(CoreMergeSplits, RepairOfArbitrarySplitsIsMonotoneAndInRange) {
       ASSERT_LE(s[static_cast<std::size_t>(k)], std::min(diagonal(k), na));
     }
   }
+}
+
+/// Every E compiled and every valid count: the network equals std::stable_sort on the valid prefix
+/// (values = positions show stability), leaves the rest alone, and permutes under a bad comparator.
+template <int Items>
+void check_odd_even_sort(std::mt19937& random) {
+  for (int valid = 0; valid <= Items; ++valid)
+    for (int trial = 0; trial < 50; ++trial) {
+      int keys[Items];
+      int values[Items];
+      for (int i = 0; i < Items; ++i) {
+        keys[i] = static_cast<int>(random() % 4);
+        values[i] = i;
+      }
+      std::vector<std::pair<int, int>> expected;
+      for (int i = 0; i < valid; ++i) expected.push_back({keys[i], values[i]});
+      std::stable_sort(expected.begin(), expected.end(), [](auto x, auto y) { return x.first < y.first; });
+      for (int i = valid; i < Items; ++i) expected.push_back({keys[i], values[i]});
+      sluice::block::odd_even_sort(keys, values, valid, std::less<>{});
+      for (int i = 0; i < Items; ++i)
+        ASSERT_EQ(std::make_pair(keys[i], values[i]), expected[static_cast<std::size_t>(i)])
+            << "E = " << Items << ", valid = " << valid << ", i = " << i;
+      sluice::block::odd_even_sort(keys, values, valid, hashed_answer{static_cast<std::uint32_t>(trial)});
+      std::vector<int> moved(values, values + Items);
+      std::sort(moved.begin(), moved.end());
+      for (int i = 0; i < Items; ++i) ASSERT_EQ(moved[static_cast<std::size_t>(i)], i) << "E = " << Items;
+    }
+}
+
+TEST(SerialMerge, OddEvenSortIsStableAndPermutes) {
+  std::mt19937 random(13);
+  check_odd_even_sort<7>(random);
+  check_odd_even_sort<11>(random);
+  check_odd_even_sort<15>(random);
+  check_odd_even_sort<17>(random);
+  check_odd_even_sort<23>(random);
 }
 
 }  // namespace
