@@ -8,6 +8,7 @@
 #include <sluice/core/span.hpp>
 #include <sluice/data/generate.cuh>
 #include <sluice/histogram.cuh>
+#include <sluice/merge_sort.cuh>
 #include <sluice/multireduce.cuh>
 #include <sluice/multiscan.cuh>
 #include <sluice/multisplit.cuh>
@@ -54,6 +55,7 @@ void instantiate_every_family(sluice::context& ctx) {
   sluice::transpose(ctx, in, out.span(), 32, 32);
   sluice::gather(ctx, in, read(values), out.span());
   sluice::segmented_quicksort(ctx, in, out.span());
+  sluice::merge_sort_pairs(ctx, in, read(values), out.span(), out_values.span());
   sluice::multisplit<std::uint32_t>(ctx, in, out.span(), m, sluice::buckets::bit_field{0, 4}, offsets.span());
   sluice::radix_sort_pairs(ctx, in, read(values), out.span(), out_values.span());
   sluice::histogram_even(ctx, in, bins.span(), 0u, 1024u);

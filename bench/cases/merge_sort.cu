@@ -1,0 +1,180 @@
+// Benchmarks: merge_sort and merge_sort_pairs (Karsin ch. 7) against cub::DeviceMergeSort on the same
+// keys: u32 and u64 keys, u32 keys with u32 values, and a 16-byte struct {u64 a; u64 b} under a
+// two-field comparator; uniform keys and the conflict-heavy permutation of data/merge_conflicts.hpp
+// (built against the pairwise strategy's tuned E). Rows: the automatic default, pairwise, radix where
+// it applies (integral keys under std::less), and CUB's SortKeysCopy / SortPairsCopy in the same run.
+// Sizes: 2^24 (quick), 2^20 … 2^28 step 2 (full).
+// Bytes: keys (and values) read once and written once, the floor of any sort (8 per u32 key).
+//
+// Every row is verified against std::stable_sort of the same input generated on the host; CUB's
+// *Copy sorts do not promise stability, so its pair rows are checked for sorted keys that each carry a
+// value pointing back at an equal input key (a permutation of the pairs).
+#include "harness/measure.hpp"
+
+#include <sluice/data/generate.cuh>
+#include <sluice/data/merge_conflicts.cuh>
+#include <sluice/detail/merge_sort/tuning.hpp>
+#include <sluice/merge_sort.cuh>
+
+#include <cub/device/device_merge_sort.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace sluice;
+
+std::vector<std::size_t> sizes(const bench::case_context& session) {
+  return session.quick() ? std::vector<std::size_t>{std::size_t{1} << 24} : bench::powers_of_two(20, 28, 2);
+}
+
+struct key16 {
+  std::uint64_t a;
+  std::uint64_t b;
+  friend bool operator==(const key16&, const key16&) = default;
+};
+struct by_a_then_b {
+  __host__ __device__ bool operator()(const key16& x, const key16& y) const {
+    return x.a != y.a ? x.a < y.a : x.b < y.b;
+  }
+};
+
+enum class input { uniform, conflict_heavy };
+
+/// n 64-bit draws: uniform, or the conflict-heavy ranks for K's tuned E.
+template <class K>
+std::vector<std::uint64_t> draws(input kind, std::size_t n, std::uint64_t seed) {
+  if (kind == input::uniform)
+    return data::generate_host<std::uint64_t>(n, {data::distribution::uniform, 0, 0.0, seed});
+  const data::merge_conflict_shape shape{detail::merge_sort::tuning::items_per_thread(sizeof(K)),
+                                         static_cast<int>(128 / std::max<std::size_t>(sizeof(K), 4))};
+  return data::generate_merge_conflicts_host<std::uint64_t>(n, shape);
+}
+
+/// Keys from the draws: integers take the low bits (conflict-heavy ranks stay distinct), the struct
+/// takes a = the draw's top 24 bits (uniform: many equal a, ordered by b) and b = the draw.
+template <class K>
+std::vector<K> keys_of(input kind, std::size_t n, std::uint64_t seed) {
+  const std::vector<std::uint64_t> d = draws<K>(kind, n, seed);
+  std::vector<K> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<K, key16>) keys[i] = kind == input::uniform ? key16{d[i] >> 40, d[i]} : key16{d[i], ~d[i]};
+    else keys[i] = static_cast<K>(d[i]);
+  }
+  return keys;
+}
+
+template <class K, class Less>
+void sort_keys_case(bench::case_context& session, const std::string& name, input kind, Less less) {
+  auto& ctx = session.gpu();
+  for (std::size_t n : sizes(session)) {
+    const auto host = keys_of<K>(kind, n, n + 17);
+    device_buffer<K> keys(ctx, std::span<const K>(host)), out(ctx, n);
+    std::vector<K> expected(host);
+    std::stable_sort(expected.begin(), expected.end(), less);
+    auto verify = [&] { return out.to_host() == expected; };
+    const bench::work_description work{"merge_sort", name, n, 2.0 * sizeof(K) * static_cast<double>(n)};
+    std::vector<std::pair<std::string, merge_sort_options>> rows{
+        {"sluice::merge_sort", {}}, {"sluice [pairwise]", {.algorithm = merge_sort_algo::pairwise}}};
+    if (detail::merge_sort::radix_orders<K, Less>) rows.push_back({"sluice [radix]", {.algorithm = merge_sort_algo::radix}});
+    for (const auto& [row, options] : rows) {
+      out.fill_bytes(0xA5);
+      bench::measure(session, work, row, bench::role::subject, true,
+                     [&] { merge_sort(ctx, keys.span(), out.span(), options, less); }, verify);
+    }
+    std::size_t temp_bytes = 0;
+    const auto items = static_cast<std::int64_t>(n);
+    SLUICE_CUDA_CHECK(cub::DeviceMergeSort::SortKeysCopy(nullptr, temp_bytes, keys.data(), out.data(), items, less,
+                                                         ctx.stream()));
+    device_buffer<char> temp(ctx, temp_bytes);
+    out.fill_bytes(0xA5);
+    bench::measure(session, work, "cub::DeviceMergeSort::SortKeysCopy", bench::role::baseline, true, [&] {
+      SLUICE_CUDA_CHECK(cub::DeviceMergeSort::SortKeysCopy(temp.data(), temp_bytes, keys.data(), out.data(), items,
+                                                           less, ctx.stream()));
+    }, verify);
+  }
+}
+
+void sort_pairs_case(bench::case_context& session, const std::string& name, input kind) {
+  auto& ctx = session.gpu();
+  for (std::size_t n : sizes(session)) {
+    const auto host = keys_of<std::uint32_t>(kind, n, n + 19);
+    std::vector<std::uint32_t> index(n);
+    std::iota(index.begin(), index.end(), 0u);
+    device_buffer<std::uint32_t> keys(ctx, std::span<const std::uint32_t>(host)),
+        values(ctx, std::span<const std::uint32_t>(index)), out(ctx, n), out_values(ctx, n);
+    std::vector<std::uint32_t> expected_values(index);
+    std::stable_sort(expected_values.begin(), expected_values.end(),
+                     [&](std::uint32_t x, std::uint32_t y) { return host[x] < host[y]; });
+    std::vector<std::uint32_t> expected_keys(n);
+    for (std::size_t i = 0; i < n; ++i) expected_keys[i] = host[expected_values[i]];
+    auto verify = [&] { return out.to_host() == expected_keys && out_values.to_host() == expected_values; };
+    auto verify_unstable = [&] {
+      const auto got_values = out_values.to_host();
+      if (out.to_host() != expected_keys) return false;
+      std::vector<bool> seen(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t v = got_values[i];
+        if (v >= n || seen[v] || host[v] != expected_keys[i]) return false;
+        seen[v] = true;
+      }
+      return true;
+    };
+    const bench::work_description work{"merge_sort", name, n, 16.0 * static_cast<double>(n)};
+    const std::pair<std::string, merge_sort_options> rows[] = {{"sluice::merge_sort_pairs", {}},
+                                                               {"sluice [pairwise]", {.algorithm = merge_sort_algo::pairwise}},
+                                                               {"sluice [radix]", {.algorithm = merge_sort_algo::radix}}};
+    for (const auto& [row, options] : rows) {
+      out.fill_bytes(0xA5);
+      out_values.fill_bytes(0xA5);
+      bench::measure(session, work, row, bench::role::subject, true, [&] {
+        merge_sort_pairs(ctx, keys.span(), values.span(), out.span(), out_values.span(), options);
+      }, verify);
+    }
+    std::size_t temp_bytes = 0;
+    const auto items = static_cast<std::int64_t>(n);
+    SLUICE_CUDA_CHECK(cub::DeviceMergeSort::SortPairsCopy(nullptr, temp_bytes, keys.data(), values.data(), out.data(),
+                                                          out_values.data(), items, std::less<>{}, ctx.stream()));
+    device_buffer<char> temp(ctx, temp_bytes);
+    out.fill_bytes(0xA5);
+    out_values.fill_bytes(0xA5);
+    bench::measure(session, work, "cub::DeviceMergeSort::SortPairsCopy", bench::role::baseline, true, [&] {
+      SLUICE_CUDA_CHECK(cub::DeviceMergeSort::SortPairsCopy(temp.data(), temp_bytes, keys.data(), values.data(),
+                                                            out.data(), out_values.data(), items, std::less<>{},
+                                                            ctx.stream()));
+    }, verify_unstable);
+  }
+}
+
+}  // namespace
+
+SLUICE_BENCH_CASE("merge_sort", "sort u32 keys, uniform", gpu) {
+  sort_keys_case<std::uint32_t>(session, "sort u32 keys, uniform", input::uniform, std::less<>{});
+}
+SLUICE_BENCH_CASE("merge_sort", "sort u32 keys, conflict-heavy", gpu) {
+  sort_keys_case<std::uint32_t>(session, "sort u32 keys, conflict-heavy", input::conflict_heavy, std::less<>{});
+}
+SLUICE_BENCH_CASE("merge_sort", "sort u64 keys, uniform", gpu) {
+  sort_keys_case<std::uint64_t>(session, "sort u64 keys, uniform", input::uniform, std::less<>{});
+}
+SLUICE_BENCH_CASE("merge_sort", "sort u64 keys, conflict-heavy", gpu) {
+  sort_keys_case<std::uint64_t>(session, "sort u64 keys, conflict-heavy", input::conflict_heavy, std::less<>{});
+}
+SLUICE_BENCH_CASE("merge_sort", "sort u32/u32 pairs, uniform", gpu) {
+  sort_pairs_case(session, "sort u32/u32 pairs, uniform", input::uniform);
+}
+SLUICE_BENCH_CASE("merge_sort", "sort u32/u32 pairs, conflict-heavy", gpu) {
+  sort_pairs_case(session, "sort u32/u32 pairs, conflict-heavy", input::conflict_heavy);
+}
+SLUICE_BENCH_CASE("merge_sort", "sort 16-byte {a, b} keys by (a, b), uniform", gpu) {
+  sort_keys_case<key16>(session, "sort 16-byte {a, b} keys by (a, b), uniform", input::uniform, by_a_then_b{});
+}
+SLUICE_BENCH_CASE("merge_sort", "sort 16-byte {a, b} keys by (a, b), conflict-heavy", gpu) {
+  sort_keys_case<key16>(session, "sort 16-byte {a, b} keys by (a, b), conflict-heavy", input::conflict_heavy,
+                        by_a_then_b{});
+}

@@ -1,0 +1,38 @@
+// sluice/detail/merge_sort/tuning.hpp: the pairwise merge sort's block shape by key size, the E values
+// compiled, and the partition kernel's block, by architecture. Tuning is data: the dispatch reads these.
+#pragma once
+
+#include <sluice/core/config.hpp>
+
+#include <cstddef>
+
+namespace sluice::detail::merge_sort {
+
+/// sm_90 (H100).
+struct sm90_tuning {
+  /// Threads of a sort or merge block (NT; a power of two: the block sort's rounds double the lists).
+  /// CUB's merge sort uses 256 on sm_90 too; not measured for sluice yet.
+  static constexpr int block_threads = 256;
+
+  /// E by key size: odd, so that a warp's blocked accesses (thread t at t·E) hit 32 distinct banks
+  /// (Karsin §7.1); 17 for four-byte keys as CUB's sm_60+ policy (256 threads × Nominal4BItemsToItems(17):
+  /// 17, 8, 4, 2 items for 4-, 8-, 16-, 32-byte keys), odd and a little more for wide keys (no spills at
+  /// 7 × 32-byte keys with 4-byte values: 118 registers). Not measured for sluice yet (docs/perf-notes.md).
+  [[nodiscard]] static constexpr int items_per_thread(std::size_t key_bytes) {
+    return key_bytes <= 4 ? 17 : key_bytes <= 8 ? 11 : 7;
+  }
+
+  /// The E values compiled (options.items_per_thread takes one of these): each is one set of kernels.
+  static constexpr int compiled_items[] = {7, 11, 15, 17, 23};
+
+  /// The partition kernel: one thread per tile boundary.
+  static constexpr int partition_threads = 256;
+};
+
+/// A table per architecture; those not measured take sm_90's.
+template <int Arch>
+struct tuning_for : sm90_tuning {};
+
+using tuning = tuning_for<SLUICE_TUNING_ARCH>;
+
+}  // namespace sluice::detail::merge_sort

@@ -1,0 +1,33 @@
+// sluice/options/merge_sort.hpp: the public option types of merge_sort.cuh, beside it so that its dispatch
+// (detail/merge_sort/dispatch.cuh) and the families built on it can name them without the entry points.
+#pragma once
+
+#include <string_view>
+
+namespace sluice {
+
+enum class merge_sort_algo {
+  automatic,  ///< radix where the key and comparator allow it (radix below), else pairwise
+  pairwise,   ///< ModernGPU-style pairwise merge sort (Karsin §7.1): E keys a thread, merge-path rounds
+  radix,      ///< the radix sort (radix_sort.cuh): integral keys (not bool) under std::less / std::greater only
+};
+
+/// The enumerator's name ("pairwise"), for reports and test names.
+[[nodiscard]] constexpr std::string_view to_string(merge_sort_algo algorithm) {
+  switch (algorithm) {
+    case merge_sort_algo::automatic: return "automatic";
+    case merge_sort_algo::pairwise: return "pairwise";
+    case merge_sort_algo::radix: return "radix";
+  }
+  return "?";
+}
+
+struct merge_sort_options {
+  merge_sort_algo algorithm = merge_sort_algo::automatic;
+  /// pairwise: E, the keys each thread sorts in registers and merges per round; 0: the tuning table's
+  /// value for the key size. Others must be one of the compiled values, 7, 11, 15, 17 or 23
+  /// (detail/merge_sort/tuning.hpp), with a tile that fits the device's shared memory.
+  int items_per_thread = 0;
+};
+
+}  // namespace sluice
