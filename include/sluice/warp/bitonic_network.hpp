@@ -23,15 +23,17 @@ SLUICE_HOST_DEVICE constexpr bool bitonic_pair_ascending(int lane, int block, bo
 
 /// The element `lane` keeps after the compare-exchange with `partner_value` (held by lane ^ stride):
 /// the smaller in the lower lane of an ascending pair, the larger in its upper lane (and the reverse
-/// for a descending pair). `before` is the strict order; equal elements stay where they are.
+/// for a descending pair). `before` is the strict order; equal elements stay where they are. Both lanes
+/// ask before(upper-or-lower element, the other) in the same argument order: the pair is out of order
+/// when the element that should come second comes before the one that should come first. Returned by
+/// value and chosen by value, so that the registers are never addressed (no local memory).
 template <class T, class Before>
-SLUICE_HOST_DEVICE SLUICE_FORCEINLINE const T& bitonic_kept(int lane, int stride, bool ascending, const T& mine,
-                                                           const T& partner_value, Before before) {
-  const bool lower = (lane & stride) == 0;
-  const T& low = lower ? mine : partner_value;
-  const T& high = lower ? partner_value : mine;
-  const bool out_of_order = ascending ? before(high, low) : before(low, high);
-  return out_of_order ? partner_value : mine;
+SLUICE_HOST_DEVICE SLUICE_FORCEINLINE T bitonic_kept(int lane, int stride, bool ascending, const T& mine,
+                                                    const T& partner_value, Before before) {
+  const bool partner_should_follow = ((lane & stride) == 0) == ascending;
+  const T should_follow = partner_should_follow ? partner_value : mine;
+  const T should_lead = partner_should_follow ? mine : partner_value;
+  return before(should_follow, should_lead) ? partner_value : mine;
 }
 
 }  // namespace sluice::warp
