@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -164,19 +165,61 @@ struct model_options {
   size_type min_task_items = 1;
 };
 
+/// split_kernel: lane j's range per list; the warp's sort of the proposals, running sum and ballot.
+template <class Order>
+std::vector<size_type> search_splits(const typename Order::item* group, const mms::round_plan& plan, size_type g,
+                                     size_type rank, const Order& order, int* steps_taken = nullptr) {
+  using item = typename Order::item;
+  auto before = [&](const item& a, const item& b) { return order.before(a, b); };
+  const auto ways = static_cast<std::size_t>(plan.ways);
+  std::vector<size_type> low(ways, 0), high(ways);
+  for (int j = 0; j < plan.ways; ++j) high[static_cast<std::size_t>(j)] = plan.list_size(g, j);
+  auto list = [&](int j) { return group + plan.list_begin(j); };
+  for (int step = 0; step < mms::split_step_limit; ++step) {
+    size_type undecided = 0;
+    for (std::size_t j = 0; j < ways; ++j) undecided += high[j] - low[j];
+    if (steps_taken) *steps_taken = step;
+    if (undecided == 0) break;
+    lanes<mms::split_proposal<item>> proposals;
+    for (int lane = 0; lane < w; ++lane)
+      proposals[static_cast<std::size_t>(lane)] =
+          lane < plan.ways ? mms::propose<item, Order>(list(lane), lane, low[static_cast<std::size_t>(lane)],
+                                                       high[static_cast<std::size_t>(lane)])
+                           : mms::split_proposal<item>{Order::pad(), lane, 0, 0};
+    bitonic_sort(proposals, false, [&](const auto& a, const auto& b) { return mms::proposal_before(a, b, before); });
+    size_type running = 0;
+    int median = 0;
+    for (; median < w; ++median) {
+      running += proposals[static_cast<std::size_t>(median)].weight;
+      if (2 * running >= undecided) break;
+    }
+    const auto pivot = proposals[static_cast<std::size_t>(median)];
+    std::vector<size_type> counts(ways);
+    size_type sum = 0;
+    for (int j = 0; j < plan.ways; ++j) {
+      const auto jj = static_cast<std::size_t>(j);
+      counts[jj] = mms::count_before_pivot(list(j), j, low[jj], high[jj], pivot, before);
+      sum += counts[jj];
+    }
+    for (int j = 0; j < plan.ways; ++j) {
+      const auto jj = static_cast<std::size_t>(j);
+      mms::narrow_split_range(low[jj], high[jj], counts[jj], j == pivot.list, sum < rank);
+    }
+  }
+  return low;
+}
+
 template <class Order>
 void merge_round(const std::vector<typename Order::item>& source, std::vector<typename Order::item>& target, int log_ways,
                  int round, const Order& order, model_options options) {
-  auto before = [&](const auto& a, const auto& b) { return order.before(a, b); };
   const int ways = 1 << log_ways;
   const mms::round_plan plan = mms::plan_round(source.size(), ways, round, options.target_tasks, options.min_task_items);
   std::vector<size_type> splits(plan.split_count());
-  for (size_type index = 0; index < splits.size(); ++index) {  // split_kernel
-    const int j = static_cast<int>(index % static_cast<size_type>(ways));
-    const size_type boundary = index / static_cast<size_type>(ways);
-    const size_type p = boundary % (plan.tasks_per_group - 1) + 1, g = boundary / (plan.tasks_per_group - 1);
-    splits[index] = mms::multiway_split(source.data() + plan.group_begin(g), plan, g, j, plan.boundary_rank(g, p), before);
-  }
+  for (size_type g = 0; g < plan.groups; ++g)
+    for (size_type p = 1; p < plan.tasks_per_group; ++p) {
+      const auto found = search_splits(source.data() + plan.group_begin(g), plan, g, plan.boundary_rank(g, p), order);
+      for (int j = 0; j < ways; ++j) splits[plan.split_index(g, p, j)] = found[static_cast<std::size_t>(j)];
+    }
   for (size_type g = 0; g < plan.groups; ++g)  // splits_monotone_kernel
     for (int j = 0; j < ways; ++j)
       for (size_type p = 2; p < plan.tasks_per_group; ++p)
@@ -434,7 +477,7 @@ TEST(GpuMmsModel, PlanCoversEveryItemOnce) {
   EXPECT_EQ(mms::merge_rounds(size_type{1} << 28, 16), 5);
 }
 
-TEST(GpuMmsModel, MultiwaySplitsSumToTheRank) {
+TEST(GpuMmsModel, MultiwaySplitsAreConsistentCutsOfTheRank) {
   std::mt19937_64 random(5);
   const auto less = [](std::uint32_t a, std::uint32_t b) { return a < b; };
   for (int ways : {2, 4, 8, 32}) {
@@ -446,9 +489,26 @@ TEST(GpuMmsModel, MultiwaySplitsSumToTheRank) {
       for (int j = 0; j < ways; ++j)
         std::sort(items.begin() + static_cast<long>(plan.group_begin(g) + plan.list_begin(j)),
                   items.begin() + static_cast<long>(plan.group_begin(g) + plan.list_begin(j) + plan.list_size(g, j)));
+    const mms::untagged_order<std::uint32_t, std::less<>> order{};
     for (size_type rank = 0; rank <= plan.group_size(0); rank += 37) {
+      int steps = 0;
+      const auto splits = search_splits(items.data(), plan, 0, rank, order, &steps);
+      // Every step removes a quarter of the undecided items at least.
+      ASSERT_LE(steps, static_cast<int>(std::ceil(std::log(static_cast<double>(n)) / std::log(4.0 / 3.0))) + 1);
       size_type sum = 0;
-      for (int j = 0; j < ways; ++j) sum += mms::multiway_split(items.data(), plan, 0, j, rank, less);
+      for (int j = 0; j < ways; ++j) {
+        const size_type s = splits[static_cast<std::size_t>(j)];
+        sum += s;
+        // A consistent cut: every taken item of list j comes before every item not taken of any list.
+        for (int l = 0; l < ways; ++l) {
+          const size_type t = splits[static_cast<std::size_t>(l)];
+          if (s > 0 && t < plan.list_size(0, l)) {
+            ASSERT_FALSE(mms::merged_before(items[plan.list_begin(l) + t], l, t, items[plan.list_begin(j) + s - 1], j,
+                                            s - 1, less))
+                << "K = " << ways << ", rank " << rank;
+          }
+        }
+      }
       ASSERT_EQ(sum, rank) << "K = " << ways;
     }
   }

@@ -8,7 +8,7 @@
 //               of emptied nodes down to a leaf, whose list supplies w new items; the log K node merges
 //               of the path are loaded together and interleaved (bitonic merges in registers). When there
 //               are fewer groups than resident warps, a group is cut into independent tasks by the
-//               multiway partition (gpu_mms_plan.hpp multiway_split).
+//               multiway partition (gpu_mms_plan.hpp, split_kernel).
 //
 // Items are keys, or (key, input index) where stability is observable (gpu_mms_plan.hpp): the index
 // breaks ties, so the bitonic networks' instability never shows, and it gathers the values once at the
@@ -122,17 +122,54 @@ __global__ void base_case_kernel(const typename Order::key_type* keys, size_type
 
 // ---- the multiway partition ------------------------------------------------------------------------------
 
-/// One thread per (group, interior task boundary, list): the searched split (multiway_split).
-template <class Order>
+[[nodiscard]] __device__ __forceinline__ size_type warp_sum(size_type value) {
+#pragma unroll
+  for (int mask = w / 2; mask > 0; mask /= 2) value += warp::shuffle_xor(value, mask);
+  return value;
+}
+
+[[nodiscard]] __device__ __forceinline__ size_type warp_inclusive_sum(size_type value) {
+  const int lane = warp::lane_id();
+#pragma unroll
+  for (int delta = 1; delta < w; delta *= 2) {
+    const size_type other = warp::shuffle_up(value, delta);
+    if (lane >= delta) value += other;
+  }
+  return value;
+}
+
+/// One warp per (group, interior task boundary), lane j < K searching list j's split: the multiway
+/// partition of gpu_mms_plan.hpp (weighted-median pivots, ranges narrowed until every one is empty).
+template <class Order, int WarpsPerBlock>
 __global__ void split_kernel(const typename Order::item* source, round_plan plan, size_type* splits, Order order) {
-  const size_type index = static_cast<size_type>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (index >= plan.split_count()) return;
-  const int j = static_cast<int>(index % static_cast<size_type>(plan.ways));
-  const size_type boundary = index / static_cast<size_type>(plan.ways);
+  using item = typename Order::item;
+  const size_type boundary = global_warp(WarpsPerBlock);
+  if (boundary >= plan.groups * (plan.tasks_per_group - 1)) return;
   const size_type p = boundary % (plan.tasks_per_group - 1) + 1;
   const size_type g = boundary / (plan.tasks_per_group - 1);
-  auto before = [&](const auto& a, const auto& b) { return order.before(a, b); };
-  splits[index] = multiway_split(source + plan.group_begin(g), plan, g, j, plan.boundary_rank(g, p), before);
+  const int lane = warp::lane_id();
+  const bool owns_list = lane < plan.ways;
+  const item* list = source + plan.group_begin(g) + (owns_list ? plan.list_begin(lane) : 0);
+  size_type low = 0, high = owns_list ? plan.list_size(g, lane) : 0;
+  const size_type rank = plan.boundary_rank(g, p);
+  auto before = [&](const item& a, const item& b) { return order.before(a, b); };
+  auto proposal_order = [&](const split_proposal<item>& a, const split_proposal<item>& b) {
+    return proposal_before(a, b, before);
+  };
+  for (int step = 0; step < split_step_limit; ++step) {
+    const size_type undecided = warp_sum(high - low);
+    if (undecided == 0) break;
+    split_proposal<item> proposals[1] = {propose<item, Order>(list, lane, low, high)};
+    warp::bitonic_sort(proposals, 0u, proposal_order);
+    // The weighted median: the first proposal (in merge order) whose running weight reaches half.
+    const size_type running = warp_inclusive_sum(proposals[0].weight);
+    const unsigned reached = __ballot_sync(warp::full_mask, 2 * running >= undecided);
+    const split_proposal<item> pivot = warp::broadcast(proposals[0], __ffs(static_cast<int>(reached)) - 1);
+    const size_type count = owns_list ? count_before_pivot(list, lane, low, high, pivot, before) : 0;
+    const bool taken = warp_sum(count) < rank;
+    if (owns_list) narrow_split_range(low, high, count, lane == pivot.list, taken);
+  }
+  if (owns_list) splits[plan.split_index(g, p, lane)] = low;
 }
 
 /// One warp per (group, list): the running maximum of the list's splits over the boundaries, so that
@@ -327,9 +364,10 @@ void run_merge_round(context& ctx, const typename Order::item* source, std::size
                                      tuning::min_task_items_per_way * ways);
   scratch<size_type> splits(ctx, plan.split_count());
   if (plan.split_count() > 0) {
-    constexpr unsigned threads = 256;
-    split_kernel<Order><<<static_cast<unsigned>(ceil_div(plan.split_count(), threads)), threads, 0, ctx.stream()>>>(
-        source, plan, splits.get(), order);
+    constexpr int split_warps = 4;
+    const std::size_t boundaries = plan.groups * (plan.tasks_per_group - 1);
+    split_kernel<Order, split_warps><<<static_cast<unsigned>(ceil_div(boundaries, split_warps)), split_warps * w, 0,
+                                       ctx.stream()>>>(source, plan, splits.get(), order);
     SLUICE_CHECK_LAUNCH();
     constexpr int monotone_warps = 8;
     const std::size_t pairs = plan.groups * ways;

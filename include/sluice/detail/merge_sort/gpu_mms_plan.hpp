@@ -211,26 +211,74 @@ SLUICE_HOST_DEVICE size_type items_before(const Item* list, size_type size, cons
   return low;
 }
 
-/// The multiway partition (rank-based binary search across the K lists, after Hayashi, Nakano & Olariu
-/// as K&S use it, §7.2.1): how many items of list j fall among the first `rank` outputs of the stable
-/// K-way merge of group g. Item i of list j has merged rank i + Σ_{l≠j} items_before(list l, item); the
-/// rank grows with i, so a binary search over i finds the split in O(log² run · K) comparisons.
-/// For a strict weak order the K splits sum to `rank`; for any comparator each lies in [0, list size].
+/// The stable K-way merge order: by item, then by list (an earlier list's equal item first), then by
+/// position. A strict total order on (item, list, position) whenever `before` is a strict weak order.
 template <class Item, class Before>
-SLUICE_HOST_DEVICE size_type multiway_split(const Item* group, const round_plan& plan, size_type g, int j,
-                                            size_type rank, Before before) {
-  const Item* list = group + plan.list_begin(j);
-  size_type low = 0, high = plan.list_size(g, j);
-  while (low < high) {
-    const size_type mid = low + (high - low) / 2;
-    size_type merged_rank = mid;
-    for (int l = 0; l < plan.ways; ++l)
-      if (l != j) merged_rank += items_before(group + plan.list_begin(l), plan.list_size(g, l), list[mid], l < j, before);
-    if (merged_rank < rank) low = mid + 1;
-    else high = mid;
-  }
-  return low;
+SLUICE_HOST_DEVICE bool merged_before(const Item& a, int list_a, size_type index_a, const Item& b, int list_b,
+                                      size_type index_b, Before before) {
+  if (before(a, b)) return true;
+  if (before(b, a)) return false;
+  return list_a != list_b ? list_a < list_b : index_a < index_b;
 }
+
+// The multiway partition (§7.2.1: K&S cut the K lists of a round with a search across them): the splits
+// s_0 … s_{K−1} of output rank r are the counts of each list's items among the first r outputs of the
+// stable K-way merge. A rank-based search across the K lists finds them all at once, one lane per list:
+// every list keeps the range [low, high) where its split must lie (initially the whole list); each step
+// proposes the middle item of every non-empty range, takes the weighted median of the proposals
+// (weights: the ranges' sizes) as the pivot x, counts for every list how many of its items precede x
+// (a binary search inside the range only: the parts outside are already decided), and compares the sum
+// with r. If x is among the first r outputs, every item before it is too (each low rises to its count);
+// if not, nothing after it is (each high falls to its count). The lists whose proposal lies on the
+// decided side of the median lose at least half their range, so every step removes at least a quarter
+// of the undecided items: ⌈log_{4/3}(K·run)⌉ + 1 steps, each O(log run) reads per list.
+
+/// One list's proposal: its range's middle item, where it sits, and the range's size (0: no proposal).
+template <class Item>
+struct split_proposal {
+  Item item;
+  int list;
+  size_type index;
+  size_type weight;
+};
+
+/// Proposals in merge order, the empty ones last (a bitonic sort across the warp orders them).
+template <class Item, class Before>
+SLUICE_HOST_DEVICE bool proposal_before(const split_proposal<Item>& a, const split_proposal<Item>& b, Before before) {
+  if (a.weight == 0) return false;
+  if (b.weight == 0) return true;
+  return merged_before(a.item, a.list, a.index, b.item, b.list, b.index, before);
+}
+
+/// List `list`'s proposal over its undecided range [low, high) (items of the list at `items`).
+template <class Item, class Order>
+SLUICE_HOST_DEVICE split_proposal<Item> propose(const Item* items, int list, size_type low, size_type high) {
+  const size_type middle = low + (high - low) / 2;
+  return {high > low ? items[middle] : Order::pad(), list, middle, high - low};
+}
+
+/// How many items of list `list` (range [low, high) undecided) precede the pivot, clamped to the range:
+/// enough to compare the pivot's merged rank with r, since the split lies in the range.
+template <class Item, class Before>
+SLUICE_HOST_DEVICE size_type count_before_pivot(const Item* items, int list, size_type low, size_type high,
+                                                const split_proposal<Item>& pivot, Before before) {
+  if (list == pivot.list) return pivot.index;
+  return low + items_before(items + low, high - low, pivot.item, list < pivot.list, before);
+}
+
+/// Narrows a list's range after a step: `taken` says whether the pivot is among the first r outputs.
+/// The pivot's own list drops the pivot too, so every step shrinks some range (termination for any
+/// comparator); the results stay inside the old range whatever the comparator answered.
+SLUICE_HOST_DEVICE inline void narrow_split_range(size_type& low, size_type& high, size_type count, bool pivot_list,
+                                                  bool taken) {
+  const size_type bound = count < low ? low : (count > high ? high : count);
+  if (taken) low = pivot_list && bound < high ? bound + 1 : bound;
+  else high = bound;
+}
+
+/// Steps after which a search stops even if the comparator kept it from converging (a strict weak order
+/// needs at most ⌈log_{4/3} 2^40⌉ + 1 = 98): the splits are then clamped monotone (task_split).
+inline constexpr int split_step_limit = 128;
 
 /// Where task boundary p of group g cuts list j: 0 and the list's size at the ends, else the searched
 /// split after the running maximum over p (splits_monotone), which keeps tasks disjoint and covering
