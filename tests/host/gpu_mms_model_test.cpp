@@ -300,14 +300,14 @@ std::vector<size_type> sizes_for(int ways) {
 }
 
 /// Untagged items are keys; tagged items are checked key and tag against the stable sort of (key, index).
-template <class Less>
+template <class Less, class Tag = std::uint32_t>
 void check_tagged(const std::vector<std::uint32_t>& keys, int log_ways, Less less, model_options options, const std::string& what) {
-  using order_type = mms::tagged_order<std::uint32_t, std::uint32_t, Less>;
+  using order_type = mms::tagged_order<std::uint32_t, Tag, Less>;
   const order_type order{less};
   const auto got = model_sort(keys, log_ways, order, options);
-  std::vector<std::uint32_t> expected_tags(keys.size());
-  for (size_type i = 0; i < keys.size(); ++i) expected_tags[i] = static_cast<std::uint32_t>(i);
-  std::stable_sort(expected_tags.begin(), expected_tags.end(), [&](std::uint32_t a, std::uint32_t b) { return less(keys[a], keys[b]); });
+  std::vector<Tag> expected_tags(keys.size());
+  for (size_type i = 0; i < keys.size(); ++i) expected_tags[i] = static_cast<Tag>(i);
+  std::stable_sort(expected_tags.begin(), expected_tags.end(), [&](Tag a, Tag b) { return less(keys[a], keys[b]); });
   ASSERT_EQ(got.size(), keys.size());
   for (size_type i = 0; i < keys.size(); ++i) {
     ASSERT_EQ(got[i].tag, expected_tags[i]) << what << ", n = " << keys.size() << ", K = " << (1 << log_ways) << ", at " << i;
@@ -448,6 +448,14 @@ TEST(GpuMmsModel, TaggedSortsAreStableForEveryKAndPartition) {
           check_tagged(keys, log_ways, by_high_bits, options,
                        describe(kind) + ", tasks " + std::to_string(options.target_tasks));
         }
+}
+
+/// n ≥ 2^32 − 1 takes 64-bit tags; the same order at a size the model can run.
+TEST(GpuMmsModel, SixtyFourBitTagsSortTheSame) {
+  const auto by_high_bits = [](std::uint32_t a, std::uint32_t b) { return (a >> 29) < (b >> 29); };
+  for (size_type n : {size_type{1}, size_type{1025}, size_type{8 * 1024 + 1}, size_type{70000}})
+    check_tagged<decltype(by_high_bits), std::uint64_t>(make_keys(input::random, n, n), 3, by_high_bits, {16, 64},
+                                                        "u64 tags");
 }
 
 TEST(GpuMmsModel, PlanCoversEveryItemOnce) {

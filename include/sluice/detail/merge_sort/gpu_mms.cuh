@@ -405,6 +405,7 @@ template <class Order, int LogWays, class V>
 void sort_items(context& ctx, cuda::std::span<const typename Order::key_type> keys, cuda::std::span<const V> values,
                 cuda::std::span<typename Order::key_type> out_keys, cuda::std::span<V> out_values, const Order& order) {
   using item = typename Order::item;
+  static_assert(alignof(item) <= 16, "tiles and heaps sit in 16-byte-aligned shared memory");
   const std::size_t n = keys.size();
   const int rounds = merge_rounds(n, 1 << LogWays);
   constexpr bool items_are_keys = std::is_same_v<item, typename Order::key_type>;
