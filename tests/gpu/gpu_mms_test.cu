@@ -33,10 +33,10 @@ class GpuMms : public gpu_test {};
 
 const int every_ways[] = {2, 4, 8, 16, 32};
 
-/// 0, 1, around a warp and a tile, K·w² ± 1 and K²·w² + 1 (two and three rounds), 100003 and 2^20 + 7.
+/// 0, 1, around a warp and a tile, K·w² ± 1 and K²·w² ± 1 (one to three rounds), 100003 and 2^20 + 7.
 std::vector<std::size_t> sizes_for(int ways) {
   const std::size_t k = static_cast<std::size_t>(ways), t = mms::tile_items;
-  std::vector<std::size_t> all{0, 1, 2, 31, 32, 33, t - 1, t, t + 1, k * t - 1, k * t + 1, k * k * t + 1, 100003,
+  std::vector<std::size_t> all{0, 1, 2, 31, 32, 33, t - 1, t, t + 1, k * t - 1, k * t + 1, k * k * t - 1, k * k * t + 1, 100003,
                                (std::size_t{1} << 20) + 7};
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());

@@ -21,7 +21,7 @@ __device__ __forceinline__ void bitonic_step(T (&x)[Count], int stride, int bloc
   const int lane = lane_id();
   T partner[Count];
 #pragma unroll
-  for (int k = 0; k < Count; ++k) partner[k] = shuffle_xor(x[k], stride);
+  for (int k = 0; k < Count; ++k) partner[k] = shuffle_xor(x[k], stride, full_mask);
 #pragma unroll
   for (int k = 0; k < Count; ++k) {
     const bool ascending = bitonic_pair_ascending(lane, block, ((descending >> k) & 1u) != 0);

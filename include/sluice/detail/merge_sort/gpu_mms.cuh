@@ -124,7 +124,7 @@ __global__ void base_case_kernel(const typename Order::key_type* keys, size_type
 
 [[nodiscard]] __device__ __forceinline__ size_type warp_sum(size_type value) {
 #pragma unroll
-  for (int mask = w / 2; mask > 0; mask /= 2) value += warp::shuffle_xor(value, mask);
+  for (int mask = w / 2; mask > 0; mask /= 2) value += warp::shuffle_xor(value, mask, warp::full_mask);
   return value;
 }
 
@@ -132,7 +132,7 @@ __global__ void base_case_kernel(const typename Order::key_type* keys, size_type
   const int lane = warp::lane_id();
 #pragma unroll
   for (int delta = 1; delta < w; delta *= 2) {
-    const size_type other = warp::shuffle_up(value, delta);
+    const size_type other = warp::shuffle_up(value, delta, warp::full_mask);
     if (lane >= delta) value += other;
   }
   return value;
@@ -164,7 +164,7 @@ __global__ void split_kernel(const typename Order::item* source, round_plan plan
     // The weighted median: the first proposal (in merge order) whose running weight reaches half.
     const size_type running = warp_inclusive_sum(proposals[0].weight);
     const unsigned reached = __ballot_sync(warp::full_mask, 2 * running >= undecided);
-    const split_proposal<item> pivot = warp::broadcast(proposals[0], __ffs(static_cast<int>(reached)) - 1);
+    const split_proposal<item> pivot = warp::broadcast(proposals[0], __ffs(static_cast<int>(reached)) - 1, warp::full_mask);
     const size_type count = owns_list ? count_before_pivot(list, lane, low, high, pivot, before) : 0;
     const bool taken = warp_sum(count) < rank;
     if (owns_list) narrow_split_range(low, high, count, lane == pivot.list, taken);
@@ -188,11 +188,11 @@ __global__ void splits_monotone_kernel(round_plan plan, size_type* splits) {
     value = value > carried ? value : carried;
 #pragma unroll
     for (int delta = 1; delta < w; delta *= 2) {
-      const size_type other = warp::shuffle_up(value, delta);
+      const size_type other = warp::shuffle_up(value, delta, warp::full_mask);
       if (lane >= delta && other > value) value = other;
     }
     if (p < plan.tasks_per_group) splits[plan.split_index(g, p, j)] = value;
-    carried = warp::broadcast(value, w - 1);
+    carried = warp::broadcast(value, w - 1, warp::full_mask);
   }
 }
 
@@ -266,8 +266,8 @@ class min_block_heap {
  private:
   /// Lane i's item of the next w items of list j (padding past its end); advances list j's cursor.
   __device__ item next_leaf_item(int j) {
-    const size_type next = warp::broadcast(next_, j);
-    const size_type end = warp::broadcast(end_, j);
+    const size_type next = warp::broadcast(next_, j, warp::full_mask);
+    const size_type end = warp::broadcast(end_, j, warp::full_mask);
     const size_type position = next + static_cast<size_type>(lane_);
     if (lane_ == j) next_ = next + w < end ? next + w : end;
     return position < end ? group_[position] : Order::pad();
