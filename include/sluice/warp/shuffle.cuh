@@ -40,6 +40,12 @@ __device__ __forceinline__ T shuffle_up(const T& value, int delta, unsigned mask
   return detail::shuffle_words(value, [&](unsigned w) { return __shfl_up_sync(mask, w, delta); });
 }
 
+/// The value of lane (this lane ^ lane_mask): the butterfly of bitonic networks and xor reductions.
+template <class T>
+__device__ __forceinline__ T shuffle_xor(const T& value, int lane_mask, unsigned mask = full_mask) {
+  return detail::shuffle_words(value, [&](unsigned w) { return __shfl_xor_sync(mask, w, lane_mask); });
+}
+
 /// The value of `source_lane`.
 template <class T>
 __device__ __forceinline__ T broadcast(const T& value, int source_lane, unsigned mask = full_mask) {
