@@ -1,8 +1,9 @@
 // Benchmarks: merge_sort and merge_sort_pairs (Karsin ch. 7) against cub::DeviceMergeSort on the same
 // keys: u32 and u64 keys, u32 keys with u32 values, and a 16-byte struct {u64 a; u64 b} under a
 // two-field comparator; uniform keys and the conflict-heavy permutation of data/merge_conflicts.hpp
-// (built against the pairwise strategy's tuned E). Rows: the automatic default, pairwise, radix where
-// it applies (integral keys under std::less), and CUB's SortKeysCopy / SortPairsCopy in the same run.
+// (built against the pairwise strategy's tuned E). Rows: the automatic default, pairwise, gpu_mms, radix
+// where it applies (integral keys under std::less), and CUB's SortKeysCopy / SortPairsCopy in the same
+// run; full mode adds pairwise at every compiled E and gpu_mms at every K.
 // Sizes: 2^24 (quick), 2^20 … 2^28 step 2 (full).
 // Bytes: keys (and values) read once and written once, the floor of any sort (8 per u32 key).
 //
@@ -69,6 +70,22 @@ std::vector<K> keys_of(input kind, std::size_t n, std::uint64_t seed) {
   return keys;
 }
 
+/// The rows every case times: automatic, pairwise and gpu_mms at their tuned E and K; in full mode also
+/// pairwise at every compiled E and gpu_mms at every K (Karsin Figs. 7.1 and 7.7: throughput against E, K).
+std::vector<std::pair<std::string, merge_sort_options>> strategy_rows(const bench::case_context& session) {
+  std::vector<std::pair<std::string, merge_sort_options>> rows{
+      {"sluice::merge_sort", {}},
+      {"sluice [pairwise]", {.algorithm = merge_sort_algorithm::pairwise}},
+      {"sluice [gpu_mms]", {.algorithm = merge_sort_algorithm::gpu_mms}}};
+  if (session.quick()) return rows;
+  for (int items : detail::merge_sort::tuning::compiled_items)
+    rows.push_back({"sluice [pairwise E=" + std::to_string(items) + "]",
+                    {.algorithm = merge_sort_algorithm::pairwise, .items_per_thread = items}});
+  for (int ways : {2, 4, 8, 16, 32})
+    rows.push_back({"sluice [gpu_mms K=" + std::to_string(ways) + "]", {.algorithm = merge_sort_algorithm::gpu_mms, .ways = ways}});
+  return rows;
+}
+
 template <class K, class Less>
 void sort_keys_case(bench::case_context& session, const std::string& name, input kind, Less less) {
   auto& ctx = session.gpu();
@@ -79,9 +96,8 @@ void sort_keys_case(bench::case_context& session, const std::string& name, input
     std::stable_sort(expected.begin(), expected.end(), less);
     auto verify = [&] { return out.to_host() == expected; };
     const bench::work_description work{"merge_sort", name, n, 2.0 * sizeof(K) * static_cast<double>(n)};
-    std::vector<std::pair<std::string, merge_sort_options>> rows{
-        {"sluice::merge_sort", {}}, {"sluice [pairwise]", {.algorithm = merge_sort_algo::pairwise}}};
-    if (detail::merge_sort::radix_orders<K, Less>) rows.push_back({"sluice [radix]", {.algorithm = merge_sort_algo::radix}});
+    auto rows = strategy_rows(session);
+    if (detail::merge_sort::radix_orders<K, Less>) rows.push_back({"sluice [radix]", {.algorithm = merge_sort_algorithm::radix}});
     for (const auto& [row, options] : rows) {
       out.fill_bytes(0xA5);
       bench::measure(session, work, row, bench::role::subject, true,
@@ -126,9 +142,9 @@ void sort_pairs_case(bench::case_context& session, const std::string& name, inpu
       return true;
     };
     const bench::work_description work{"merge_sort", name, n, 16.0 * static_cast<double>(n)};
-    const std::pair<std::string, merge_sort_options> rows[] = {{"sluice::merge_sort_pairs", {}},
-                                                               {"sluice [pairwise]", {.algorithm = merge_sort_algo::pairwise}},
-                                                               {"sluice [radix]", {.algorithm = merge_sort_algo::radix}}};
+    auto rows = strategy_rows(session);
+    rows.front().first = "sluice::merge_sort_pairs";
+    rows.push_back({"sluice [radix]", {.algorithm = merge_sort_algorithm::radix}});
     for (const auto& [row, options] : rows) {
       out.fill_bytes(0xA5);
       out_values.fill_bytes(0xA5);

@@ -33,7 +33,7 @@
 // values for n above one tile) come from the context's pool.
 //
 //   sluice::merge_sort(ctx, keys.span(), sorted.span());
-//   sluice::merge_sort(ctx, keys.span(), keys.span(), {.algorithm = sluice::merge_sort_algo::pairwise},
+//   sluice::merge_sort(ctx, keys.span(), keys.span(), {.algorithm = sluice::merge_sort_algorithm::pairwise},
 //                      [] __device__(const item& x, const item& y) { return x.weight < y.weight; });
 #pragma once
 

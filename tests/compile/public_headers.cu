@@ -7,7 +7,6 @@
 #include <sluice/core/operators.hpp>
 #include <sluice/core/span.hpp>
 #include <sluice/data/generate.cuh>
-#include <sluice/detail/merge_sort/gpu_mms.cuh>  // until merge_sort.cuh dispatches to gpu_mms
 #include <sluice/histogram.cuh>
 #include <sluice/merge_sort.cuh>
 #include <sluice/multireduce.cuh>
@@ -63,5 +62,5 @@ void instantiate_every_family(sluice::context& ctx) {
   sluice::histogram_even(ctx, in, bins.span(), 0u, 1024u);
   sluice::multireduce(ctx, in, read(values), bins.span(), sluice::plus{});
   sluice::multiscan_inclusive(ctx, in, read(values), out.span(), m, sluice::plus{});
-  sluice::detail::merge_sort::gpu_mms::sort(ctx, in, read(values), out.span(), out_values.span(), std::less<>{}, 0);
+  sluice::merge_sort_pairs(ctx, in, read(values), out.span(), out_values.span(), {.algorithm = sluice::merge_sort_algorithm::gpu_mms});
 }

@@ -6,7 +6,9 @@
 // place; a comparator that is not a strict weak order (a permutation, nothing out of bounds); 2^24 keys
 // and 2^31 + 5 keys (*Large*). Outputs are poisoned before every run; failures name n, type and K.
 #include <sluice/data/generate.cuh>
-#include <sluice/detail/merge_sort/gpu_mms.cuh>
+#include <sluice/detail/merge_sort/gpu_mms_plan.hpp>
+#include <sluice/detail/merge_sort/tuning.hpp>
+#include <sluice/merge_sort.cuh>
 #include <sluice/host/radix_sort.hpp>
 #include <sluice/reference/sort.hpp>
 
@@ -24,10 +26,14 @@
 
 namespace {
 
-using sluice::detail::no_values;
 using sluice::testing::all_equal;
 using sluice::testing::gpu_test;
 namespace mms = sluice::detail::merge_sort::gpu_mms;
+
+/// The public entry points' options for GPU-MMS with K = ways (0: the tuning table's).
+sluice::merge_sort_options gpu_mms(int ways) {
+  return {.algorithm = sluice::merge_sort_algorithm::gpu_mms, .ways = ways};
+}
 
 class GpuMms : public gpu_test {};
 
@@ -84,7 +90,7 @@ void check_keys(sluice::context& ctx, const std::vector<K>& host, int ways, cons
     sluice::device_buffer<K> out(ctx, host.size());
     out.fill_bytes(poison);
     cuda::std::span<K> target = in_place ? keys.span() : out.span();
-    mms::sort<K, no_values>(ctx, keys.span(), {}, target, {}, less, ways);
+    sluice::merge_sort(ctx, keys.span(), target, gpu_mms(ways), less);
     EXPECT_TRUE(all_equal(in_place ? keys.to_host() : out.to_host(), expected)) << what;
     if (!in_place) EXPECT_TRUE(all_equal(keys.to_host(), host)) << what << ": the input changed";
   }
@@ -108,8 +114,8 @@ void check_pairs(sluice::context& ctx, const std::vector<K>& host, int ways, con
     sluice::device_buffer<std::uint32_t> out_values(ctx, host.size());
     out_keys.fill_bytes(poison);
     out_values.fill_bytes(poison);
-    mms::sort<K, std::uint32_t>(ctx, keys.span(), values.span(), in_place ? keys.span() : out_keys.span(),
-                                in_place ? values.span() : out_values.span(), less, ways);
+    sluice::merge_sort_pairs(ctx, keys.span(), values.span(), in_place ? keys.span() : out_keys.span(),
+                             in_place ? values.span() : out_values.span(), gpu_mms(ways), less);
     EXPECT_TRUE(all_equal(in_place ? keys.to_host() : out_keys.to_host(), expected_keys)) << what << ": keys";
     EXPECT_TRUE(all_equal(in_place ? values.to_host() : out_values.to_host(), order)) << what << ": values (stability)";
   }
@@ -213,8 +219,8 @@ TEST_F(GpuMms, ComparatorThatIsNotAStrictWeakOrderGivesAPermutation) {
       sluice::device_buffer<std::uint32_t> out_keys(ctx(), n + 2 * guard), out_values(ctx(), n + 2 * guard);
       out_keys.fill_bytes(0xA5);
       out_values.fill_bytes(0xA5);
-      mms::sort<std::uint32_t, std::uint32_t>(ctx(), keys.span(), values.span(), out_keys.span().subspan(guard, n),
-                                              out_values.span().subspan(guard, n), always_before{}, ways);
+      sluice::merge_sort_pairs(ctx(), keys.span(), values.span(), out_keys.span().subspan(guard, n),
+                               out_values.span().subspan(guard, n), gpu_mms(ways), always_before{});
       auto got_keys = out_keys.to_host();
       auto got_values = out_values.to_host();
       const std::string what = describe("always_before pairs", n, ways);
@@ -246,7 +252,7 @@ TEST_F(GpuMms, LargeBeyond32BitIndexing) {
   sluice::device_buffer<std::uint32_t> keys(ctx(), n), out(ctx(), n);
   sluice::data::generate(ctx(), keys.span(), spec);
   out.fill_bytes(0xA5);
-  mms::sort<std::uint32_t, no_values>(ctx(), keys.span(), {}, out.span(), {}, std::less<>{}, 0);
+  sluice::merge_sort(ctx(), keys.span(), out.span(), gpu_mms(0));
   std::vector<std::uint32_t> expected(n);
   {
     const auto host = sluice::data::generate_host<std::uint32_t>(n, spec);

@@ -27,7 +27,7 @@
 
 namespace {
 
-using sluice::merge_sort_algo;
+using sluice::merge_sort_algorithm;
 using sluice::testing::all_equal;
 using sluice::testing::gpu_test;
 using tuning = sluice::detail::merge_sort::tuning;
@@ -142,7 +142,7 @@ std::vector<K> keys_of(input kind, std::size_t n, std::uint64_t seed) {
 
 // ---- checks ---------------------------------------------------------------------------------------------------
 
-std::string describe(merge_sort_algo algorithm, int items) {
+std::string describe(merge_sort_algorithm algorithm, int items) {
   return std::string(sluice::to_string(algorithm)) + (items ? ", E = " + std::to_string(items) : std::string());
 }
 
@@ -205,7 +205,7 @@ void sweep(sluice::context& ctx, sluice::merge_sort_options options, Less less =
     }
 }
 
-const sluice::merge_sort_options pairwise{.algorithm = merge_sort_algo::pairwise};
+const sluice::merge_sort_options pairwise{.algorithm = merge_sort_algorithm::pairwise};
 
 // ---- merge_sort ------------------------------------------------------------------------------------------------
 
@@ -216,7 +216,7 @@ TEST_F(MergeSort, PairwiseSixteenByteStructByTwoFields) { sweep<pair16>(ctx(), p
 TEST_F(MergeSort, PairwiseThirtyTwoByteStructByTwoFields) { sweep<wide32>(ctx(), pairwise, by_first_and_last{}); }
 
 TEST_F(MergeSort, AutomaticAndRadixOnIntegralKeys) {
-  for (auto algorithm : {merge_sort_algo::automatic, merge_sort_algo::radix}) {
+  for (auto algorithm : {merge_sort_algorithm::automatic, merge_sort_algorithm::radix}) {
     sweep<std::uint32_t>(ctx(), {.algorithm = algorithm});
     sweep<std::uint64_t>(ctx(), {.algorithm = algorithm}, std::greater<>{});
     sweep<std::uint8_t>(ctx(), {.algorithm = algorithm}, std::less<std::uint8_t>{});
@@ -229,7 +229,7 @@ TEST_F(MergeSort, EveryCompiledItemsPerThread) {
   for (int e : tuning::compiled_items)
     for (std::size_t n : sluice::testing::sweep_sizes(std::vector<std::size_t>{1, 33, 256u * static_cast<unsigned>(e) + 1, 100003}))
       for (input kind : {input::uniform, input::few_distinct, input::conflict_heavy}) {
-        const sluice::merge_sort_options options{.algorithm = merge_sort_algo::pairwise, .items_per_thread = e};
+        const sluice::merge_sort_options options{.algorithm = merge_sort_algorithm::pairwise, .items_per_thread = e};
         const auto keys = keys_of<std::uint32_t>(kind, n, n + 11);
         check_sort(ctx(), keys, options, to_string(kind));
         check_sort_pairs(ctx(), keys, options, to_string(kind));
@@ -345,15 +345,15 @@ TEST_F(MergeSort, BadArguments) {
   std::vector<std::uint32_t> host(1000);
   expect_invalid_argument([&] { sluice::merge_sort(c, cuda::std::span<std::uint32_t>(host), keys.span()); }, "keys");
   expect_invalid_argument(
-      [&] { sluice::merge_sort(c, floats.span(), floats.span(), {.algorithm = merge_sort_algo::radix}); },
+      [&] { sluice::merge_sort(c, floats.span(), floats.span(), {.algorithm = merge_sort_algorithm::radix}); },
       "options.algorithm");
   expect_invalid_argument(
       [&] {
-        sluice::merge_sort(c, keys.span(), keys.span(), {.algorithm = merge_sort_algo::radix}, hashed_answer{});
+        sluice::merge_sort(c, keys.span(), keys.span(), {.algorithm = merge_sort_algorithm::radix}, hashed_answer{});
       },
       "options.algorithm");
   expect_invalid_argument(
-      [&] { sluice::merge_sort(c, keys.span(), keys.span(), {.algorithm = merge_sort_algo::pairwise, .items_per_thread = 13}); },
+      [&] { sluice::merge_sort(c, keys.span(), keys.span(), {.algorithm = merge_sort_algorithm::pairwise, .items_per_thread = 13}); },
       "options.items_per_thread");
   expect_invalid_argument(
       [&] { sluice::merge_sort_pairs(c, keys.span(), values.span(), keys.span(), values.span().first(999)); },

@@ -1,6 +1,6 @@
 // sluice/detail/merge_sort/dispatch.cuh: the merge sort's dispatch: the argument checks once, the
 // strategy (options.algorithm, or automatic: radix where the keys and comparator allow it, else
-// pairwise), E and its shared-memory check, then the strategy's run.
+// pairwise), E and its shared-memory check or GPU-MMS's K, then the strategy's run.
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -9,6 +9,7 @@
 #include <sluice/core/scratch.hpp>
 #include <sluice/core/span.hpp>
 #include <sluice/core/values.hpp>
+#include <sluice/detail/merge_sort/gpu_mms.cuh>
 #include <sluice/detail/merge_sort/pairwise.cuh>
 #include <sluice/detail/merge_sort/tuning.hpp>
 #include <sluice/detail/radix_sort/dispatch.cuh>
@@ -44,17 +45,27 @@ inline constexpr bool radix_orders = std::is_integral_v<K> && !std::is_same_v<K,
 
 /// options.algorithm resolved: automatic → radix where it orders the keys alike, else pairwise.
 template <class K, class Less>
-merge_sort_algo resolve(const char* function, const merge_sort_options& options) {
+merge_sort_algorithm resolve(const char* function, const merge_sort_options& options) {
   switch (options.algorithm) {
-    case merge_sort_algo::automatic: return radix_orders<K, Less> ? merge_sort_algo::radix : merge_sort_algo::pairwise;
-    case merge_sort_algo::pairwise: return merge_sort_algo::pairwise;
-    case merge_sort_algo::radix:
+    case merge_sort_algorithm::automatic: return radix_orders<K, Less> ? merge_sort_algorithm::radix : merge_sort_algorithm::pairwise;
+    case merge_sort_algorithm::pairwise: return merge_sort_algorithm::pairwise;
+    case merge_sort_algorithm::radix:
       if (!radix_orders<K, Less>)
         throw invalid_argument(function, "options.algorithm",
                                "is radix, which sorts integral keys (not bool) under std::less or std::greater only");
-      return merge_sort_algo::radix;
+      return merge_sort_algorithm::radix;
+    case merge_sort_algorithm::gpu_mms: return merge_sort_algorithm::gpu_mms;
   }
-  throw invalid_argument(function, "options.algorithm", "is not a merge_sort_algo");
+  throw invalid_argument(function, "options.algorithm", "is not a merge_sort_algorithm");
+}
+
+/// K for GPU-MMS: options.ways, 0 (the tuning's) or a power of two from 2 to 32.
+inline int checked_ways(const char* function, const merge_sort_options& options) {
+  const int ways = options.ways;
+  if (ways != 0 && ways != 2 && ways != 4 && ways != 8 && ways != 16 && ways != 32)
+    throw invalid_argument(function, "options.ways",
+                           "is " + std::to_string(ways) + ": GPU-MMS merges 2, 4, 8, 16 or 32 lists (0: tuned)");
+  return ways;
 }
 
 /// The compiled E values as one string ("7, 11, 15, 17, 23"), for messages.
@@ -165,23 +176,25 @@ template <class K, class V, class Less>
 void sort(context& ctx, const char* function, cuda::std::span<const K> keys, cuda::std::span<const V> values,
           cuda::std::span<K> out_keys, cuda::std::span<V> out_values, const merge_sort_options& options, Less less) {
   check_types<K, V>();
-  const merge_sort_algo algorithm = resolve<K, Less>(function, options);
-  const int items = algorithm == merge_sort_algo::pairwise ? checked_items_per_thread<K, V>(ctx, function, options) : 0;
+  const merge_sort_algorithm algorithm = resolve<K, Less>(function, options);
+  const int items = algorithm == merge_sort_algorithm::pairwise ? checked_items_per_thread<K, V>(ctx, function, options) : 0;
+  const int ways = algorithm == merge_sort_algorithm::gpu_mms ? checked_ways(function, options) : 0;
   check_sort_arguments<K, V>(ctx, function, keys, values, out_keys, out_values);
   const std::size_t n = keys.size();
   if (n == 0) return;
   auto device = ctx.activate();
   switch (algorithm) {
-    case merge_sort_algo::pairwise:
+    case merge_sort_algorithm::pairwise:
       return with_items_per_thread(items, [&]<int Items>() {
         pairwise_shape<Items, K, V, Less>::sort(ctx, keys.data(), values.data(), out_keys.data(), out_values.data(),
                                                 static_cast<index_t>(n), less);
       });
-    case merge_sort_algo::radix:
+    case merge_sort_algorithm::radix:
       return sort_by_radix<K, V, Less>(ctx, keys.data(), values.data(), out_keys.data(), out_values.data(), n);
-    case merge_sort_algo::automatic: break;  // resolved above
+    case merge_sort_algorithm::gpu_mms: return gpu_mms::sort<K, V, Less>(ctx, keys, values, out_keys, out_values, less, ways);
+    case merge_sort_algorithm::automatic: break;  // resolved above
   }
-  throw invalid_argument(function, "options.algorithm", "is not a merge_sort_algo");
+  throw invalid_argument(function, "options.algorithm", "is not a merge_sort_algorithm");
 }
 
 /// The public entry points' merge: sizes, device memory, no overlap (a merge is out of place), then one

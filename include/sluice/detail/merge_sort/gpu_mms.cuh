@@ -23,7 +23,7 @@
 #include <sluice/core/scratch.hpp>
 #include <sluice/core/values.hpp>
 #include <sluice/detail/merge_sort/gpu_mms_plan.hpp>
-#include <sluice/detail/merge_sort/gpu_mms_tuning.hpp>
+#include <sluice/detail/merge_sort/tuning.hpp>
 #include <sluice/warp/bitonic.cuh>
 #include <sluice/warp/shuffle.cuh>
 
