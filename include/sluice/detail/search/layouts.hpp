@@ -86,16 +86,25 @@ SLUICE_HOST_DEVICE constexpr index_t slot_rank(const tree_shape& t, index_t dept
   return perfect - missing;
 }
 
-/// The in-order rank of layout slot p (node p / B, key p % B): what the build gathers from.
-SLUICE_HOST_DEVICE constexpr index_t layout_slot_rank(const tree_shape& t, index_t p) {
-  const index_t node = p / t.keys_per_node;
+/// The depth of a node and its index within that level.
+struct node_position {
+  index_t depth = 0;
+  index_t index_in_level = 0;
+};
+SLUICE_HOST_DEVICE constexpr node_position position_of(const tree_shape& t, index_t node) {
   index_t first = 0, width = 1, depth = 0;
   while (node >= first + width) {
     first += width;
     width *= t.fan_out();
     ++depth;
   }
-  return slot_rank(t, depth, node - first, p % t.keys_per_node);
+  return {depth, node - first};
+}
+
+/// The in-order rank of layout slot p (node p / B, key p % B): what the build gathers from.
+SLUICE_HOST_DEVICE constexpr index_t layout_slot_rank(const tree_shape& t, index_t p) {
+  const node_position at = position_of(t, p / t.keys_per_node);
+  return slot_rank(t, at.depth, at.index_in_level, p % t.keys_per_node);
 }
 
 /// The sorted index whose key layout slot p holds: its rank, or n − 1 for a padding slot.
@@ -103,35 +112,30 @@ SLUICE_HOST_DEVICE constexpr index_t layout_source(const tree_shape& t, index_t 
   return min_index(layout_slot_rank(t, p), t.keys - 1);
 }
 
-/// One query's root-to-leaf walk. At each node the caller counts c, the node's keys for which the
-/// predicate holds (a prefix of them), and step(c) moves to child c; the first slot where the predicate
-/// fails on the deepest such node is the answer, since everything in-order before it satisfies it.
+/// One query's root-to-leaf walk, small enough to keep several a thread in registers. At each node the
+/// caller counts c, the node's keys for which the predicate holds (a prefix of them), and step(c) moves
+/// to child c; the first slot where the predicate fails on the deepest such node is the answer, since
+/// everything in-order before it satisfies it.
 struct tree_cursor {
   index_t node = 0;
-  index_t depth = 0;
-  index_t index_in_level = 0;
-  index_t answer_depth = 0;
-  index_t answer_index = 0;
-  index_t answer_slot = 0;
-  bool found = false;
+  index_t answer_node = 0;
+  index_t answer_slot = ~index_t{0};  ///< none yet
 
   [[nodiscard]] SLUICE_HOST_DEVICE constexpr bool active(const tree_shape& t) const { return node < t.nodes; }
 
   SLUICE_HOST_DEVICE constexpr void step(const tree_shape& t, index_t c) {
     if (c < t.keys_per_node) {
-      found = true;
-      answer_depth = depth;
-      answer_index = index_in_level;
+      answer_node = node;
       answer_slot = c;
     }
     node = child(t, node, c);
-    index_in_level = index_in_level * t.fan_out() + c;
-    ++depth;
   }
 
   /// The number of real keys for which the predicate holds (after the walk ended).
   [[nodiscard]] SLUICE_HOST_DEVICE constexpr index_t count(const tree_shape& t) const {
-    return found ? min_index(slot_rank(t, answer_depth, answer_index, answer_slot), t.keys) : t.keys;
+    if (answer_slot == ~index_t{0}) return t.keys;
+    const node_position at = position_of(t, answer_node);
+    return min_index(slot_rank(t, at.depth, at.index_in_level, answer_slot), t.keys);
   }
 };
 

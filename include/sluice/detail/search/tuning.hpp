@@ -1,0 +1,43 @@
+// sluice/detail/search/tuning.hpp: the batched searches' launch shapes and the B-tree node size, by
+// architecture. Tuning is data: detail/search/dispatch.cuh reads these. None is measured yet: the first
+// H100 run of bench/cases/search.cu (it sweeps the node sizes) should set them.
+#pragma once
+
+#include <sluice/core/config.hpp>
+
+#include <cstddef>
+
+namespace sluice::detail::search {
+
+/// sm_90 (H100).
+struct sm90_tuning {
+  /// Tree searches: threads a block, and blocks an SM the shared-memory cache is divided for (Karsin's
+  /// M_TB = M·b/P with 2 blocks of 512 threads: half the SM's shared memory each, a 50 % occupancy).
+  static constexpr int tree_block_threads = 512;
+  static constexpr int tree_blocks_per_sm = 2;
+  /// Node words a thread keeps in flight: the walks of several queries interleave so that their
+  /// independent loads overlap (Karsin's ILP factor). Queries a thread = this / node words, clamped to
+  /// [1, max_queries_per_thread]: eytzinger u32 4, B = 16 u32 2, B = 32 u32 1.
+  static constexpr int node_words_in_flight = 32;
+  static constexpr int max_queries_per_thread = 4;
+  /// B-tree node bytes when options.btree_keys_per_node is 0: two 32-byte sectors (16 u32, 8 u64 keys).
+  /// Smaller nodes than one 128-byte line move fewer bytes from DRAM a query (docs/perf-notes.md).
+  static constexpr std::size_t btree_node_bytes = 64;
+  /// Shared memory a block keeps for its own use beside the cache (the runtime reserves 1 KiB).
+  static constexpr std::size_t shared_reserve_bytes = 1024;
+  /// Sorted layout: binary search, one query a thread, one wave of 256-thread blocks.
+  static constexpr int sorted_block_threads = 256;
+  /// Merge-path sorted search: merged items (keys + queries) a thread walks after its split.
+  static constexpr int merge_items_per_thread = 16;
+  static constexpr int merge_block_threads = 256;
+  /// PBS: threads a block (each block keeps its own copy of the keys in shared memory).
+  static constexpr int pbs_block_threads = 512;
+};
+
+/// A table per architecture; those not measured take sm_90's.
+template <int Arch>
+struct tuning_for : sm90_tuning {};
+
+using tuning = tuning_for<SLUICE_TUNING_ARCH>;
+
+}  // namespace sluice::detail::search
