@@ -17,6 +17,7 @@
 #include <sluice/reduce.cuh>
 #include <sluice/scan.cuh>
 #include <sluice/scatter.cuh>
+#include <sluice/search.cuh>
 #include <sluice/segmented.cuh>
 #include <sluice/select.cuh>
 #include <sluice/transpose.cuh>
@@ -59,4 +60,6 @@ void instantiate_every_family(sluice::context& ctx) {
   sluice::histogram_even(ctx, in, bins.span(), 0u, 1024u);
   sluice::multireduce(ctx, in, read(values), bins.span(), sluice::plus{});
   sluice::multiscan_inclusive(ctx, in, read(values), out.span(), m, sluice::plus{});
+  const sluice::search_index<std::uint32_t> index(ctx, in, sluice::search_layout::btree);
+  index.lower_bound(ctx, in, out.span());
 }

@@ -32,7 +32,7 @@ struct search_options {
 /// Options of building a search_index.
 struct search_index_options {
   /// B of the btree layout; 0: the device's tuning (a node of one or more 32-byte sectors). Otherwise
-  /// B·sizeof(K) must be 32, 64, 128 or 256 bytes, rounded down to whole keys (invalid_argument).
+  /// B·sizeof(K) must be 32, 64 or 128 bytes, rounded down to whole keys (invalid_argument).
   int btree_keys_per_node = 0;
   /// Cache the top levels of eytzinger and btree trees in shared memory per block (Karsin's M_TB).
   bool cache_top_levels = true;

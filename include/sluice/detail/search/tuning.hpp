@@ -17,8 +17,9 @@ struct sm90_tuning {
   static constexpr int tree_blocks_per_sm = 2;
   /// Node words a thread keeps in flight: the walks of several queries interleave so that their
   /// independent loads overlap (Karsin's ILP factor). Queries a thread = this / node words, clamped to
-  /// [1, max_queries_per_thread]: eytzinger u32 4, B = 16 u32 2, B = 32 u32 1.
-  static constexpr int node_words_in_flight = 32;
+  /// [1, max_queries_per_thread]: eytzinger u32 4, B = 8 u32 2, B = 16 or 32 u32 1 (more spills
+  /// registers at 2 blocks of 512 threads an SM).
+  static constexpr int node_words_in_flight = 16;
   static constexpr int max_queries_per_thread = 4;
   /// B-tree node bytes when options.btree_keys_per_node is 0: two 32-byte sectors (16 u32, 8 u64 keys).
   /// Smaller nodes than one 128-byte line move fewer bytes from DRAM a query (docs/perf-notes.md).

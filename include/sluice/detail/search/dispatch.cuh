@@ -1,0 +1,178 @@
+// sluice/detail/search/dispatch.cuh: launch shapes of the batched searches from the device (SM count,
+// shared memory per SM and per block) and the tuning table, and the checks every entry point makes.
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/memory.hpp>
+#include <sluice/core/span.hpp>
+#include <sluice/detail/search/kernels.cuh>
+#include <sluice/detail/search/layouts.hpp>
+#include <sluice/detail/search/pbs.hpp>
+#include <sluice/detail/search/tuning.hpp>
+#include <sluice/options/search.hpp>
+
+#include <cuda/std/span>
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace sluice::detail::search {
+
+/// The node sizes a btree may have: one or two 32-byte sectors or one 128-byte line (B ≥ 1). Larger
+/// nodes would not fit a thread's registers at the tree search's occupancy.
+inline constexpr std::size_t btree_node_byte_choices[] = {32, 64, 128};
+
+template <class K>
+constexpr int keys_in_node_bytes(std::size_t bytes) {
+  return static_cast<int>(std::max<std::size_t>(1, bytes / sizeof(K)));
+}
+
+/// B for a btree: the tuning's node when `requested` is 0, else `requested` if it is one of the choices.
+template <class K>
+int btree_keys_per_node(int requested, const char* function) {
+  if (requested == 0) return keys_in_node_bytes<K>(tuning::btree_node_bytes);
+  for (std::size_t bytes : btree_node_byte_choices)
+    if (requested == keys_in_node_bytes<K>(bytes)) return requested;
+  throw invalid_argument(function, "options.btree_keys_per_node",
+                         "must be 0 or fill a node of 32, 64 or 128 bytes (" + std::to_string(sizeof(K)) +
+                             "-byte keys: " + std::to_string(keys_in_node_bytes<K>(32)) + ", " +
+                             std::to_string(keys_in_node_bytes<K>(64)) + " or " +
+                             std::to_string(keys_in_node_bytes<K>(128)) + ")");
+}
+
+/// The checks of every batched search: device memory, one output per query, no output overlapping an
+/// input, an output type that holds every answer (n for the bounds, −1 … n − 1 for predecessor).
+template <class K, class Out>
+void check_search_arguments(const context& ctx, const char* function, cuda::std::span<const K> keys,
+                            cuda::std::span<const K> queries, cuda::std::span<Out> out, bound_kind kind) {
+  static_assert(std::is_integral_v<Out> && !std::is_same_v<Out, bool>, "search outputs are integer indices");
+  require_device_memory(ctx, keys, function, "sorted_keys");
+  require_device_memory(ctx, queries, function, "queries");
+  require_device_memory(ctx, out, function, "out");
+  if (out.size() != queries.size()) throw invalid_argument(function, "out", "must have one element per query");
+  if (overlaps(out, keys) || overlaps(out, queries)) throw invalid_argument(function, "out", "overlaps an input");
+  if (kind == bound_kind::predecessor && !std::is_signed_v<Out>)
+    throw invalid_argument(function, "out", "must be a signed integer type: predecessor answers −1 when none");
+  if (static_cast<unsigned long long>(std::numeric_limits<Out>::max()) < keys.size())
+    throw invalid_argument(function, "out",
+                           "has an element type too narrow for " + std::to_string(keys.size()) + " keys");
+}
+
+/// Bound or predecessor on the plain sorted array: binary search, or merge path when queries are sorted.
+template <class K, class Less, class Out>
+void search_sorted(context& ctx, const K* keys, index_t n, cuda::std::span<const K> queries, Out* out, bound_kind kind,
+                   const search_options& options, Less less) {
+  if (queries.empty()) return;
+  if (options.queries_sorted && n > 0) {
+    constexpr int items = tuning::merge_items_per_thread;
+    const auto kernel = merge_search_kernel<items, K, Less, Out>;
+    const auto threads = static_cast<std::size_t>(tuning::merge_block_threads);
+    const auto grid = one_wave_grid(ctx, kernel, tuning::merge_block_threads,
+                                    ceil_div(ceil_div(n + queries.size(), items), threads));
+    kernel<<<static_cast<unsigned>(grid), tuning::merge_block_threads, 0, ctx.stream()>>>(
+        keys, n, queries.data(), queries.size(), out, kind, less);
+  } else {
+    const auto kernel = sorted_search_kernel<K, Less, Out>;
+    const auto grid = one_wave_grid(ctx, kernel, tuning::sorted_block_threads,
+                                    ceil_div(queries.size(), static_cast<std::size_t>(tuning::sorted_block_threads)));
+    kernel<<<static_cast<unsigned>(grid), tuning::sorted_block_threads, 0, ctx.stream()>>>(
+        keys, n, queries.data(), queries.size(), out, kind, less);
+  }
+  SLUICE_CUDA_CHECK(cudaGetLastError());
+}
+
+/// Shared-memory bytes a block of the tree search may cache: options.cache_bytes, or the SM's shared
+/// memory divided among tuning::tree_blocks_per_sm blocks; 0 when caching is off.
+inline std::size_t tree_cache_bytes(const context& ctx, const search_index_options& options, const char* function) {
+  if (!options.cache_top_levels) return 0;
+  const std::size_t most = ctx.properties().shared_memory_per_block_optin;
+  if (options.cache_bytes > most)
+    throw invalid_argument(function, "options.cache_bytes",
+                           "exceeds the device's shared memory per block (" + std::to_string(most) + " bytes)");
+  if (options.cache_bytes != 0) return options.cache_bytes;
+  const std::size_t share = ctx.properties().shared_memory_per_sm / tuning::tree_blocks_per_sm;
+  return std::min(most, share > tuning::shared_reserve_bytes ? share - tuning::shared_reserve_bytes : 0);
+}
+
+template <int B, class K, class Less, class Out>
+void launch_tree_search(context& ctx, const K* layout, const tree_shape& t, std::size_t cache_bytes,
+                        cuda::std::span<const K> queries, Out* out, bound_kind kind, Less less) {
+  const auto kernel = tree_search_kernel<B, K, Less, Out>;
+  const index_t cached_nodes = min_index(t.nodes, cache_bytes / (sizeof(K) * B));
+  const std::size_t shared_bytes = cached_nodes * B * sizeof(K);
+  SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+  constexpr int threads = tuning::tree_block_threads;
+  const std::size_t tile = static_cast<std::size_t>(threads) * queries_per_thread<K>(B);
+  const auto grid = one_wave_grid(ctx, kernel, threads, ceil_div(queries.size(), tile), shared_bytes);
+  kernel<<<static_cast<unsigned>(grid), threads, shared_bytes, ctx.stream()>>>(layout, t, cached_nodes, queries.data(),
+                                                                                queries.size(), out, kind, less);
+  SLUICE_CUDA_CHECK(cudaGetLastError());
+}
+
+/// Bound or predecessor on an eytzinger (B = 1) or btree layout; B is one of the node-size choices.
+template <class K, class Less, class Out>
+void search_tree(context& ctx, const K* layout, const tree_shape& t, std::size_t cache_bytes,
+                 cuda::std::span<const K> queries, Out* out, bound_kind kind, Less less) {
+  if (queries.empty()) return;
+  const auto b = static_cast<int>(t.keys_per_node);
+  constexpr int b32 = keys_in_node_bytes<K>(32), b64 = keys_in_node_bytes<K>(64);
+  constexpr int b128 = keys_in_node_bytes<K>(128);
+  if (b == 1) launch_tree_search<1>(ctx, layout, t, cache_bytes, queries, out, kind, less);
+  else if (b == b32) launch_tree_search<b32>(ctx, layout, t, cache_bytes, queries, out, kind, less);
+  else if (b == b64) launch_tree_search<b64>(ctx, layout, t, cache_bytes, queries, out, kind, less);
+  else if (b == b128) launch_tree_search<b128>(ctx, layout, t, cache_bytes, queries, out, kind, less);
+  else throw invalid_argument("search_index", "keys_per_node", "is not a node size the kernels are built for");
+}
+
+/// layout[p] ← sorted[layout_source(p)] for the m·B slots (layout and sorted must not overlap).
+template <class K>
+void gather_layout(context& ctx, const K* sorted, K* layout, const tree_shape& t) {
+  if (t.slots() == 0) return;
+  const auto kernel = gather_layout_kernel<K>;
+  kernel<<<streaming_grid(ctx, kernel, t.slots()), 256, 0, ctx.stream()>>>(sorted, layout, t);
+  SLUICE_CUDA_CHECK(cudaGetLastError());
+}
+
+template <pbs_algo Algo, class K, class Less, class Out>
+void launch_pbs(context& ctx, cuda::std::span<const K> keys, pbs_index padded, cuda::std::span<const K> queries,
+                Out* out, Less less) {
+  const auto kernel = pbs_kernel<Algo, K, Less, Out>;
+  const std::size_t shared_bytes = static_cast<std::size_t>(padded) * sizeof(K);
+  SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+  constexpr int threads = tuning::pbs_block_threads;
+  const auto grid = one_wave_grid(ctx, kernel, threads, ceil_div(queries.size(), std::size_t{threads}), shared_bytes);
+  kernel<<<static_cast<unsigned>(grid), threads, shared_bytes, ctx.stream()>>>(keys.data(), keys.size(), padded,
+                                                                                queries.data(), queries.size(), out, less);
+  SLUICE_CUDA_CHECK(cudaGetLastError());
+}
+
+/// Predecessor by PBS / PBS-CF / PBS-CL with the keys padded into shared memory (pbs.hpp).
+template <class K, class Less, class Out>
+void pbs_predecessor(context& ctx, const char* function, cuda::std::span<const K> keys, cuda::std::span<const K> queries,
+                     Out* out, const pbs_options& options, Less less) {
+  constexpr pbs_index w = 32;
+  const pbs_index padded = pbs_padded_size(static_cast<pbs_index>(keys.size()), w);
+  const std::size_t most = ctx.properties().shared_memory_per_block_optin;
+  if (static_cast<std::size_t>(padded) * sizeof(K) > most)
+    throw invalid_argument(function, "sorted_keys",
+                           std::to_string(keys.size()) + " keys padded to " + std::to_string(padded) + " (" +
+                               std::to_string(static_cast<std::size_t>(padded) * sizeof(K)) +
+                               " bytes) exceed the device's shared memory per block (" + std::to_string(most) + " bytes)");
+  if (queries.empty()) return;
+  if (keys.empty()) return search_sorted(ctx, keys.data(), 0, queries, out, bound_kind::predecessor, {}, less);
+  switch (options.algorithm) {
+    case pbs_algo::pbs: return launch_pbs<pbs_algo::pbs>(ctx, keys, padded, queries, out, less);
+    case pbs_algo::pbs_cf: return launch_pbs<pbs_algo::pbs_cf>(ctx, keys, padded, queries, out, less);
+    case pbs_algo::automatic:
+    case pbs_algo::pbs_cl: return launch_pbs<pbs_algo::pbs_cl>(ctx, keys, padded, queries, out, less);
+  }
+  throw invalid_argument(function, "options.algorithm", "is not a pbs_algo");
+}
+
+}  // namespace sluice::detail::search

@@ -1,0 +1,196 @@
+// sluice/detail/search/kernels.cuh: the batched search kernels (Karsin ch. 6). Every kernel is a thin
+// loop around the pure index functions of layouts.hpp and pbs.hpp, which the host tests prove.
+//
+//   gather_layout_kernel  builds a tree layout: slot p ← sorted[layout_source(p)]; n reads, m·B writes
+//   tree_search_kernel    eytzinger / btree: each block first copies the top nodes (a prefix of the level
+//                         order) into shared memory (Karsin's M_TB), then every thread walks several
+//                         queries down at once, issuing their independent node loads together
+//   sorted_search_kernel  binary search on the plain sorted array (SORTED), one query a thread
+//   merge_search_kernel   sorted queries: every thread splits the merge of keys and queries by merge path
+//                         at its diagonal and walks E merged items, O(n + Q) sequential reads
+//   pbs_kernel            keys padded into shared memory per block, then PBS / PBS-CF / PBS-CL a query
+// Every index derived from a comparison is bounded by the shapes (cursor nodes < m, merge indices ≤ n and
+// ≤ Q, PBS probes < P), so keys that are not sorted give unspecified answers but no stray access.
+#pragma once
+
+#include <sluice/core/config.hpp>
+#include <sluice/core/merge_path.hpp>
+#include <sluice/detail/search/layouts.hpp>
+#include <sluice/detail/search/pbs.hpp>
+#include <sluice/detail/search/tuning.hpp>
+#include <sluice/options/search.hpp>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+namespace sluice::detail::search {
+
+enum class bound_kind : int { lower, upper, predecessor };
+
+/// A NaN query (floating-point keys only): no key is ≤ it, so its predecessor is −1 (reference/search.hpp).
+template <class K>
+SLUICE_HOST_DEVICE constexpr bool is_nan_query(const K& q) {
+  if constexpr (cuda::std::is_floating_point_v<K>) return q != q;
+  else return false;
+}
+
+/// The monotone predicate a bound counts: lower_bound keys k < q; upper_bound and predecessor k ≤ q,
+/// that is !(q < k).
+template <class K, class Less>
+struct bound_predicate {
+  K query;
+  Less less;
+  bool inclusive;
+  SLUICE_HOST_DEVICE SLUICE_FORCEINLINE bool operator()(const K& key) const {
+    return inclusive ? !less(query, key) : less(key, query);
+  }
+};
+
+/// A bound's result from the number of keys its predicate holds for.
+template <class Out, class K>
+SLUICE_HOST_DEVICE SLUICE_FORCEINLINE Out bound_result(bound_kind kind, index_t count, const K& query) {
+  if (kind != bound_kind::predecessor) return static_cast<Out>(count);
+  const auto predecessor = is_nan_query(query) ? cuda::std::int64_t{-1} : static_cast<cuda::std::int64_t>(count) - 1;
+  return static_cast<Out>(predecessor);
+}
+
+/// Queries a thread walks at once: enough independent node loads in flight without spilling registers.
+template <class K>
+constexpr int queries_per_thread(int keys_per_node) {
+  const int node_words = static_cast<int>((keys_per_node * sizeof(K) + 3) / 4);
+  const int wanted = tuning::node_words_in_flight / node_words;
+  return wanted < 1 ? 1 : wanted > tuning::max_queries_per_thread ? tuning::max_queries_per_thread : wanted;
+}
+
+/// A node's B keys into registers, in 16-byte loads when the node is a multiple of 16 bytes (nodes then
+/// start 16-byte aligned: the layout and the shared cache are).
+template <int B, class K>
+SLUICE_DEVICE SLUICE_FORCEINLINE void load_node(const K* node, K (&keys)[B]) {
+  constexpr unsigned bytes = B * sizeof(K);
+  if constexpr (bytes % 16 == 0) {
+    uint4 raw[bytes / 16];
+#pragma unroll
+    for (unsigned v = 0; v < bytes / 16; ++v) raw[v] = reinterpret_cast<const uint4*>(node)[v];
+    __builtin_memcpy(keys, raw, bytes);
+  } else {
+#pragma unroll
+    for (int s = 0; s < B; ++s) keys[s] = node[s];
+  }
+}
+
+template <class K>
+__global__ void gather_layout_kernel(const K* __restrict__ sorted, K* __restrict__ layout, tree_shape t) {
+  const index_t stride = index_t{gridDim.x} * blockDim.x;
+  for (index_t p = index_t{blockIdx.x} * blockDim.x + threadIdx.x; p < t.slots(); p += stride)
+    layout[p] = sorted[layout_source(t, p)];
+}
+
+template <int B, class K, class Less, class Out>
+__global__ void __launch_bounds__(tuning::tree_block_threads, tuning::tree_blocks_per_sm)
+    tree_search_kernel(const K* __restrict__ layout, tree_shape t, index_t cached_nodes,
+                       const K* __restrict__ queries, index_t count, Out* __restrict__ out, bound_kind kind,
+                       Less less) {
+  constexpr int qpt = queries_per_thread<K>(B);
+  extern __shared__ __align__(16) unsigned char tree_cache_storage[];
+  K* cache = reinterpret_cast<K*>(tree_cache_storage);
+  for (index_t i = threadIdx.x; i < cached_nodes * B; i += blockDim.x) cache[i] = layout[i];
+  __syncthreads();
+
+  const index_t tile = index_t{blockDim.x} * qpt;
+  for (index_t base = index_t{blockIdx.x} * tile; base < count; base += index_t{gridDim.x} * tile) {
+    tree_cursor cursor[qpt];
+    K query[qpt];
+#pragma unroll
+    for (int j = 0; j < qpt; ++j) {
+      const index_t i = base + static_cast<index_t>(j) * blockDim.x + threadIdx.x;
+      query[j] = queries[min_index(i, count - 1)];
+      if (i >= count) cursor[j].node = t.nodes;  // no query: the walk is over before it starts
+    }
+    for (bool walking = true; walking;) {
+      // All loads first, then all comparisons: the qpt walks' memory accesses overlap.
+      K keys[qpt][B];
+#pragma unroll
+      for (int j = 0; j < qpt; ++j) {
+        const index_t node = cursor[j].node;
+        if (cursor[j].active(t)) load_node<B>(node < cached_nodes ? cache + node * B : layout + node * B, keys[j]);
+      }
+      walking = false;
+#pragma unroll
+      for (int j = 0; j < qpt; ++j) {
+        if (!cursor[j].active(t)) continue;
+        const bound_predicate<K, Less> holds{query[j], less, kind != bound_kind::lower};
+        index_t c = 0;
+#pragma unroll
+        for (int s = 0; s < B; ++s) c += holds(keys[j][s]) ? 1 : 0;
+        cursor[j].step(t, c);
+        walking = true;
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < qpt; ++j) {
+      const index_t i = base + static_cast<index_t>(j) * blockDim.x + threadIdx.x;
+      if (i < count) out[i] = bound_result<Out>(kind, cursor[j].count(t), query[j]);
+    }
+  }
+}
+
+template <class K, class Less, class Out>
+__global__ void sorted_search_kernel(const K* __restrict__ keys, index_t n, const K* __restrict__ queries, index_t count,
+                                     Out* __restrict__ out, bound_kind kind, Less less) {
+  const index_t stride = index_t{gridDim.x} * blockDim.x;
+  for (index_t i = index_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += stride) {
+    const bound_predicate<K, Less> holds{queries[i], less, kind != bound_kind::lower};
+    const index_t taken = sorted_count(n, [&](index_t j) { return holds(keys[j]); });
+    out[i] = bound_result<Out>(kind, taken, holds.query);
+  }
+}
+
+template <int E, class K, class Less, class Out>
+__global__ void merge_search_kernel(const K* __restrict__ keys, index_t n, const K* __restrict__ queries, index_t count,
+                                    Out* __restrict__ out, bound_kind kind, Less less) {
+  const bool inclusive = kind != bound_kind::lower;
+  // The merge takes key a before query b when the bound's predicate holds for a; merge_path's rule is
+  // "a first unless comes_first(b, a)".
+  auto key_first = [&](const K& key, const K& query) { return inclusive ? !less(query, key) : less(key, query); };
+  auto query_first = [&](const K& query, const K& key) { return !key_first(key, query); };
+  const index_t total = n + count;
+  const index_t stride = index_t{gridDim.x} * blockDim.x * E;
+  for (index_t diagonal = (index_t{blockIdx.x} * blockDim.x + threadIdx.x) * E; diagonal < total; diagonal += stride) {
+    index_t a = merge_path(keys, n, queries, count, diagonal, query_first);
+    index_t b = diagonal - a;
+    const index_t end = min_index(diagonal + E, total);
+    for (index_t d = diagonal; d < end && b < count; ++d) {
+      if (a < n && key_first(keys[a], queries[b])) {
+        ++a;
+      } else {
+        out[b] = bound_result<Out>(kind, a, queries[b]);
+        ++b;
+      }
+    }
+  }
+}
+
+template <pbs_algo Algo, class K, class Less, class Out>
+__global__ void pbs_kernel(const K* __restrict__ keys, index_t n, pbs_index padded, const K* __restrict__ queries,
+                           index_t count, Out* __restrict__ out, Less less) {
+  constexpr pbs_index w = 32;  // the warp width and the bank count of every NVIDIA GPU
+  extern __shared__ __align__(16) unsigned char pbs_storage[];
+  K* slots = reinterpret_cast<K*>(pbs_storage);
+  for (index_t i = threadIdx.x; i < static_cast<index_t>(padded); i += blockDim.x) slots[i] = keys[min_index(i, n - 1)];
+  __syncthreads();
+
+  const pbs_index lane = threadIdx.x % w;
+  const index_t stride = index_t{gridDim.x} * blockDim.x;
+  for (index_t i = index_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += stride) {
+    const K q = queries[i];
+    auto read = [&](pbs_index j) { return !less(q, slots[j]); };
+    const padded_slots<decltype(read)> le{padded, read};
+    pbs_index taken = 0;
+    if constexpr (Algo == pbs_algo::pbs) taken = pbs_count(padded, le);
+    else if constexpr (Algo == pbs_algo::pbs_cf) taken = pbs_cf_count(padded, w, lane, le);
+    else taken = pbs_cl_count(padded, w, lane, le);
+    out[i] = bound_result<Out>(bound_kind::predecessor, min_index(static_cast<index_t>(taken), n), q);
+  }
+}
+
+}  // namespace sluice::detail::search
