@@ -42,7 +42,8 @@ constexpr double sector = 32.0;
 /// Bytes a query reads beyond the L2 when every query visits one node a level, level d holding
 /// level_nodes(d) nodes of node_bytes (see the header).
 template <class LevelNodes>
-double missed_bytes(std::size_t total_nodes, double node_bytes, double access_bytes, double l2, LevelNodes level_nodes) {
+double missed_bytes(std::size_t total_nodes, double node_bytes, double access_bytes, double l2, double keys_per_node,
+                    LevelNodes level_nodes) {
   double resident = 0, missed = 0;
   std::size_t placed = 0;
   for (int d = 0; placed < total_nodes; ++d) {
@@ -50,7 +51,10 @@ double missed_bytes(std::size_t total_nodes, double node_bytes, double access_by
     const double present = std::min<double>(full, static_cast<double>(total_nodes - placed));
     placed += static_cast<std::size_t>(present);
     resident += present * node_bytes;
-    if (resident > l2) missed += access_bytes * present / full;
+    // Every query visits each full level; the partial last one only for the share of the key gaps its
+    // nodes own, (B + 1) a node.
+    const double share = present < full ? std::min(1.0, present * (keys_per_node + 1) / (static_cast<double>(total_nodes) * keys_per_node + 1)) : 1.0;
+    if (resident > l2) missed += access_bytes * share;
   }
   return missed;
 }
@@ -60,17 +64,17 @@ double bytes_per_query(search_layout layout, std::size_t n, std::size_t keys_per
   const auto nodes = (n + keys_per_node - 1) / keys_per_node;
   switch (layout) {
     case search_layout::eytzinger:
-      return io + missed_bytes(n, 4.0, sector, l2, [](int d) { return std::ldexp(1.0, d); });
+      return io + missed_bytes(n, 4.0, sector, l2, 1.0, [](int d) { return std::ldexp(1.0, d); });
     case search_layout::btree: {
       const double node = 4.0 * static_cast<double>(keys_per_node);
-      return io + missed_bytes(nodes, node, node, l2,
+      return io + missed_bytes(nodes, node, node, l2, static_cast<double>(keys_per_node),
                                [&](int d) { return std::pow(static_cast<double>(keys_per_node + 1), d); });
     }
     case search_layout::sorted: break;
   }
   // Binary search: step d probes 2^d distinct positions, each in its own sector until they are 8 keys apart.
   const std::size_t sectors = (n + 7) / 8;
-  return io + missed_bytes(sectors, sector, sector, l2, [](int d) { return std::ldexp(1.0, d); });
+  return io + missed_bytes(sectors, sector, sector, l2, 8.0, [](int d) { return std::ldexp(1.0, d); });
 }
 
 std::vector<std::size_t> key_sizes(const bench::case_context& session) {

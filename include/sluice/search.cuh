@@ -145,7 +145,7 @@ class search_index_view {
 ///   sorted     the keys as given, binary search per query (or merge path for sorted queries)
 ///   eytzinger  level-order binary search tree: n slots, no padding
 ///   btree      level-order B-tree of m = ⌈n/B⌉ nodes of B keys (a node one or more 32-byte sectors,
-///              B from the device's tuning or search_index_options::btree_keys_per_node); the m·B − n
+///              B from the device's tuning, one sector, or search_index_options::btree_keys_per_node); the m·B − n
 ///              padding slots hold copies of the largest key (no sentinel value: any key may occur)
 /// Members answer with indices into the sorted order whatever the layout. Each block of the tree
 /// searches caches the top nodes in shared memory (search_index_options). Construction:

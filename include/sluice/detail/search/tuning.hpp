@@ -21,9 +21,11 @@ struct sm90_tuning {
   /// registers at 2 blocks of 512 threads an SM).
   static constexpr int node_words_in_flight = 16;
   static constexpr int max_queries_per_thread = 4;
-  /// B-tree node bytes when options.btree_keys_per_node is 0: two 32-byte sectors (16 u32, 8 u64 keys).
-  /// Smaller nodes than one 128-byte line move fewer bytes from DRAM a query (docs/perf-notes.md).
-  static constexpr std::size_t btree_node_bytes = 64;
+  /// B-tree node bytes when options.btree_keys_per_node is 0: one 32-byte sector (8 u32, 4 u64 keys).
+  /// The traffic model of docs/perf-notes.md (bench/cases/search.cu) gives a sector node half the DRAM
+  /// bytes a query of a two-sector node and a quarter of a 128-byte line's (Karsin's B = w) at 2^26 keys;
+  /// not yet measured: the benchmark sweeps B = 8, 16, 32.
+  static constexpr std::size_t btree_node_bytes = 32;
   /// Shared memory a block keeps for its own use beside the cache (the runtime reserves 1 KiB).
   static constexpr std::size_t shared_reserve_bytes = 1024;
   /// Sorted layout: binary search, one query a thread, one wave of 256-thread blocks.
