@@ -101,7 +101,7 @@ std::vector<int> bank_ways(variant v, const std::vector<std::uint32_t>& slots, s
 std::vector<std::uint32_t> distinct_keys(std::size_t n, std::mt19937& random) {
   std::vector<std::uint32_t> keys(n);
   std::uint32_t value = 0;
-  for (auto& k : keys) k = value += 1 + random() % 1000;
+  for (auto& k : keys) k = value += 1 + static_cast<std::uint32_t>(random() % 1000);
   return keys;
 }
 
