@@ -41,8 +41,9 @@ struct by_major {
   __host__ __device__ bool operator()(const pair_key& a, const pair_key& b) const { return a.major < b.major; }
 };
 
-const std::size_t all_sizes[] = {0,    1,    2,    7,    8,    9,    15,     16,    17,
-                                 31,   32,   33,   1023, 1024, 1025, 100003, (std::size_t{1} << 20) + 7};
+/// B ± 1 for every default node (4 u64, 8 u32, 2 for the 16-byte key) and the 16-key node; w² ± 1.
+const std::size_t all_sizes[] = {0,  1,  2,  3,  4,    5,    7,    8,    9,      15,
+                                 16, 17, 31, 32, 33, 1023, 1024, 1025, 100003, (std::size_t{1} << 20) + 7};
 std::vector<std::size_t> sizes() { return sluice::testing::sweep_sizes(all_sizes); }
 
 const sluice::search_layout all_layouts[] = {sluice::search_layout::sorted, sluice::search_layout::eytzinger,
@@ -312,6 +313,38 @@ TEST_F(SearchIndex, BadArguments) {
                           "options.cache_bytes");
   const sluice::search_index<std::uint32_t> index(ctx(), keys.span());
   expect_invalid_argument([&] { index.lower_bound(ctx(), queries.span(), short_out.span()); }, "out");
+}
+
+TEST_F(SearchIndex, UnsortedKeysStayInBounds) {
+  // Unspecified answers, but in range and no stray access (compute-sanitizer's memcheck proves the latter).
+  std::mt19937_64 random(13);
+  for (std::size_t n : {std::size_t{33}, std::size_t{100003}}) {
+    std::vector<std::uint32_t> keys(n);
+    for (auto& k : keys) k = static_cast<std::uint32_t>(random());
+    const auto queries = u32_queries(keys, random);
+    const sluice::device_buffer<std::uint32_t> d_keys(ctx(), std::span<const std::uint32_t>(keys));
+    const sluice::device_buffer<std::uint32_t> d_queries(ctx(), std::span<const std::uint32_t>(queries));
+    sluice::device_buffer<std::int64_t> out(ctx(), queries.size());
+    auto in_range = [&](const std::string& what, std::int64_t low) {
+      for (std::int64_t r : out.to_host())
+        ASSERT_TRUE(r >= low && r <= static_cast<std::int64_t>(n)) << what << ", n = " << n << ": " << r;
+    };
+    for (sluice::search_layout layout : all_layouts) {
+      const sluice::search_index<std::uint32_t> index(ctx(), d_keys.span(), layout);
+      index.lower_bound(ctx(), d_queries.span(), out.span());
+      in_range("lower_bound, layout " + describe(layout), 0);
+      index.predecessor(ctx(), d_queries.span(), out.span());
+      in_range("predecessor, layout " + describe(layout), -1);
+    }
+    if (n <= 8192)
+      for (sluice::pbs_algo algo : {sluice::pbs_algo::pbs, sluice::pbs_algo::pbs_cf, sluice::pbs_algo::pbs_cl}) {
+        sluice::pbs_predecessor(ctx(), d_keys.span(), d_queries.span(), out.span(), {.algorithm = algo});
+        in_range("pbs_predecessor, " + std::to_string(static_cast<int>(algo)), -1);
+      }
+    // Merge path over unsorted keys and queries: only memory safety is promised (outputs may stay unwritten).
+    sluice::upper_bound(ctx(), d_keys.span(), d_queries.span(), out.span(), {.queries_sorted = true});
+    ctx().synchronize();
+  }
 }
 
 // --- PBS ---

@@ -87,10 +87,13 @@ __global__ void gather_layout_kernel(const K* __restrict__ sorted, K* __restrict
 
 template <int B, class K, class Less, class Out>
 __global__ void __launch_bounds__(tuning::tree_block_threads, tuning::tree_blocks_per_sm)
-    tree_search_kernel(const K* __restrict__ layout, tree_shape t, index_t cached_nodes,
+    tree_search_kernel(const K* __restrict__ layout, tree_shape shape, index_t cached_nodes,
                        const K* __restrict__ queries, index_t count, Out* __restrict__ out, bound_kind kind,
                        Less less) {
   constexpr int qpt = queries_per_thread<K>(B);
+  // B as a compile-time constant in the inlined index arithmetic: divisions by B + 1 become multiplies.
+  tree_shape t = shape;
+  t.keys_per_node = B;
   extern __shared__ __align__(16) unsigned char tree_cache_storage[];
   K* cache = reinterpret_cast<K*>(tree_cache_storage);
   for (index_t i = threadIdx.x; i < cached_nodes * B; i += blockDim.x) cache[i] = layout[i];
