@@ -70,12 +70,13 @@ void search_sorted(context& ctx, const K* keys, index_t n, cuda::std::span<const
                    const search_options& options, Less less) {
   if (queries.empty()) return;
   if (options.queries_sorted && n > 0) {
-    constexpr int items = tuning::merge_items_per_thread;
+    constexpr int items = tuning::template merge_items_per_thread<K>();
     const auto kernel = merge_search_kernel<items, K, Less, Out>;
-    const auto threads = static_cast<std::size_t>(tuning::merge_block_threads);
-    const auto grid = one_wave_grid(ctx, kernel, tuning::merge_block_threads,
-                                    ceil_div(ceil_div(n + queries.size(), items), threads));
-    kernel<<<static_cast<unsigned>(grid), tuning::merge_block_threads, 0, ctx.stream()>>>(
+    const std::size_t tile = static_cast<std::size_t>(tuning::merge_block_threads) * items;
+    const std::size_t shared_bytes = tile * sizeof(K);
+    SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+    const auto grid = one_wave_grid(ctx, kernel, tuning::merge_block_threads, ceil_div(n + queries.size(), tile), shared_bytes);
+    kernel<<<static_cast<unsigned>(grid), tuning::merge_block_threads, shared_bytes, ctx.stream()>>>(
         keys, n, queries.data(), queries.size(), out, kind, less);
   } else {
     const auto kernel = sorted_search_kernel<K, Less, Out>;

@@ -6,8 +6,9 @@
 //                         order) into shared memory (Karsin's M_TB), then every thread walks several
 //                         queries down at once, issuing their independent node loads together
 //   sorted_search_kernel  binary search on the plain sorted array (SORTED), one query a thread
-//   merge_search_kernel   sorted queries: every thread splits the merge of keys and queries by merge path
-//                         at its diagonal and walks E merged items, O(n + Q) sequential reads
+//   merge_search_kernel   sorted queries: each block cuts a tile of the merge of keys and queries by merge
+//                         path, stages it in shared memory, and every thread walks E merged items there;
+//                         O(n + Q) coalesced reads
 //   pbs_kernel            keys padded into shared memory per block, then PBS / PBS-CF / PBS-CL a query
 // Every index derived from a comparison is bounded by the shapes (cursor nodes < m, merge indices ≤ n and
 // ≤ Q, PBS probes < P), so keys that are not sorted give unspecified answers but no stray access.
@@ -16,6 +17,7 @@
 #include <sluice/core/config.hpp>
 #include <sluice/core/merge_path.hpp>
 #include <sluice/detail/search/layouts.hpp>
+#include <sluice/detail/search/merge_search.hpp>
 #include <sluice/detail/search/pbs.hpp>
 #include <sluice/detail/search/tuning.hpp>
 #include <sluice/options/search.hpp>
@@ -148,28 +150,37 @@ __global__ void sorted_search_kernel(const K* __restrict__ keys, index_t n, cons
   }
 }
 
+/// Sorted queries: a tile of the merge of keys and queries at a time (E items a thread); its two inputs
+/// are cut by merge path, copied into shared memory with coalesced loads, and each thread walks its E
+/// items there (merge_search.hpp).
 template <int E, class K, class Less, class Out>
-__global__ void merge_search_kernel(const K* __restrict__ keys, index_t n, const K* __restrict__ queries, index_t count,
-                                    Out* __restrict__ out, bound_kind kind, Less less) {
+__global__ void __launch_bounds__(tuning::merge_block_threads)
+    merge_search_kernel(const K* __restrict__ keys, index_t n, const K* __restrict__ queries, index_t count,
+                        Out* __restrict__ out, bound_kind kind, Less less) {
+  constexpr index_t tile = index_t{tuning::merge_block_threads} * E;
+  extern __shared__ __align__(16) unsigned char merge_storage[];
+  K* staged = reinterpret_cast<K*>(merge_storage);  // the tile's keys, then its queries
+  __shared__ index_t tile_a[2];
+
   const bool inclusive = kind != bound_kind::lower;
-  // The merge takes key a before query b when the bound's predicate holds for a; merge_path's rule is
-  // "a first unless comes_first(b, a)".
   auto key_first = [&](const K& key, const K& query) { return inclusive ? !less(query, key) : less(key, query); };
   auto query_first = [&](const K& query, const K& key) { return !key_first(key, query); };
   const index_t total = n + count;
-  const index_t stride = index_t{gridDim.x} * blockDim.x * E;
-  for (index_t diagonal = (index_t{blockIdx.x} * blockDim.x + threadIdx.x) * E; diagonal < total; diagonal += stride) {
-    index_t a = merge_path(keys, n, queries, count, diagonal, query_first);
-    index_t b = diagonal - a;
-    const index_t end = min_index(diagonal + E, total);
-    for (index_t d = diagonal; d < end && b < count; ++d) {
-      if (a < n && key_first(keys[a], queries[b])) {
-        ++a;
-      } else {
-        out[b] = bound_result<Out>(kind, a, queries[b]);
-        ++b;
-      }
-    }
+  for (index_t d_begin = index_t{blockIdx.x} * tile; d_begin < total; d_begin += index_t{gridDim.x} * tile) {
+    const index_t d_end = min_index(d_begin + tile, total);
+    if (threadIdx.x < 2) tile_a[threadIdx.x] = merge_path(keys, n, queries, count, threadIdx.x == 0 ? d_begin : d_end, query_first);
+    __syncthreads();
+    const tile_split split = make_tile_split(tile_a[0], tile_a[1], d_begin, d_end, n, count);
+    const index_t na = split.a_end - split.a_begin, nb = split.b_end - split.b_begin;
+    for (index_t i = threadIdx.x; i < na + nb; i += blockDim.x)
+      staged[i] = i < na ? keys[split.a_begin + i] : queries[split.b_begin + (i - na)];
+    __syncthreads();
+    const index_t diagonal = index_t{threadIdx.x} * E;
+    if (diagonal < na + nb)
+      walk_merge(staged, na, staged + na, nb, diagonal, index_t{E}, key_first, [&](index_t j, index_t i) {
+        out[split.b_begin + j] = bound_result<Out>(kind, split.a_begin + i, staged[na + j]);
+      });
+    __syncthreads();  // the next tile overwrites staged and tile_a
   }
 }
 

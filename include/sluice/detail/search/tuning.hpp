@@ -30,9 +30,16 @@ struct sm90_tuning {
   static constexpr std::size_t shared_reserve_bytes = 1024;
   /// Sorted layout: binary search, one query a thread, one wave of 256-thread blocks.
   static constexpr int sorted_block_threads = 256;
-  /// Merge-path sorted search: merged items (keys + queries) a thread walks after its split.
-  static constexpr int merge_items_per_thread = 16;
+  /// Merge-path sorted search: a block stages a tile of about merge_tile_bytes of keys and queries in
+  /// shared memory, merge_items_per_thread<K> merged items a thread: odd, so that the threads' walks
+  /// start in different banks (ModernGPU's choice): 31 for u32, 15 for u64, 7 for 16-byte keys.
   static constexpr int merge_block_threads = 256;
+  static constexpr std::size_t merge_tile_bytes = 32768;
+  template <class K>
+  static constexpr int merge_items_per_thread() {
+    const auto fit = static_cast<int>(merge_tile_bytes / (merge_block_threads * sizeof(K)));
+    return fit < 2 ? 1 : fit % 2 == 0 ? fit - 1 : fit;
+  }
   /// PBS: threads a block (each block keeps its own copy of the keys in shared memory).
   static constexpr int pbs_block_threads = 512;
 };
