@@ -12,9 +12,12 @@
 // Semantics, whatever the layout: answers are indices into the SORTED order. keys must be sorted by
 // `less` (a strict weak order); unsorted keys give unspecified answers, but every read and write stays
 // in bounds. A NaN query of floating-point keys (under std::less) gives lower_bound 0, upper_bound n and
-// predecessor −1, as reference/search.hpp does. With search_options::queries_sorted the sorted layout
-// runs a merge-path search; queries not sorted under that flag give unspecified values, possibly leaving
-// some outputs unwritten, still in bounds.
+// predecessor −1, as reference/search.hpp does. With search_options::queries_sorted the free functions
+// and the sorted layout run a merge-path search; queries not sorted under that flag give unspecified
+// values, possibly leaving some outputs unwritten, still in bounds.
+// The free functions' strategy (search_options::algorithm, automatic by default): binary_search, merge_path,
+// or a temporary eytzinger / btree layout built from the pool for the call (m·B keys; automatic picks the
+// btree when Q ≥ n/4 and n ≥ 4096, since building it costs about as much as a few sequential passes).
 // Out is any integer type whose maximum is at least n (32-bit outputs are the fastest); predecessor needs
 // a signed one. sluice::invalid_argument names: 'sorted_keys', 'queries', 'out' (not device memory, size
 // ≠ queries, overlapping an input, too narrow, unsigned for predecessor) and the options.
@@ -54,7 +57,7 @@ void search_sorted_checked(context& ctx, const char* function, cuda::std::span<c
                            cuda::std::span<const K> queries, cuda::std::span<Out> out, bound_kind kind,
                            const search_options& options, Less less) {
   check_search_arguments(ctx, function, keys, queries, out, kind);
-  search_sorted(ctx, keys.data(), keys.size(), queries, out.data(), kind, options, less);
+  search_array(ctx, function, keys, queries, out.data(), kind, options, less);
 }
 }  // namespace detail::search
 
@@ -241,7 +244,7 @@ class search_index {
     detail::search::check_search_arguments(ctx, function, cuda::std::span<const K>(keys_, shape_.keys), qs,
                                            cuda::std::span<Out>(out), kind);
     if (layout_ == search_layout::sorted)
-      detail::search::search_sorted(ctx, keys_, shape_.keys, qs, out.data(), kind, options, less_);
+      detail::search::search_sorted(ctx, keys_, shape_.keys, qs, out.data(), kind, options.queries_sorted, less_);
     else
       detail::search::search_tree(ctx, keys_, shape_, cache_bytes_, qs, out.data(), kind, less_);
   }

@@ -1,5 +1,6 @@
 // GPU tests of search.cuh (Karsin ch. 6) against std::lower_bound / std::upper_bound under the same Less
-// (and sluice::reference::predecessor's NaN rule): the free functions with random and sorted queries,
+// (and sluice::reference::predecessor's NaN rule): the free functions in every strategy with random and
+// sorted queries,
 // search_index in every layout out of place and in place, its device view inside a user kernel, and
 // pbs_predecessor in every variant on random and bank-conflict adversarial queries. Keys: random,
 // duplicate-heavy, equal to the type's maximum; queries below the minimum, above the maximum, equal to
@@ -50,6 +51,21 @@ const sluice::search_layout all_layouts[] = {sluice::search_layout::sorted, slui
                                              sluice::search_layout::btree};
 std::string describe(sluice::search_layout layout) {
   return layout == sluice::search_layout::sorted ? "sorted" : layout == sluice::search_layout::eytzinger ? "eytzinger" : "btree";
+}
+
+/// The free functions' strategies worth running on random or on sorted queries (merge_path needs sorted ones).
+std::vector<sluice::search_algo> free_function_algos(bool sorted_queries) {
+  using sluice::search_algo;
+  if (sorted_queries) return {search_algo::automatic, search_algo::merge_path, search_algo::binary_search};
+  return {search_algo::automatic, search_algo::binary_search, search_algo::eytzinger, search_algo::btree};
+}
+std::string describe(sluice::search_algo a) {
+  using sluice::search_algo;
+  return a == search_algo::automatic       ? "automatic"
+         : a == search_algo::binary_search ? "binary_search"
+         : a == search_algo::merge_path    ? "merge_path"
+         : a == search_algo::eytzinger     ? "temporary eytzinger"
+                                           : "temporary btree";
 }
 
 /// The three answers a query set expects, computed by the std algorithms under `less`.
@@ -111,12 +127,16 @@ void check_everything(sluice::context& ctx, const std::vector<K>& keys, std::vec
     const sluice::search_options options{.queries_sorted = sorted_queries};
     const auto k = d_keys.span();
     const auto q = d_queries.span();
-    check_call<Out>(ctx, queries.size(), e.lower, what + ", lower_bound",
-                    [&](auto out) { sluice::lower_bound(ctx, k, q, out, options, less); });
-    check_call<Out>(ctx, queries.size(), e.upper, what + ", upper_bound",
-                    [&](auto out) { sluice::upper_bound(ctx, k, q, out, options, less); });
-    check_call<Out>(ctx, queries.size(), e.predecessor, what + ", predecessor",
-                    [&](auto out) { sluice::predecessor(ctx, k, q, out, options, less); });
+    for (sluice::search_algo algo : free_function_algos(sorted_queries)) {
+      const sluice::search_options free_options{.queries_sorted = sorted_queries, .algorithm = algo};
+      const std::string how = what + ", " + describe(algo);
+      check_call<Out>(ctx, queries.size(), e.lower, how + ", lower_bound",
+                      [&](auto out) { sluice::lower_bound(ctx, k, q, out, free_options, less); });
+      check_call<Out>(ctx, queries.size(), e.upper, how + ", upper_bound",
+                      [&](auto out) { sluice::upper_bound(ctx, k, q, out, free_options, less); });
+      check_call<Out>(ctx, queries.size(), e.predecessor, how + ", predecessor",
+                      [&](auto out) { sluice::predecessor(ctx, k, q, out, free_options, less); });
+    }
     for (sluice::search_layout layout : all_layouts) {
       for (bool in_place : {false, true}) {
         sluice::device_buffer<K> own(ctx, std::span<const K>(keys));

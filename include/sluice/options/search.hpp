@@ -21,12 +21,24 @@ enum class pbs_algo {
   pbs_cl,     ///< conflict-limited: lane-offset stage 1, then a binary search with one δ for all lanes
 };
 
+/// How the free functions (lower_bound, upper_bound, predecessor on a plain sorted array) search.
+enum class search_algo {
+  automatic,      ///< merge_path for sorted queries; btree when there are enough queries to pay for
+                  ///< building it (detail/search/tuning.hpp); else binary_search
+  binary_search,  ///< one binary search a query on the array as given (Karsin's SORTED)
+  merge_path,     ///< sorted queries only: a merge-path walk of keys and queries, O(n + Q)
+  eytzinger,      ///< build a temporary eytzinger layout (m·B keys from the pool), search it, free it
+  btree,          ///< build a temporary btree layout (the device's B), search it, free it
+};
+
 /// Options of the batched searches (free functions and search_index members).
 struct search_options {
-  /// The queries are sorted by the same Less: the sorted layout then runs a merge-path sorted search
-  /// (O(n + Q) sequential reads) instead of a binary search per query. Unsorted queries under this
+  /// The queries are sorted by the same Less: automatic then runs a merge-path search (O(n + Q)
+  /// sequential reads), and so does a search_index of the sorted layout. Unsorted queries under this
   /// flag give unspecified results, but every read and write stays in bounds. Tree layouts ignore it.
   bool queries_sorted = false;
+  /// The free functions' strategy; search_index members search their own layout and ignore it.
+  search_algo algorithm = search_algo::automatic;
 };
 
 /// Options of building a search_index.

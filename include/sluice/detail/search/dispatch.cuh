@@ -6,6 +6,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/memory.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/core/span.hpp>
 #include <sluice/detail/search/kernels.cuh>
 #include <sluice/detail/search/layouts.hpp>
@@ -64,12 +65,12 @@ void check_search_arguments(const context& ctx, const char* function, cuda::std:
                            "has an element type too narrow for " + std::to_string(keys.size()) + " keys");
 }
 
-/// Bound or predecessor on the plain sorted array: binary search, or merge path when queries are sorted.
+/// Bound or predecessor on the plain sorted array: binary search, or merge path (sorted queries).
 template <class K, class Less, class Out>
 void search_sorted(context& ctx, const K* keys, index_t n, cuda::std::span<const K> queries, Out* out, bound_kind kind,
-                   const search_options& options, Less less) {
+                   bool by_merge_path, Less less) {
   if (queries.empty()) return;
-  if (options.queries_sorted && n > 0) {
+  if (by_merge_path && n > 0) {
     constexpr int items = tuning::template merge_items_per_thread<K>();
     const auto kernel = merge_search_kernel<items, K, Less, Out>;
     const std::size_t tile = static_cast<std::size_t>(tuning::merge_block_threads) * items;
@@ -140,6 +141,29 @@ void gather_layout(context& ctx, const K* sorted, K* layout, const tree_shape& t
   SLUICE_CUDA_CHECK(cudaGetLastError());
 }
 
+/// The free functions' strategy for search_algo::automatic (tuning.hpp's thresholds).
+inline search_algo chosen_algo(const search_options& options, std::size_t n, std::size_t queries) {
+  if (options.algorithm != search_algo::automatic) return options.algorithm;
+  if (options.queries_sorted) return search_algo::merge_path;
+  const bool tree_pays = n >= tuning::temporary_tree_min_keys && queries * tuning::temporary_tree_keys_per_query >= n;
+  return tree_pays ? search_algo::btree : search_algo::binary_search;
+}
+
+/// A free function's search: on the array, or on a temporary layout built from it (pool memory of m·B keys,
+/// returned stream-ordered when the search is enqueued).
+template <class K, class Less, class Out>
+void search_array(context& ctx, const char* function, cuda::std::span<const K> keys, cuda::std::span<const K> queries,
+                  Out* out, bound_kind kind, const search_options& options, Less less) {
+  const search_algo algo = chosen_algo(options, keys.size(), queries.size());
+  if (algo == search_algo::binary_search || algo == search_algo::merge_path || keys.empty() || queries.empty())
+    return search_sorted(ctx, keys.data(), keys.size(), queries, out, kind, algo == search_algo::merge_path, less);
+  const int b = algo == search_algo::btree ? btree_keys_per_node<K>(0, function) : 1;
+  const tree_shape shape = make_tree_shape(keys.size(), static_cast<index_t>(b));
+  const scratch<K> layout(ctx, shape.slots());
+  gather_layout(ctx, keys.data(), layout.get(), shape);
+  search_tree(ctx, layout.get(), shape, tree_cache_bytes(ctx, {}, function), queries, out, kind, less);
+}
+
 template <pbs_algo Algo, class K, class Less, class Out>
 void launch_pbs(context& ctx, cuda::std::span<const K> keys, pbs_index padded, cuda::std::span<const K> queries,
                 Out* out, Less less) {
@@ -166,7 +190,7 @@ void pbs_predecessor(context& ctx, const char* function, cuda::std::span<const K
                                std::to_string(static_cast<std::size_t>(padded) * sizeof(K)) +
                                " bytes) exceed the device's shared memory per block (" + std::to_string(most) + " bytes)");
   if (queries.empty()) return;
-  if (keys.empty()) return search_sorted(ctx, keys.data(), 0, queries, out, bound_kind::predecessor, {}, less);
+  if (keys.empty()) return search_sorted(ctx, keys.data(), 0, queries, out, bound_kind::predecessor, false, less);
   switch (options.algorithm) {
     case pbs_algo::pbs: return launch_pbs<pbs_algo::pbs>(ctx, keys, padded, queries, out, less);
     case pbs_algo::pbs_cf: return launch_pbs<pbs_algo::pbs_cf>(ctx, keys, padded, queries, out, less);

@@ -30,6 +30,12 @@ struct sm90_tuning {
   static constexpr std::size_t shared_reserve_bytes = 1024;
   /// Sorted layout: binary search, one query a thread, one wave of 256-thread blocks.
   static constexpr int sorted_block_threads = 256;
+  /// search_algo::automatic builds a temporary btree for unsorted queries when Q ≥ n / this and n ≥
+  /// temporary_tree_min_keys: the build reads and writes the n keys once (a few sequential passes' worth),
+  /// while each tree query saves most of a binary search's missed levels (docs/perf-notes.md). Not
+  /// measured yet: the bench's automatic and binary_search rows at Q = 2^26 should set it.
+  static constexpr std::size_t temporary_tree_keys_per_query = 4;
+  static constexpr std::size_t temporary_tree_min_keys = 4096;
   /// Merge-path sorted search: a block stages a tile of about merge_tile_bytes of keys and queries in
   /// shared memory, merge_items_per_thread<K> merged items a thread: odd, so that the threads' walks
   /// start in different banks (ModernGPU's choice): 31 for u32, 15 for u64, 7 for 16-byte keys.
