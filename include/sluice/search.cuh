@@ -16,11 +16,15 @@
 // and the sorted layout run a merge-path search; queries not sorted under that flag give unspecified
 // values, possibly leaving some outputs unwritten, still in bounds.
 // The free functions' strategy (search_options::algorithm, automatic by default): binary_search, merge_path,
-// or a temporary eytzinger / btree layout built from the pool for the call (m·B keys; automatic picks the
-// btree when Q ≥ n/4 and n ≥ 4096, since building it costs about as much as a few sequential passes).
+// sort_queries (integral keys under std::less: the queries radix-sorted by their top 16 bits, searched
+// within their bucket's keys, the order restored; automatic picks it when the keys exceed the L2, Q ≥ n/8
+// and Q ≥ 2^20), or a temporary eytzinger / btree layout built from the pool for the call (m·B keys;
+// automatic picks the btree otherwise when Q ≥ n/4 and n ≥ 4096, since building it costs about as much as a
+// few sequential passes).
 // Out is any integer type whose maximum is at least n (32-bit outputs are the fastest); predecessor needs
 // a signed one. sluice::invalid_argument names: 'sorted_keys', 'queries', 'out' (not device memory, size
-// ≠ queries, overlapping an input, too narrow, unsigned for predecessor) and the options.
+// ≠ queries, overlapping an input, too narrow, unsigned for predecessor), the options ('options.algorithm':
+// sort_queries for keys that are not integers under std::less) and 'sorted_keys' (sort_queries, n ≥ 2^32).
 // Every call is asynchronous on ctx.stream(); temporaries come from the context's pool.
 //
 //   sluice::device_buffer<std::uint32_t> keys(ctx, sorted_host), queries(ctx, query_host);
@@ -57,6 +61,7 @@ void search_sorted_checked(context& ctx, const char* function, cuda::std::span<c
                            cuda::std::span<const K> queries, cuda::std::span<Out> out, bound_kind kind,
                            const search_options& options, Less less) {
   check_search_arguments(ctx, function, keys, queries, out, kind);
+  auto device = ctx.activate();
   search_array(ctx, function, keys, queries, out.data(), kind, options, less);
 }
 }  // namespace detail::search
@@ -106,6 +111,7 @@ void pbs_predecessor(context& ctx, cuda::std::span<KIn, E1> sorted_keys, cuda::s
   const auto qs = detail::as_const_span(queries);
   detail::search::check_search_arguments(ctx, function, keys, qs, cuda::std::span<Out>(out),
                                          detail::search::bound_kind::predecessor);
+  auto device = ctx.activate();
   detail::search::pbs_predecessor(ctx, function, keys, qs, out.data(), options, less);
 }
 
@@ -148,7 +154,7 @@ class search_index_view {
 ///   sorted     the keys as given, binary search per query (or merge path for sorted queries)
 ///   eytzinger  level-order binary search tree: n slots, no padding
 ///   btree      level-order B-tree of m = ⌈n/B⌉ nodes of B keys (a node one or more 32-byte sectors,
-///              B from the device's tuning, one sector, or search_index_options::btree_keys_per_node); the m·B − n
+///              B from the device's tuning, two sectors, or search_index_options::btree_keys_per_node); the m·B − n
 ///              padding slots hold copies of the largest key (no sentinel value: any key may occur)
 /// Members answer with indices into the sorted order whatever the layout. Each block of the tree
 /// searches caches the top nodes in shared memory (search_index_options). Construction:
@@ -243,6 +249,7 @@ class search_index {
     const auto qs = detail::as_const_span(queries);
     detail::search::check_search_arguments(ctx, function, cuda::std::span<const K>(keys_, shape_.keys), qs,
                                            cuda::std::span<Out>(out), kind);
+    auto device = ctx.activate();
     if (layout_ == search_layout::sorted)
       detail::search::search_sorted(ctx, keys_, shape_.keys, qs, out.data(), kind, options.queries_sorted, less_);
     else

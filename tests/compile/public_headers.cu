@@ -62,4 +62,5 @@ void instantiate_every_family(sluice::context& ctx) {
   sluice::multiscan_inclusive(ctx, in, read(values), out.span(), m, sluice::plus{});
   const sluice::search_index<std::uint32_t> index(ctx, in, sluice::search_layout::btree);
   index.lower_bound(ctx, in, out.span());
+  sluice::lower_bound(ctx, in, in, out.span(), {.algorithm = sluice::search_algo::sort_queries});
 }

@@ -23,12 +23,15 @@ enum class pbs_algo {
 
 /// How the free functions (lower_bound, upper_bound, predecessor on a plain sorted array) search.
 enum class search_algo {
-  automatic,      ///< merge_path for sorted queries; btree when there are enough queries to pay for
-                  ///< building it (detail/search/tuning.hpp); else binary_search
+  automatic,      ///< merge_path for sorted queries; sort_queries for integral keys under std::less
+                  ///< beyond the L2 with Q ≥ n/8 and Q ≥ 2^20; btree when there are enough queries to pay
+                  ///< for building it (detail/search/tuning.hpp); else binary_search
   binary_search,  ///< one binary search a query on the array as given (Karsin's SORTED)
   merge_path,     ///< sorted queries only: a merge-path walk of keys and queries, O(n + Q)
   eytzinger,      ///< build a temporary eytzinger layout (m·B keys from the pool), search it, free it
   btree,          ///< build a temporary btree layout (the device's B), search it, free it
+  sort_queries,   ///< integral keys under std::less only: sort (query, index) by the queries' top 16
+                  ///< bits, search each within its bucket's keys, restore the order (docs/search.md)
 };
 
 /// Options of the batched searches (free functions and search_index members).

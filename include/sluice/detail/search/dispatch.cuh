@@ -8,9 +8,11 @@
 #include <sluice/core/memory.hpp>
 #include <sluice/core/scratch.hpp>
 #include <sluice/core/span.hpp>
+#include <sluice/detail/radix_sort/dispatch.cuh>
 #include <sluice/detail/search/kernels.cuh>
 #include <sluice/detail/search/layouts.hpp>
 #include <sluice/detail/search/pbs.hpp>
+#include <sluice/detail/search/sort_queries.hpp>
 #include <sluice/detail/search/tuning.hpp>
 #include <sluice/options/search.hpp>
 
@@ -19,6 +21,7 @@
 #include <algorithm>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -141,22 +144,104 @@ void gather_layout(context& ctx, const K* sorted, K* layout, const tree_shape& t
   SLUICE_CUDA_CHECK(cudaGetLastError());
 }
 
-/// The free functions' strategy for search_algo::automatic (tuning.hpp's thresholds).
-inline search_algo chosen_algo(const search_options& options, std::size_t n, std::size_t queries) {
+/// The free functions' strategy for search_algo::automatic (tuning.hpp's thresholds): merge_path for sorted
+/// queries; sort_queries for large batches of integral keys beyond the L2; a temporary btree while the
+/// queries outnumber a quarter of the keys; else binary_search.
+template <class K, class Less>
+search_algo chosen_algo(const context& ctx, const search_options& options, std::size_t n, std::size_t queries) {
   if (options.algorithm != search_algo::automatic) return options.algorithm;
   if (options.queries_sorted) return search_algo::merge_path;
+  if (sorts_by_radix_word<K, Less> && n <= std::numeric_limits<std::uint32_t>::max() &&
+      sort_queries_pays(n, queries, sizeof(K), ctx.properties().l2_cache_bytes, tuning::sort_queries_keys_per_query,
+                        tuning::sort_queries_min_queries))
+    return search_algo::sort_queries;
   const bool tree_pays = n >= tuning::temporary_tree_min_keys && queries * tuning::temporary_tree_keys_per_query >= n;
   return tree_pays ? search_algo::btree : search_algo::binary_search;
 }
 
-/// A free function's search: on the array, or on a temporary layout built from it (pool memory of m·B keys,
-/// returned stream-ordered when the search is enqueued).
+/// sort_queries on one chunk of at most 2^31 queries (sort_queries.hpp's steps 1, 3 and 4; `starts` is
+/// step 2's table). Temporaries: the sorted queries and 4 words a query, returned stream-ordered.
+template <class K, class Less, class Out>
+void search_chunk_by_sorting(context& ctx, const K* keys, index_t n, const std::uint32_t* starts, int bits,
+                             cuda::std::span<const K> queries, Out* out, bound_kind kind, Less less) {
+  using word = std::uint32_t;
+  const std::size_t q = queries.size();
+  const scratch<K> sorted_queries(ctx, q);
+  const scratch<word> sorted_indices(ctx, q);
+  {
+    const scratch<word> indices(ctx, q);
+    const auto iota = iota_kernel<word>;
+    iota<<<streaming_grid(ctx, iota, q), 256, 0, ctx.stream()>>>(indices.get(), q);
+    SLUICE_CHECK_LAUNCH();
+    radix_sort::sort_arrays(ctx, queries.data(), static_cast<const word*>(indices.get()), sorted_queries.get(),
+                            sorted_indices.get(), q, {.begin_bit = key_bits<K> - bits, .end_bit = key_bits<K>});
+  }
+  const scratch<word> counts(ctx, q);
+  {
+    const auto kernel = bucket_search_kernel<K, Less>;
+    constexpr int threads = tuning::sort_queries_block_threads;
+    const auto grid = one_wave_grid(ctx, kernel, threads, ceil_div(q, std::size_t{threads}));
+    kernel<<<static_cast<unsigned>(grid), threads, 0, ctx.stream()>>>(keys, n, starts, bits, sorted_queries.get(), q,
+                                                                       counts.get(), kind, less);
+    SLUICE_CHECK_LAUNCH();
+  }
+  // Step 4: the indices' bits above the window sorted (none when one window holds every query).
+  const bit_range above = restore_bits(q, tuning::restore_window_log2);
+  const std::size_t resorted = above.begin < above.end ? q : 0;
+  const scratch<word> window_indices(ctx, resorted), window_counts(ctx, resorted);
+  if (resorted != 0)
+    radix_sort::sort_arrays(ctx, static_cast<const word*>(sorted_indices.get()), static_cast<const word*>(counts.get()),
+                            window_indices.get(), window_counts.get(), q, {.begin_bit = above.begin, .end_bit = above.end});
+  const auto kernel = restore_window_kernel<tuning::restore_window_log2, Out>;
+  constexpr int threads = tuning::sort_queries_block_threads;
+  const auto grid = one_wave_grid(ctx, kernel, threads, ceil_div(q, std::size_t{1} << tuning::restore_window_log2));
+  kernel<<<static_cast<unsigned>(grid), threads, 0, ctx.stream()>>>(resorted ? window_indices.get() : sorted_indices.get(),
+                                                                     resorted ? window_counts.get() : counts.get(), q, out,
+                                                                     kind);
+  SLUICE_CHECK_LAUNCH();
+}
+
+/// What sort_queries takes: integral keys under std::less (the radix order is the search's), n < 2^32.
+template <class K, class Less>
+void check_sort_queries(const char* function, std::size_t n) {
+  if (!sorts_by_radix_word<K, Less>)
+    throw invalid_argument(function, "options.algorithm",
+                           "sort_queries needs integral keys under std::less (their radix order is the search's)");
+  if (n > std::numeric_limits<std::uint32_t>::max())
+    throw invalid_argument(function, "sorted_keys", "sort_queries takes at most 2^32 − 1 keys (32-bit counts)");
+}
+
+/// search_algo::sort_queries (sort_queries.hpp), checked by check_sort_queries, n ≥ 1: step 2's table
+/// once, then the queries in chunks of at most 2^31.
+template <class K, class Less, class Out>
+void search_by_sorting_queries(context& ctx, cuda::std::span<const K> keys, cuda::std::span<const K> queries, Out* out,
+                               bound_kind kind, Less less) {
+  if constexpr (sorts_by_radix_word<K, Less>) {
+    const int bits = bucket_bits_of<K>(tuning::sort_queries_bucket_bits);
+    const index_t buckets = index_t{1} << bits;
+    const scratch<std::uint32_t> starts(ctx, buckets + 1);
+    const auto table = bucket_start_kernel<K>;
+    table<<<streaming_grid(ctx, table, buckets + 1), 256, 0, ctx.stream()>>>(keys.data(), keys.size(), bits,
+                                                                              starts.get(), buckets);
+    SLUICE_CHECK_LAUNCH();
+    for (std::size_t first = 0; first < queries.size(); first += tuning::sort_queries_max_chunk) {
+      const std::size_t size = std::min(tuning::sort_queries_max_chunk, queries.size() - first);
+      search_chunk_by_sorting(ctx, keys.data(), keys.size(), starts.get(), bits, queries.subspan(first, size), out + first,
+                              kind, less);
+    }
+  }
+}
+
+/// A free function's search: on the array, by sorting the queries, or on a temporary layout built from it
+/// (pool memory of m·B keys, returned stream-ordered when the search is enqueued).
 template <class K, class Less, class Out>
 void search_array(context& ctx, const char* function, cuda::std::span<const K> keys, cuda::std::span<const K> queries,
                   Out* out, bound_kind kind, const search_options& options, Less less) {
-  const search_algo algo = chosen_algo(options, keys.size(), queries.size());
+  const search_algo algo = chosen_algo<K, Less>(ctx, options, keys.size(), queries.size());
+  if (algo == search_algo::sort_queries) check_sort_queries<K, Less>(function, keys.size());
   if (algo == search_algo::binary_search || algo == search_algo::merge_path || keys.empty() || queries.empty())
     return search_sorted(ctx, keys.data(), keys.size(), queries, out, kind, algo == search_algo::merge_path, less);
+  if (algo == search_algo::sort_queries) return search_by_sorting_queries(ctx, keys, queries, out, kind, less);
   const int b = algo == search_algo::btree ? btree_keys_per_node<K>(0, function) : 1;
   const tree_shape shape = make_tree_shape(keys.size(), static_cast<index_t>(b));
   const scratch<K> layout(ctx, shape.slots());

@@ -10,6 +10,9 @@
 //                         path, stages it in shared memory, and every thread walks E merged items there;
 //                         O(n + Q) coalesced reads
 //   pbs_kernel            keys padded into shared memory per block, then PBS / PBS-CF / PBS-CL a query
+//   sort_queries: iota_kernel (original indices), bucket_start_kernel (a binary search a bucket),
+//                         bucket_search_kernel (a query's count within its bucket's keys),
+//                         restore_window_kernel (one window of answers through shared memory)
 // Every index derived from a comparison is bounded by the shapes (cursor nodes < m, merge indices ≤ n and
 // ≤ Q, PBS probes < P), so keys that are not sorted give unspecified answers but no stray access.
 #pragma once
@@ -19,6 +22,7 @@
 #include <sluice/detail/search/layouts.hpp>
 #include <sluice/detail/search/merge_search.hpp>
 #include <sluice/detail/search/pbs.hpp>
+#include <sluice/detail/search/sort_queries.hpp>
 #include <sluice/detail/search/tuning.hpp>
 #include <sluice/options/search.hpp>
 
@@ -48,12 +52,17 @@ struct bound_predicate {
   }
 };
 
+/// A bound's result from the number of keys its predicate holds for, the query not being NaN.
+template <class Out>
+SLUICE_HOST_DEVICE SLUICE_FORCEINLINE Out count_result(bound_kind kind, index_t count) {
+  return kind == bound_kind::predecessor ? static_cast<Out>(static_cast<cuda::std::int64_t>(count) - 1)
+                                         : static_cast<Out>(count);
+}
+
 /// A bound's result from the number of keys its predicate holds for.
 template <class Out, class K>
 SLUICE_HOST_DEVICE SLUICE_FORCEINLINE Out bound_result(bound_kind kind, index_t count, const K& query) {
-  if (kind != bound_kind::predecessor) return static_cast<Out>(count);
-  const auto predecessor = is_nan_query(query) ? cuda::std::int64_t{-1} : static_cast<cuda::std::int64_t>(count) - 1;
-  return static_cast<Out>(predecessor);
+  return kind == bound_kind::predecessor && is_nan_query(query) ? static_cast<Out>(-1) : count_result<Out>(kind, count);
 }
 
 /// Queries a thread walks at once: enough independent node loads in flight without spilling registers.
@@ -204,6 +213,59 @@ __global__ void pbs_kernel(const K* __restrict__ keys, index_t n, pbs_index padd
     else if constexpr (Algo == pbs_algo::pbs_cf) taken = pbs_cf_count(padded, w, lane, le);
     else taken = pbs_cl_count(padded, w, lane, le);
     out[i] = bound_result<Out>(bound_kind::predecessor, min_index(static_cast<index_t>(taken), n), q);
+  }
+}
+
+// --- sort_queries (sort_queries.hpp) ---
+
+template <class I>
+__global__ void iota_kernel(I* __restrict__ indices, index_t count) {
+  const index_t stride = index_t{gridDim.x} * blockDim.x;
+  for (index_t i = index_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += stride) indices[i] = static_cast<I>(i);
+}
+
+/// starts[h] = bucket_start(h) for h = 0 … buckets (the last entry is n).
+template <class K>
+__global__ void bucket_start_kernel(const K* __restrict__ keys, index_t n, int bits, cuda::std::uint32_t* __restrict__ starts,
+                                    index_t buckets) {
+  const index_t stride = index_t{gridDim.x} * blockDim.x;
+  for (index_t h = index_t{blockIdx.x} * blockDim.x + threadIdx.x; h <= buckets; h += stride)
+    starts[h] = static_cast<cuda::std::uint32_t>(bucket_start(keys, n, bits, h));
+}
+
+/// counts[i] = the number of keys the bound's predicate holds for, searched within queries[i]'s bucket.
+template <class K, class Less>
+__global__ void __launch_bounds__(tuning::sort_queries_block_threads)
+    bucket_search_kernel(const K* __restrict__ keys, index_t n, const cuda::std::uint32_t* __restrict__ starts, int bits,
+                         const K* __restrict__ queries, index_t count, cuda::std::uint32_t* __restrict__ counts,
+                         bound_kind kind, Less less) {
+  const index_t stride = index_t{gridDim.x} * blockDim.x;
+  for (index_t i = index_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += stride) {
+    const bound_predicate<K, Less> holds{queries[i], less, kind != bound_kind::lower};
+    const key_range range = bucket_keys(starts, bucket_of(holds.query, bits), n);
+    counts[i] = static_cast<cuda::std::uint32_t>(count_in_bucket(range, [&](index_t j) { return holds(keys[j]); }));
+  }
+}
+
+/// Window w of the output from the pairs sorted by the indices' bits above the window (sort_queries.hpp,
+/// step 4): positions [w·W, (w+1)·W) hold exactly the indices of that window, scattered through shared
+/// memory and written out in order. An index outside the block's window (impossible for a permutation) is
+/// dropped, so every access stays in bounds.
+template <int WindowLog2, class Out>
+__global__ void __launch_bounds__(tuning::sort_queries_block_threads)
+    restore_window_kernel(const cuda::std::uint32_t* __restrict__ indices, const cuda::std::uint32_t* __restrict__ counts,
+                          index_t count, Out* __restrict__ out, bound_kind kind) {
+  constexpr index_t window = index_t{1} << WindowLog2;
+  __shared__ cuda::std::uint32_t staged[window];
+  for (index_t w = blockIdx.x; w * window < count; w += gridDim.x) {
+    const index_t base = w * window, size = min_index(window, count - base);
+    for (index_t t = threadIdx.x; t < size; t += blockDim.x) {
+      const index_t slot = indices[base + t] - base;  // wraps to a huge value below the window
+      if (slot < size) staged[slot] = counts[base + t];
+    }
+    __syncthreads();
+    for (index_t t = threadIdx.x; t < size; t += blockDim.x) out[base + t] = count_result<Out>(kind, staged[t]);
+    __syncthreads();  // the next window overwrites staged
   }
 }
 

@@ -1,6 +1,6 @@
 // sluice/detail/search/tuning.hpp: the batched searches' launch shapes and the B-tree node size, by
-// architecture. Tuning is data: detail/search/dispatch.cuh reads these. None is measured yet: the first
-// H100 run of bench/cases/search.cu (it sweeps the node sizes) should set them.
+// architecture. Tuning is data: detail/search/dispatch.cuh reads these. The btree node is set from the
+// first H100 run (search@7ca44c0, docs/perf-notes.md "Batched search"); the rest are not swept yet.
 #pragma once
 
 #include <sluice/core/config.hpp>
@@ -21,11 +21,11 @@ struct sm90_tuning {
   /// registers at 2 blocks of 512 threads an SM).
   static constexpr int node_words_in_flight = 16;
   static constexpr int max_queries_per_thread = 4;
-  /// B-tree node bytes when options.btree_keys_per_node is 0: one 32-byte sector (8 u32, 4 u64 keys).
-  /// The traffic model of docs/perf-notes.md (bench/cases/search.cu) gives a sector node half the DRAM
-  /// bytes a query of a two-sector node and a quarter of a 128-byte line's (Karsin's B = w) at 2^26 keys;
-  /// not yet measured: the benchmark sweeps B = 8, 16, 32.
-  static constexpr std::size_t btree_node_bytes = 32;
+  /// B-tree node bytes when options.btree_keys_per_node is 0: two 32-byte sectors (16 u32, 8 u64 keys).
+  /// Measured on the H100 (7ca44c0, 2^26 random u32 queries into 2^26 keys): B = 8 6.39 ms, B = 16
+  /// 5.90 ms, B = 32 9.75 ms. HBM3 moves 64-byte bursts, so a lone sector costs nearly a two-sector node,
+  /// and B = 16 has 7 levels to B = 8's 9 (docs/perf-notes.md).
+  static constexpr std::size_t btree_node_bytes = 64;
   /// Shared memory a block keeps for its own use beside the cache (the runtime reserves 1 KiB).
   static constexpr std::size_t shared_reserve_bytes = 1024;
   /// Sorted layout: binary search, one query a thread, one wave of 256-thread blocks.
@@ -36,6 +36,21 @@ struct sm90_tuning {
   /// measured yet: the bench's automatic and binary_search rows at Q = 2^26 should set it.
   static constexpr std::size_t temporary_tree_keys_per_query = 4;
   static constexpr std::size_t temporary_tree_min_keys = 4096;
+  /// search_algo::sort_queries (detail/search/sort_queries.hpp). automatic takes it for integral keys
+  /// under std::less when Q ≥ n / sort_queries_keys_per_query, Q ≥ sort_queries_min_queries (about ten
+  /// launches and a 2^16-entry table of fixed cost) and the keys exceed the device's L2. Predicted at
+  /// 2^26 u32 (docs/perf-notes.md) ~2.9 ms against the temporary btree's ~6.5; set from one point only.
+  static constexpr std::size_t sort_queries_keys_per_query = 8;
+  static constexpr std::size_t sort_queries_min_queries = std::size_t{1} << 20;
+  /// Buckets of the queries' first sort: their top 16 radix bits, two 8-bit onesweep passes; 2^26
+  /// uniform u32 keys leave ~1024 keys (4 KiB) a bucket, searched from the L1 / L2.
+  static constexpr int sort_queries_bucket_bits = 16;
+  /// The order is restored by windows of 2^10 answers (4 KiB of u32 counts in shared memory a block):
+  /// the second sort need not order the indices' low 10 bits, two passes for Q ≤ 2^26.
+  static constexpr int restore_window_log2 = 10;
+  static constexpr int sort_queries_block_threads = 256;
+  /// Queries a chunk: the original indices and the counts are 32-bit words (larger batches run in chunks).
+  static constexpr std::size_t sort_queries_max_chunk = std::size_t{1} << 31;
   /// Merge-path sorted search: a block stages a tile of about merge_tile_bytes of keys and queries in
   /// shared memory, merge_items_per_thread<K> merged items a thread: odd, so that the threads' walks
   /// start in different banks (ModernGPU's choice): 31 for u32, 15 for u64, 7 for 16-byte keys.
