@@ -4,9 +4,10 @@
 // against each other (naive PBS is the rows' baseline) on random and adversarial (Cor. 6.2.1) queries,
 // Q = 2^26, N = 2^10 … 2^13.
 //
-// Rows: thrust::lower_bound (baseline); sluice::lower_bound (automatic: merge path for sorted queries, a
-// temporary one-sector btree built and freed inside the call for random ones) and its binary search;
-// search_index (built once, outside the timing) in eytzinger and btree B = 8, 16, 32.
+// Rows: thrust::lower_bound (baseline); sluice::lower_bound (automatic: merge path for sorted queries; for
+// random ones sort_queries where the keys exceed the L2 (N ≥ 2^24 on an H100), else a temporary two-sector
+// btree built and freed inside the call), its binary search and, for random queries, sort_queries named
+// explicitly; search_index (built once, outside the timing) in eytzinger and btree B = 8, 16, 32.
 //
 // Verification: every row's output is compared with thrust's (thrust::lower_bound for the bounds,
 // thrust::upper_bound − 1 for the predecessors), itself checked against std::lower_bound on a sample.
@@ -18,7 +19,10 @@
 // whose probes span more than the L2 (the last three steps share a sector). A partial last level counts
 // by the share of queries that reach it. docs/perf-notes.md compares this with the measured time. Rows
 // of sorted queries are charged the merge's floor instead, 4·N + 8·Q bytes (keys and queries read once,
-// answers written), since sorted queries share their paths through the caches.
+// answers written), since sorted queries share their paths through the caches. sort_queries is charged its
+// streams, 88 bytes a query plus the keys read once (4·N): the indices written (4), two radix passes of
+// (query, index) pairs (2 × 16), the queries read and counts written by the bucket search (8), two passes of
+// (index, count) pairs (2 × 16), and the restore window reading (index, count) and writing the answer (12).
 #include "harness/measure.hpp"
 
 #include <sluice/data/generate.cuh>
@@ -33,6 +37,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <span>
 #include <string>
@@ -83,6 +88,11 @@ double bytes_per_query(search_layout layout, std::size_t n, std::size_t keys_per
   return io + missed_bytes(sectors, sector, sector, l2, 8.0, [](int d) { return std::ldexp(1.0, d); });
 }
 
+/// sort_queries' DRAM bytes for the whole batch (see the header).
+double sort_queries_bytes(std::size_t n, std::size_t queries) {
+  return 88.0 * static_cast<double>(queries) + 4.0 * static_cast<double>(n);
+}
+
 std::vector<std::size_t> key_sizes(const bench::case_context& session) {
   return session.quick() ? std::vector<std::size_t>{std::size_t{1} << 26} : bench::powers_of_two(16, 28, 2);
 }
@@ -129,11 +139,14 @@ void lower_bound_rows(bench::case_context& session, bool sorted_queries) {
       thrust::lower_bound(thrust::cuda::par.on(ctx.stream()), keys.data(), keys.data() + n, queries.data(),
                           queries.data() + query_count, out.data());
     }, verify);
-    // The free function: automatic (for random queries a temporary btree, its build timed too: 8 bytes a
-    // key more), and the binary search on the array as given (thrust's algorithm).
-    const double build = 8.0 * static_cast<double>(n);
-    auto automatic_work = work(sorted_queries ? search_layout::sorted : search_layout::btree, 8);
-    if (!sorted_queries) automatic_work.bytes += build;
+    // The free function: automatic (for random queries sort_queries or a temporary btree, its build timed
+    // too: 8 bytes a key more), and the binary search on the array as given (thrust's algorithm).
+    const search_algo automatic = detail::search::chosen_algo<std::uint32_t, std::less<>>(
+        ctx, {.queries_sorted = sorted_queries}, n, query_count);
+    const std::size_t default_b = static_cast<std::size_t>(detail::search::btree_keys_per_node<std::uint32_t>(0, "bench"));
+    auto automatic_work = work(sorted_queries ? search_layout::sorted : search_layout::btree, default_b);
+    if (automatic == search_algo::btree) automatic_work.bytes += 8.0 * static_cast<double>(n);
+    if (automatic == search_algo::sort_queries) automatic_work.bytes = sort_queries_bytes(n, query_count);
     out.fill_bytes(0xA5);
     bench::measure(session, automatic_work, "sluice::lower_bound", bench::role::subject, true, [&] {
       sluice::lower_bound(ctx, keys.span(), queries.span(), out.span(), {.queries_sorted = sorted_queries});
@@ -144,6 +157,14 @@ void lower_bound_rows(bench::case_context& session, bool sorted_queries) {
                      sluice::lower_bound(ctx, keys.span(), queries.span(), out.span(),
                                          {.algorithm = search_algo::binary_search});
                    }, verify);
+    if (!sorted_queries) {
+      auto sort_work = work(search_layout::sorted, 1);
+      sort_work.bytes = sort_queries_bytes(n, query_count);
+      out.fill_bytes(0xA5);
+      bench::measure(session, sort_work, "sluice::lower_bound [sort_queries]", bench::role::subject, true, [&] {
+        sluice::lower_bound(ctx, keys.span(), queries.span(), out.span(), {.algorithm = search_algo::sort_queries});
+      }, verify);
+    }
     {
       const search_index<std::uint32_t> index(ctx, keys.span(), search_layout::eytzinger);
       out.fill_bytes(0xA5);

@@ -6,6 +6,8 @@
 // duplicate-heavy, equal to the type's maximum; queries below the minimum, above the maximum, equal to
 // keys; u32, i64, float (±0.0, NaN queries), a 16-byte struct under a one-field Less; sizes 0 … 2^20 + 7,
 // the B ± 1 and w² ± 1 boundaries; outputs poisoned; bad arguments; and 2^31 + 5 keys (*Large*).
+// sort_queries: every size and key shape of the sweeps (integral keys), Q = 0, 1, 1023 … 2^20 + 3, all-equal,
+// all-below and all-above queries, u8 and i64 keys, its rejections, and automatic taking it beyond the L2.
 #include <sluice/data/pbs_queries.hpp>
 #include <sluice/reference/search.hpp>
 #include <sluice/search.cuh>
@@ -15,12 +17,15 @@
 #include "support/gpu_test.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <random>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -53,11 +58,21 @@ std::string describe(sluice::search_layout layout) {
   return layout == sluice::search_layout::sorted ? "sorted" : layout == sluice::search_layout::eytzinger ? "eytzinger" : "btree";
 }
 
-/// The free functions' strategies worth running on random or on sorted queries (merge_path needs sorted ones).
+/// Whether search_algo::sort_queries takes K under Less (integers under std::less), written out here
+/// rather than read from the library.
+template <class K, class Less>
+constexpr bool sortable_queries = std::is_integral_v<K> && !std::is_same_v<K, bool> && std::is_same_v<Less, std::less<>>;
+
+/// The free functions' strategies worth running on random or on sorted queries (merge_path needs sorted
+/// ones); sort_queries where the keys allow it.
+template <class K, class Less>
 std::vector<sluice::search_algo> free_function_algos(bool sorted_queries) {
   using sluice::search_algo;
-  if (sorted_queries) return {search_algo::automatic, search_algo::merge_path, search_algo::binary_search};
-  return {search_algo::automatic, search_algo::binary_search, search_algo::eytzinger, search_algo::btree};
+  std::vector<search_algo> algos = {search_algo::automatic, search_algo::binary_search};
+  if (sorted_queries) algos.push_back(search_algo::merge_path);
+  else algos.insert(algos.end(), {search_algo::eytzinger, search_algo::btree});
+  if (sortable_queries<K, Less>) algos.push_back(search_algo::sort_queries);
+  return algos;
 }
 std::string describe(sluice::search_algo a) {
   using sluice::search_algo;
@@ -65,6 +80,7 @@ std::string describe(sluice::search_algo a) {
          : a == search_algo::binary_search ? "binary_search"
          : a == search_algo::merge_path    ? "merge_path"
          : a == search_algo::eytzinger     ? "temporary eytzinger"
+         : a == search_algo::sort_queries  ? "sort_queries"
                                            : "temporary btree";
 }
 
@@ -127,7 +143,7 @@ void check_everything(sluice::context& ctx, const std::vector<K>& keys, std::vec
     const sluice::search_options options{.queries_sorted = sorted_queries};
     const auto k = d_keys.span();
     const auto q = d_queries.span();
-    for (sluice::search_algo algo : free_function_algos(sorted_queries)) {
+    for (sluice::search_algo algo : free_function_algos<K, Less>(sorted_queries)) {
       const sluice::search_options free_options{.queries_sorted = sorted_queries, .algorithm = algo};
       const std::string how = what + ", " + describe(algo);
       check_call<Out>(ctx, queries.size(), e.lower, how + ", lower_bound",
@@ -367,6 +383,95 @@ TEST_F(SearchIndex, UnsortedKeysStayInBounds) {
   }
 }
 
+/// The three answers of every free function under `options` on poisoned outputs of type Out.
+template <class Out, class K>
+void check_free_functions(sluice::context& ctx, const std::vector<K>& keys, const std::vector<K>& queries,
+                          const sluice::search_options& options, const std::string& what) {
+  const auto e = expect(keys, queries, std::less<>{});
+  const sluice::device_buffer<K> d_keys(ctx, std::span<const K>(keys));
+  const sluice::device_buffer<K> d_queries(ctx, std::span<const K>(queries));
+  const auto k = d_keys.span();
+  const auto q = d_queries.span();
+  const std::string label = what + ", n = " + std::to_string(keys.size()) + ", Q = " + std::to_string(queries.size()) +
+                            ", " + std::to_string(sizeof(K)) + "-byte keys, " + std::to_string(sizeof(Out)) + "-byte out";
+  check_call<Out>(ctx, queries.size(), e.lower, label + ", lower_bound", [&](auto out) { sluice::lower_bound(ctx, k, q, out, options); });
+  check_call<Out>(ctx, queries.size(), e.upper, label + ", upper_bound", [&](auto out) { sluice::upper_bound(ctx, k, q, out, options); });
+  if constexpr (std::is_signed_v<Out>)
+    check_call<Out>(ctx, queries.size(), e.predecessor, label + ", predecessor",
+                    [&](auto out) { sluice::predecessor(ctx, k, q, out, options); });
+}
+
+TEST_F(Search, SortQueriesQueryCountsAcrossWindowsAndEdgeQueries) {
+  // Q = 0, 1, around the 2^10-query restore window, and beyond 2^20; queries all below, all above, all equal.
+  std::mt19937_64 random(26);
+  const sluice::search_options sort{.algorithm = sluice::search_algo::sort_queries};
+  for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{100003}}) {
+    const auto keys = u32_keys(n, random, n / 3 + 2, false);
+    for (std::size_t q : {std::size_t{0}, std::size_t{1}, std::size_t{1023}, std::size_t{1024}, std::size_t{1025},
+                          (std::size_t{1} << 20) + 3}) {
+      std::vector<std::uint32_t> queries(q);
+      for (auto& v : queries) v = static_cast<std::uint32_t>(random() % (n / 3 + 4));
+      check_free_functions<std::int32_t>(ctx(), keys, queries, sort, "sort_queries, random");
+    }
+    const std::size_t q = 5000;
+    check_free_functions<std::int32_t>(ctx(), keys, std::vector<std::uint32_t>(q, keys[n / 2]), sort, "sort_queries, all equal");
+    check_free_functions<std::int64_t>(ctx(), keys, std::vector<std::uint32_t>(q, 0u), sort, "sort_queries, all below or equal the minimum");
+    check_free_functions<std::uint32_t>(ctx(), keys, std::vector<std::uint32_t>(q, ~0u), sort, "sort_queries, all at the type's maximum");
+  }
+  // Keys narrower than the 16 bucket bits sort fully; 8-byte keys spread over the whole range.
+  std::vector<std::uint8_t> bytes(3000);
+  for (auto& b : bytes) b = static_cast<std::uint8_t>(random());
+  std::sort(bytes.begin(), bytes.end());
+  std::vector<std::uint8_t> byte_queries(70001);
+  for (auto& b : byte_queries) b = static_cast<std::uint8_t>(random());
+  check_free_functions<std::int32_t>(ctx(), bytes, byte_queries, sort, "sort_queries, u8");
+  std::vector<std::int64_t> wide(200003);
+  for (auto& w : wide) w = static_cast<std::int64_t>(random());
+  std::sort(wide.begin(), wide.end());
+  std::vector<std::int64_t> wide_queries(300007);
+  for (std::size_t i = 0; i < wide_queries.size(); ++i)
+    wide_queries[i] = i % 2 ? wide[random() % wide.size()] : static_cast<std::int64_t>(random());
+  wide_queries[0] = std::numeric_limits<std::int64_t>::min();
+  wide_queries[1] = std::numeric_limits<std::int64_t>::max();
+  check_free_functions<std::int64_t>(ctx(), wide, wide_queries, sort, "sort_queries, i64 over the whole range");
+}
+
+TEST_F(Search, SortQueriesRejectsKeysWhoseRadixOrderIsNotTheSearchOrder) {
+  sluice::device_buffer<float> keys(ctx(), 100), queries(ctx(), 10);
+  sluice::device_buffer<std::uint32_t> u_keys(ctx(), 100), u_queries(ctx(), 10);
+  sluice::device_buffer<std::int32_t> out(ctx(), 10);
+  const sluice::search_options sort{.algorithm = sluice::search_algo::sort_queries};
+  using sluice::testing::expect_invalid_argument;
+  expect_invalid_argument([&] { sluice::lower_bound(ctx(), keys.span(), queries.span(), out.span(), sort); }, "options.algorithm");
+  expect_invalid_argument([&] { sluice::lower_bound(ctx(), u_keys.span(), u_queries.span(), out.span(), sort, std::greater<>{}); },
+                          "options.algorithm");
+}
+
+TEST_F(Search, AutomaticSortsLargeBatchesBeyondTheL2) {
+  // The smallest power of two of u32 keys beyond the L2 (2^24 on an H100), Q = n/4 random queries.
+  const std::size_t l2 = ctx().properties().l2_cache_bytes;
+  const std::size_t n = std::bit_ceil(l2 / sizeof(std::uint32_t) + 1);
+  const std::size_t q = std::max<std::size_t>(n / 4, std::size_t{1} << 20);
+  namespace search = sluice::detail::search;
+  auto automatic_picks = [&](auto key, std::size_t keys, std::size_t queries) {
+    return search::chosen_algo<decltype(key), std::less<>>(ctx(), {}, keys, queries);
+  };
+  const auto sort_queries = sluice::search_algo::sort_queries;
+  EXPECT_EQ(automatic_picks(std::uint32_t{}, n, q), sort_queries) << "u32, n = " << n << ", Q = " << q;
+  EXPECT_EQ(automatic_picks(std::int64_t{}, n, q), sort_queries) << "i64, n = " << n << ", Q = " << q;
+  EXPECT_NE(automatic_picks(float{}, n, q), sort_queries) << "float";
+  EXPECT_NE(automatic_picks(std::uint32_t{}, n, n / 16), sort_queries) << "Q = n/16";
+  EXPECT_NE(automatic_picks(std::uint32_t{}, std::size_t{1} << 16, q), sort_queries) << "keys in the L2";
+  if (sluice::testing::under_sanitizer()) GTEST_SKIP() << "n = " << n << " keys: too slow instrumented";
+  std::mt19937_64 random(24);
+  std::vector<std::uint32_t> keys(n);
+  std::uint32_t value = 0;
+  for (auto& k : keys) k = value += static_cast<std::uint32_t>(random() % 256);  // sorted, some duplicates
+  std::vector<std::uint32_t> queries(q);
+  for (auto& v : queries) v = static_cast<std::uint32_t>(random() % (std::uint64_t{value} + 100));
+  check_free_functions<std::int32_t>(ctx(), keys, queries, {}, "automatic (sort_queries) beyond the L2");
+}
+
 // --- PBS ---
 
 const sluice::pbs_algo all_pbs[] = {sluice::pbs_algo::pbs, sluice::pbs_algo::pbs_cf, sluice::pbs_algo::pbs_cl,
@@ -454,6 +559,9 @@ TEST_F(SearchIndex, LargeTwoToThe31PlusFiveKeys) {
     check_call<std::int64_t>(ctx(), queries.size(), e.predecessor, what + ", predecessor",
                              [&](auto out) { index.predecessor(ctx(), d_queries.span(), out); });
   }
+  check_call<std::int64_t>(ctx(), queries.size(), e.lower, "n = 2^31 + 5, sort_queries lower_bound", [&](auto out) {
+    sluice::lower_bound(ctx(), keys.span(), d_queries.span(), out, {.algorithm = sluice::search_algo::sort_queries});
+  });
   std::vector<std::uint32_t> sorted_queries = queries;
   std::sort(sorted_queries.begin(), sorted_queries.end());
   std::vector<std::int64_t> sorted_upper;
