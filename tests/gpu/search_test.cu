@@ -377,6 +377,9 @@ TEST_F(SearchIndex, UnsortedKeysStayInBounds) {
         sluice::pbs_predecessor(ctx(), d_keys.span(), d_queries.span(), out.span(), {.algorithm = algo});
         in_range("pbs_predecessor, " + std::to_string(static_cast<int>(algo)), -1);
       }
+    // sort_queries: a table from unsorted keys is arbitrary; its ranges are clamped, so answers stay in [0, n].
+    sluice::lower_bound(ctx(), d_keys.span(), d_queries.span(), out.span(), {.algorithm = sluice::search_algo::sort_queries});
+    in_range("lower_bound, sort_queries", 0);
     // Merge path over unsorted keys and queries: only memory safety is promised (outputs may stay unwritten).
     sluice::upper_bound(ctx(), d_keys.span(), d_queries.span(), out.span(), {.queries_sorted = true});
     ctx().synchronize();
