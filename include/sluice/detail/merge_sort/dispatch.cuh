@@ -3,6 +3,7 @@
 // pairwise), E and its shared-memory check or GPU-MMS's K, then the strategy's run.
 #pragma once
 
+#include <sluice/core/comparators.hpp>
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
@@ -31,17 +32,11 @@ namespace sluice::detail::merge_sort {
 inline constexpr std::size_t max_key_bytes = 32;
 inline constexpr std::size_t max_value_bytes = 32;
 
-template <class Less, class K>
-inline constexpr bool is_less_v = std::is_same_v<Less, std::less<>> || std::is_same_v<Less, std::less<K>>;
-template <class Less, class K>
-inline constexpr bool is_greater_v = std::is_same_v<Less, std::greater<>> || std::is_same_v<Less, std::greater<K>>;
-
 /// Whether the radix sort orders K as a stable sort under Less does: integral keys (not bool) under
 /// less or greater. Not floating point: the radix order puts −0.0 before +0.0 and places NaNs, where a
 /// comparison sort under < keeps equal zeros in input order and NaNs wherever the merges leave them.
 template <class K, class Less>
-inline constexpr bool radix_orders = std::is_integral_v<K> && !std::is_same_v<K, bool> &&
-                                     (is_less_v<Less, K> || is_greater_v<Less, K>);
+inline constexpr bool radix_orders = is_plain_integer<K> && (is_std_less<Less, K> || is_std_greater<Less, K>);
 
 /// options.algorithm resolved: automatic → radix where it orders the keys alike, else pairwise.
 template <class K, class Less>
@@ -151,7 +146,7 @@ void check_sort_arguments(const context& ctx, const char* function, cuda::std::s
 template <class K, class V, class Less>
 void sort_by_radix(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n) {
   if constexpr (radix_orders<K, Less>) {
-    const radix_sort_options options{.descending = is_greater_v<Less, K>};
+    const radix_sort_options options{.descending = is_std_greater<Less, K>};
     const bool keys_in_place = keys == out_keys;
     const bool values_in_place = has_values<V> && static_cast<const void*>(values) == static_cast<const void*>(out_values);
     scratch<K> keys_copy(ctx, keys_in_place ? n : 0);

@@ -5,6 +5,7 @@
 // (tests/host/gpu_mms_model_test.cpp) proves on the CPU exactly what the kernels (gpu_mms.cuh) run.
 #pragma once
 
+#include <sluice/core/comparators.hpp>
 #include <sluice/core/config.hpp>
 
 #include <cuda/std/array>
@@ -48,8 +49,7 @@ inline constexpr unsigned snake_descending_rows = 0xAAAAAAAAu;
 /// unobservable and the sort needs no input-index tags: integral keys under std::less / std::greater.
 template <class K, class Less>
 inline constexpr bool stability_unobservable =
-    std::is_integral_v<K> && (std::is_same_v<Less, std::less<>> || std::is_same_v<Less, std::less<K>> ||
-                              std::is_same_v<Less, std::greater<>> || std::is_same_v<Less, std::greater<K>>);
+    std::is_integral_v<K> && (is_std_less<Less, K> || is_std_greater<Less, K>);
 
 /// Items are the keys themselves; padding is the last key in the order (the numeric max under less,
 /// the lowest under greater), indistinguishable from a real key of that value.

@@ -17,6 +17,7 @@
 // a query (docs/scatter.md, random permutation, 2^24 and 2^28) against ~20 for two radix passes.
 #pragma once
 
+#include <sluice/core/comparators.hpp>
 #include <sluice/core/config.hpp>
 #include <sluice/core/radix_key.hpp>
 #include <sluice/detail/search/layouts.hpp>
@@ -33,8 +34,7 @@ namespace sluice::detail::search {
 /// Floats are left out: −0.0 and +0.0 are equal under <, but their words fall in different buckets.
 template <class K, class Less>
 inline constexpr bool sorts_by_radix_word =
-    cuda::std::is_integral_v<K> && !cuda::std::is_same_v<K, bool> &&
-    (cuda::std::is_same_v<Less, std::less<>> || cuda::std::is_same_v<Less, std::less<K>>);
+    is_plain_integer<K> && is_std_less<Less, K>;
 
 /// The bucket bits of K: `wanted`, or all of a narrower key's bits (8- and 16-bit keys sort fully).
 template <class K>
