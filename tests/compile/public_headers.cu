@@ -64,6 +64,7 @@ void instantiate_every_family(sluice::context& ctx) {
   sluice::multireduce(ctx, in, read(values), bins.span(), sluice::plus{});
   sluice::multiscan_inclusive(ctx, in, read(values), out.span(), m, sluice::plus{});
   sluice::merge_sort_pairs(ctx, in, read(values), out.span(), out_values.span(), {.algorithm = sluice::merge_sort_algorithm::gpu_mms});
+  sluice::segmented_sort_pairs(ctx, in, read(values), read(offsets), out.span(), out_values.span());
   const sluice::search_index<std::uint32_t> index(ctx, in, sluice::search_layout::btree);
   index.lower_bound(ctx, in, out.span());
   sluice::lower_bound(ctx, in, in, out.span(), {.algorithm = sluice::search_algorithm::sort_queries});
