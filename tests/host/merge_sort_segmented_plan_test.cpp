@@ -169,6 +169,18 @@ TEST(SegmentedSortPlan, OwnersByBinarySearch) {
   }
 }
 
+TEST(SegmentedSortPlan, SlotsInUseHoldWholeSegments) {
+  const std::vector<index_t> ends{2, 2, 5, 9, 9, 14};
+  EXPECT_EQ(seg::slots_in_use(ends, 6, 14), 14);
+  EXPECT_EQ(seg::slots_in_use(ends, 6, 100), 14);
+  EXPECT_EQ(seg::slots_in_use(ends, 6, 13), 9);
+  EXPECT_EQ(seg::slots_in_use(ends, 6, 9), 9);
+  EXPECT_EQ(seg::slots_in_use(ends, 6, 8), 5);
+  EXPECT_EQ(seg::slots_in_use(ends, 6, 1), 0);
+  EXPECT_EQ(seg::slots_in_use(ends, 3, 100), 5);
+  EXPECT_EQ(seg::slots_in_use(ends, 0, 100), 0);
+}
+
 /// The tile tier as segmented.cuh runs it, with std::stable_sort for the block sort and std::merge for
 /// each tile's piece of its pair: slots from the scan and owner_of, the block sort writing where
 /// writes_output(rounds) says, round k reading buffer (rounds − k) and writing (rounds − k − 1).

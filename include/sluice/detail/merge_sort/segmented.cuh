@@ -188,14 +188,14 @@ __global__ void count_tiles_kernel(sort_io<K, V> io, const segment_id* ids, cons
   }
 }
 
-/// slots[t] for every slot in use (slot t of the tier's segment owner_of(t)); most[1] = the slots in use.
+/// slots[t] for every slot in use (slots_in_use; slot t of the tier's segment owner_of(t)); most[1] = the
+/// slots in use.
 template <class K, class V>
 __global__ void assign_slots_kernel(sort_io<K, V> io, const segment_id* ids, const std::size_t* counts,
                                     tile_tier_capacity capacity, index_t tile, tile_tier_state state) {
   const auto tier_count = static_cast<index_t>(counts[0]);
   const index_t count = tier_count < capacity.segments ? tier_count : capacity.segments;
-  const index_t total = capacity.segments == 0 ? 0 : state.tile_end[capacity.segments - 1];
-  const index_t used = total < capacity.slots ? total : capacity.slots;
+  const index_t used = slots_in_use(state.tile_end, count, capacity.slots);
   if (blockIdx.x == 0 && threadIdx.x == 0) state.most[1] = static_cast<unsigned long long>(used);
   for (index_t t = blockIdx.x * index_t{blockDim.x} + threadIdx.x; t < used; t += index_t{gridDim.x} * blockDim.x) {
     const index_t j = owner_of(state.tile_end, count, t);

@@ -97,6 +97,15 @@ template <class Ends>
   return low;
 }
 
+/// The slots in use: the tiles of the longest prefix of segments whose tiles all fit the capacity. With
+/// checked offsets that is every segment (capacity_of bounds them); overlapping unchecked ones may claim
+/// more, and a segment cut short would send its merges to splits past the array, so it is left out.
+template <class Ends>
+[[nodiscard]] SLUICE_HOST_DEVICE constexpr index_t slots_in_use(const Ends& tile_end, index_t count, index_t capacity) {
+  const index_t whole = owner_of(tile_end, count, capacity);  // the segments that end at or before it
+  return whole == 0 ? 0 : static_cast<index_t>(tile_end[whole - 1]);
+}
+
 /// A tile-tier tile as the block sort and the rounds see it: its segment and its place there.
 struct slot {
   index_t begin;  ///< the segment's first element
