@@ -76,7 +76,8 @@ std::vector<layout> layouts() {
   std::vector<layout> all{
       {"no segments", 1000, {300}},
       {"one empty segment", 1000, {300, 300}},
-      {"all segments empty", 1000, {0, 0, 500, 500, 500, 1000}},
+      {"all segments empty", 1000, {400, 400, 400, 400}},
+      {"empty segments between", 1000, {0, 0, 500, 500, 500, 1000}},
       consecutive("many tiny (0..40)", random_sizes(5000, 40, 1)),
       consecutive("size 1", repeated(1, 700)),
       consecutive("size 31", repeated(31, 90)),
@@ -337,17 +338,24 @@ TEST_F(SegmentedSort, NonStrictWeakOrdersPermuteEachSegment) {
 
 /// counts[r·256 + k]: keys equal to k in region r (0: outside, 1 + s: segment s); unsorted[0]: neighbours
 /// of one segment out of order. Regions by the bounds [b0, b1, b2, b3): outside before b0 and from b3.
+/// Each block counts in shared memory and adds its counts once.
 __global__ void audit_kernel(const std::uint8_t* keys, std::uint64_t n, std::uint64_t b0, std::uint64_t b1,
                              std::uint64_t b2, std::uint64_t b3, bool check_order, unsigned long long* counts,
                              unsigned long long* unsorted) {
+  __shared__ unsigned long long block_counts[4 * 256];
+  for (int k = static_cast<int>(threadIdx.x); k < 4 * 256; k += static_cast<int>(blockDim.x)) block_counts[k] = 0;
+  __syncthreads();
   unsigned long long bad = 0;
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const int region = i < b0 || i >= b3 ? 0 : i < b1 ? 1 : i < b2 ? 2 : 3;
-    atomicAdd(counts + region * 256 + keys[i], 1ull);
-    const bool same_segment = region != 0 && i + 1 < b3 && (i + 1 != b1 && i + 1 != b2);
+    atomicAdd(block_counts + region * 256 + keys[i], 1ull);
+    const bool same_segment = region != 0 && i + 1 < b3 && i + 1 != b1 && i + 1 != b2;
     if (check_order && same_segment && keys[i + 1] < keys[i]) ++bad;
   }
+  __syncthreads();
+  for (int k = static_cast<int>(threadIdx.x); k < 4 * 256; k += static_cast<int>(blockDim.x))
+    if (block_counts[k] != 0) atomicAdd(counts + k, block_counts[k]);
   atomicAdd(unsorted, bad);
 }
 
