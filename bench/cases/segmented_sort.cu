@@ -80,8 +80,9 @@ void sort_pairs_case(bench::case_context& session, const std::string& name, std:
   device_buffer<std::uint32_t> keys(ctx, std::span<const std::uint32_t>(host)),
       values(ctx, std::span<const std::uint32_t>(index)), out(ctx, n), out_values(ctx, n);
   const device_buffer<std::size_t> d_offsets(ctx, std::span<const std::size_t>(offsets));
-  const auto expected = reference::segmented_stable_sort_pairs_offsets(
-      std::span<const std::uint32_t>(host), std::span<const std::uint32_t>(index), std::span<const std::size_t>(offsets));
+  const auto expected = reference::segmented_stable_sort_pairs_offsets(std::span<const std::uint32_t>(host),
+                                                                       std::span<const std::uint32_t>(index),
+                                                                       std::span<const std::size_t>(offsets));
   auto verify = [&] { return out.to_host() == expected.keys && out_values.to_host() == expected.values; };
   const bench::work_description work{"segmented_sort", name, n,
                                      16.0 * static_cast<double>(n) + 8.0 * static_cast<double>(segments + 1)};
@@ -93,9 +94,9 @@ void sort_pairs_case(bench::case_context& session, const std::string& name, std:
   std::size_t temp_bytes = 0;
   const auto items = static_cast<std::int64_t>(n);
   const auto count = static_cast<std::int64_t>(segments);
-  SLUICE_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(nullptr, temp_bytes, keys.data(), out.data(), values.data(),
-                                                              out_values.data(), items, count, d_offsets.data(),
-                                                              d_offsets.data() + 1, ctx.stream()));
+  SLUICE_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(nullptr, temp_bytes, keys.data(), out.data(),
+                                                              values.data(), out_values.data(), items, count,
+                                                              d_offsets.data(), d_offsets.data() + 1, ctx.stream()));
   device_buffer<char> temp(ctx, temp_bytes);
   out.fill_bytes(0xA5);
   out_values.fill_bytes(0xA5);

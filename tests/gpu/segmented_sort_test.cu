@@ -39,9 +39,11 @@ class SegmentedSort : public gpu_test {};
 /// The tier limits and the tile for K (detail/merge_sort/tuning.hpp).
 template <class K>
 struct shape {
-  static constexpr std::size_t lanes = tuning::segment_lanes * static_cast<std::size_t>(tuning::segment_lanes_items(sizeof(K)));
+  static constexpr std::size_t lanes =
+      tuning::segment_lanes * static_cast<std::size_t>(tuning::segment_lanes_items(sizeof(K)));
   static constexpr std::size_t warp = 32 * static_cast<std::size_t>(tuning::segment_warp_items(sizeof(K)));
-  static constexpr std::size_t tile = tuning::block_threads * static_cast<std::size_t>(tuning::items_per_thread(sizeof(K)));
+  static constexpr std::size_t tile =
+      tuning::block_threads * static_cast<std::size_t>(tuning::items_per_thread(sizeof(K)));
 };
 
 // ---- segment shapes -------------------------------------------------------------------------------------------
@@ -54,7 +56,8 @@ struct layout {
 };
 
 /// Offsets of consecutive segments of the given sizes starting at `front` (n = front + Σ sizes + back).
-layout consecutive(std::string name, const std::vector<std::size_t>& sizes, std::size_t front = 0, std::size_t back = 0) {
+layout consecutive(std::string name, const std::vector<std::size_t>& sizes, std::size_t front = 0,
+                   std::size_t back = 0) {
   offset_vector offsets{front};
   for (std::size_t size : sizes) offsets.push_back(offsets.back() + size);
   return {std::move(name), offsets.back() + back, offsets};
@@ -108,8 +111,9 @@ std::vector<layout> layouts() {
 /// n keys, uniform or from five values (ties everywhere: stability shows).
 template <class K>
 std::vector<K> keys_of(std::size_t n, bool few_distinct, std::uint64_t seed) {
-  const data::distribution_spec spec = few_distinct ? data::distribution_spec{data::distribution::few_used, 0, 5, seed}
-                                                    : data::distribution_spec{data::distribution::uniform, 0, 0.0, seed};
+  const data::distribution_spec spec = few_distinct
+                                           ? data::distribution_spec{data::distribution::few_used, 0, 5, seed}
+                                           : data::distribution_spec{data::distribution::uniform, 0, 0.0, seed};
   const auto draws = data::generate_host<std::uint64_t>(n, spec);
   std::vector<K> keys(n);
   for (std::size_t i = 0; i < n; ++i) keys[i] = sluice::testing::make_key<K>(draws[i], i);
@@ -145,7 +149,8 @@ void check_keys(sluice::context& ctx, const layout& l, const std::vector<K>& hos
 
 /// Pairs with value = input index: equal keys must keep ascending indices within each segment.
 template <class K, class Less>
-void check_pairs(sluice::context& ctx, const layout& l, const std::vector<K>& host, const std::string& what, Less less) {
+void check_pairs(sluice::context& ctx, const layout& l, const std::vector<K>& host, const std::string& what,
+                 Less less) {
   std::vector<std::uint32_t> index(l.n);
   std::iota(index.begin(), index.end(), 0u);
   const sluice::device_buffer<K> keys(ctx, std::span<const K>(host));
@@ -195,7 +200,8 @@ TEST_F(SegmentedSort, DescendingFourByteKeys) { sweep<std::uint32_t>(ctx(), std:
 /// An extended lambda needs a public enclosing function (a test body is private).
 void sort_by_a_lambda(sluice::context& ctx) {
   const auto low_byte = [] __host__ __device__(std::uint32_t x, std::uint32_t y) { return (x & 0xff) < (y & 0xff); };
-  for (const layout& l : layouts<std::uint32_t>()) check_pairs(ctx, l, keys_of<std::uint32_t>(l.n, false, 9), "lambda: low byte", low_byte);
+  for (const layout& l : layouts<std::uint32_t>())
+    check_pairs(ctx, l, keys_of<std::uint32_t>(l.n, false, 9), "lambda: low byte", low_byte);
 }
 
 TEST_F(SegmentedSort, LambdaComparator) { sort_by_a_lambda(ctx()); }
@@ -220,7 +226,8 @@ TEST_F(SegmentedSort, BadArguments) {
     return sluice::device_buffer<std::size_t>(c, std::span<const std::size_t>(host));
   };
   const auto good = device_offsets({0, 50, 100});
-  expect_invalid_argument([&] { sluice::segmented_sort(c, keys.span(), good.span(), out.span().first(99)); }, "out_keys");
+  expect_invalid_argument([&] { sluice::segmented_sort(c, keys.span(), good.span(), out.span().first(99)); },
+                          "out_keys");
   std::vector<std::uint32_t> host_keys(100);
   expect_invalid_argument(
       [&] { sluice::segmented_sort(c, cuda::std::span<std::uint32_t>(host_keys), good.span(), out.span()); }, "keys");
@@ -228,16 +235,18 @@ TEST_F(SegmentedSort, BadArguments) {
   expect_invalid_argument(
       [&] { sluice::segmented_sort(c, keys.span(), cuda::std::span<const std::size_t>(host_offsets), out.span()); },
       "offsets");
-  expect_invalid_argument(
-      [&] { sluice::segmented_sort(c, keys.span(), good.span().first(0), out.span()); }, "offsets", std::nullopt);
+  expect_invalid_argument([&] { sluice::segmented_sort(c, keys.span(), good.span().first(0), out.span()); }, "offsets",
+                          std::nullopt);
   expect_invalid_argument(
       [&] {
-        sluice::segmented_sort_pairs(c, keys.span(), values.span().first(99), good.span(), out.span(), out_values.span());
+        sluice::segmented_sort_pairs(c, keys.span(), values.span().first(99), good.span(), out.span(),
+                                     out_values.span());
       },
       "values");
   expect_invalid_argument(
       [&] {
-        sluice::segmented_sort_pairs(c, keys.span(), values.span(), good.span(), out.span(), out_values.span().first(99));
+        sluice::segmented_sort_pairs(c, keys.span(), values.span(), good.span(), out.span(),
+                                     out_values.span().first(99));
       },
       "out_values");
   expect_invalid_argument(
@@ -264,11 +273,10 @@ TEST_F(SegmentedSort, UncheckedBadOffsetsStayInBounds) {
   auto& c = ctx();
   using s = shape<std::uint32_t>;
   const std::size_t n = 6 * s::tile + 11, guard = 4096;
-  const std::vector<offset_vector> bad{
-      {n, 0, n, 0, n},                        // overlapping copies of the whole array
-      {5, 3 * s::tile, 2, n + 700, 40, n - 1},  // decreasing and past n
-      {n + 5, n + 9},                          // past n only
-      {2 * s::tile, s::warp, 5 * s::tile, 5 * s::tile + 3 * s::lanes, 17}};
+  const std::vector<offset_vector> bad{{n, 0, n, 0, n},  // overlapping copies of the whole array
+                                       {5, 3 * s::tile, 2, n + 700, 40, n - 1},  // decreasing and past n
+                                       {n + 5, n + 9},                           // past n only
+                                       {2 * s::tile, s::warp, 5 * s::tile, 5 * s::tile + 3 * s::lanes, 17}};
   const auto host = keys_of<std::uint32_t>(n, false, 77);
   const sluice::device_buffer<std::uint32_t> keys(c, std::span<const std::uint32_t>(host));
   std::vector<std::uint32_t> index(n);
@@ -388,7 +396,8 @@ TEST_F(SegmentedSort, LargeTwoToThe31PlusFiveOneByteKeys) {
   sluice::segmented_sort(c, keys.span(), offsets.span(), out.span());
   const auto after = audit(out, true);
   EXPECT_EQ(after.back(), 0u) << "neighbours of one segment out of order";
-  for (std::size_t k = 0; k < 4 * 256; ++k) ASSERT_EQ(after[k], before[k]) << "region " << k / 256 << ", key " << k % 256;
+  for (std::size_t k = 0; k < 4 * 256; ++k)
+    ASSERT_EQ(after[k], before[k]) << "region " << k / 256 << ", key " << k % 256;
   // The keys outside, position by position: three before offsets.front(), two after offsets.back().
   c.synchronize();
   for (std::size_t at : {std::size_t{0}, std::size_t{1}, std::size_t{2}, n - 2, n - 1}) {

@@ -29,8 +29,8 @@ TEST(MergeSortRounds, PairsTileEveryRound) {
       index_t expected_start = 0;
       for (index_t position = 0; position < n; ++position) {
         const ms::pair_span p = ms::pair_of(n, width, position);
-        const std::string where = "n " + std::to_string(n) + ", width " + std::to_string(width) + ", position " +
-                                  std::to_string(position);
+        const std::string where =
+            "n " + std::to_string(n) + ", width " + std::to_string(width) + ", position " + std::to_string(position);
         if (position == expected_start + 2 * width) expected_start = position;
         ASSERT_EQ(p.start, expected_start) << where;
         ASSERT_LE(p.start, position) << where;
@@ -61,7 +61,8 @@ TEST(SegmentedSortPlan, ClampedSegmentsStayInside) {
     for (std::size_t first = 0; first <= 15; ++first)
       for (std::size_t last = 0; last <= 15; ++last) {
         const seg::segment_bounds s = seg::clamped_segment(first, last, n);
-        const std::string where = "n " + std::to_string(n) + ", [" + std::to_string(first) + ", " + std::to_string(last) + ")";
+        const std::string where =
+            "n " + std::to_string(n) + ", [" + std::to_string(first) + ", " + std::to_string(last) + ")";
         ASSERT_GE(s.begin, 0) << where;
         ASSERT_GE(s.size, 0) << where;
         ASSERT_LE(s.begin + s.size, static_cast<index_t>(n)) << where;
@@ -86,7 +87,8 @@ TEST(SegmentedSortPlan, OutsidePositionsAreTheComplement) {
           ++seen[static_cast<std::size_t>(at)];
         }
         for (std::size_t i = 0; i < n; ++i) {
-          const bool in = static_cast<index_t>(i) >= inside.begin && static_cast<index_t>(i) < inside.begin + inside.size;
+          const bool in =
+              static_cast<index_t>(i) >= inside.begin && static_cast<index_t>(i) < inside.begin + inside.size;
           ASSERT_EQ(seen[i], in ? 0 : 1) << "n " << n << ", front " << front << ", back " << back << ", i " << i;
         }
       }
@@ -204,7 +206,8 @@ TEST(SegmentedSortPlan, TileTierModelSortsEverySegmentIntoTheOutput) {
     std::vector<seg::slot> slots;
     for (index_t t = 0; t < total; ++t) {
       const index_t j = seg::owner_of(tile_end, static_cast<index_t>(segments), t);
-      const auto b = seg::clamped_segment(offsets[static_cast<std::size_t>(j)], offsets[static_cast<std::size_t>(j) + 1], n);
+      const auto b =
+          seg::clamped_segment(offsets[static_cast<std::size_t>(j)], offsets[static_cast<std::size_t>(j) + 1], n);
       const index_t first_slot = tile_end[static_cast<std::size_t>(j)] - seg::tiles_of(b.size, tile);
       slots.push_back({b.begin, b.size, (t - first_slot) * tile});
     }
@@ -239,7 +242,8 @@ TEST(SegmentedSortPlan, TileTierModelSortsEverySegmentIntoTheOutput) {
       for (std::size_t t = 0; t < slots.size(); ++t) {
         const auto& s = slots[t];
         const int rounds = seg::segment_rounds(s, tile);
-        if (k < rounds) std::copy(pieces[t].begin(), pieces[t].end(), buffer(rounds - k - 1).begin() + s.begin + s.local);
+        if (k < rounds)
+          std::copy(pieces[t].begin(), pieces[t].end(), buffer(rounds - k - 1).begin() + s.begin + s.local);
       }
     }
     for (std::size_t j = 0; j < segments; ++j) {

@@ -56,8 +56,8 @@ template <class T, class Less = std::less<>>
 }
 
 template <class T, class Less = std::less<>>
-[[nodiscard]] std::vector<T> segmented_stable_sort_offsets(std::span<const T> keys, std::span<const std::size_t> offsets,
-                                                           Less less = {}) {
+[[nodiscard]] std::vector<T> segmented_stable_sort_offsets(std::span<const T> keys,
+                                                           std::span<const std::size_t> offsets, Less less = {}) {
   detail::check_offsets(keys.size(), offsets, "reference::segmented_stable_sort_offsets");
   std::vector<T> out(keys.begin(), keys.end());
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s)

@@ -20,10 +20,11 @@
 // Nothing is read back to the host: every grid is sized by a bound the host knows (segment count, n) and
 // every kernel loops over the counts the previous ones left on the device.
 //
-// Traffic: each key (and value) read and written once by its tier, plus 2 reads and 2 writes per merge
-// round for tile-tier segments of more than one tile; per segment about 24 bytes of offsets and 16 of ids
-// (classification and the tiers' reads). Temporary memory: 8 bytes per segment, n keys and values where
-// n exceeds one tile (the rounds' other buffer), 32 bytes per tile-tier tile.
+// Traffic: each key (and value) read and written once by its tier, and once more per merge round in
+// segments of more than one tile; per segment the offsets read three times (the partition's two passes,
+// the tier: 16 bytes each, half of it shared with the neighbour) and 20 bytes of ids. Temporary memory:
+// 8 bytes per segment, n keys and values where n exceeds one tile (the rounds' other buffer), 32 bytes
+// per tile-tier slot (its place and its split).
 #pragma once
 
 #include <sluice/block/merge_sort.cuh>
@@ -81,7 +82,8 @@ struct tier_of_segment {
 
 template <class I>
 __global__ void segment_ids_kernel(I* ids, std::size_t count) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x)
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count; i += stride)
     ids[i] = static_cast<I>(i);
 }
 
@@ -107,7 +109,9 @@ struct tier_list {
   std::size_t segments;
   tier tier_number;
 
-  [[nodiscard]] __device__ std::size_t first() const { return tier_number == warp_tier ? counts[0] : counts[0] + counts[1]; }
+  [[nodiscard]] __device__ std::size_t first() const {
+    return tier_number == warp_tier ? counts[0] : counts[0] + counts[1];
+  }
   [[nodiscard]] __device__ std::size_t count() const {
     return tier_number == warp_tier ? counts[1] : segments - counts[0] - counts[1];
   }
@@ -268,9 +272,10 @@ struct slot_round {
       values = to.values(remaining) + s.begin;
       out_values = to.values(remaining - 1) + s.begin + s.local;
     }
-    const run_pair<K, V> pair = runs_of_width<K, V>{to.keys(remaining) + s.begin, values, s.size, tile << round}.pair_at(s.local);
-    return {pair, s.local - pair.start, static_cast<int>(tile_keys(s, tile)), to.keys(remaining - 1) + s.begin + s.local,
-            out_values};
+    const runs_of_width<K, V> runs{to.keys(remaining) + s.begin, values, s.size, tile << round};
+    const run_pair<K, V> pair = runs.pair_at(s.local);
+    K* out = to.keys(remaining - 1) + s.begin + s.local;
+    return {pair, s.local - pair.start, static_cast<int>(tile_keys(s, tile)), out, out_values};
   }
 };
 
@@ -279,9 +284,9 @@ struct slot_round {
 /// if a bad comparator made any inconsistent (block 0; another barrier), merges (a block per slot) and
 /// passes a barrier. `inconsistent` holds one zeroed flag per possible round.
 template <int Threads, int Items, class K, class V, class Less>
-__global__ void __launch_bounds__(Threads) tile_rounds_kernel(buffers<K, V> to, const slot* slots,
-                                                              const unsigned long long* most, index_t tile,
-                                                              index_t* splits, unsigned* inconsistent, Less less) {
+__global__ void __launch_bounds__(Threads)
+    tile_rounds_kernel(buffers<K, V> to, const slot* slots, const unsigned long long* most, index_t tile,
+                       index_t* splits, unsigned* inconsistent, Less less) {
   extern __shared__ __align__(16) unsigned char shared[];
   const auto s = block::merge_sort_storage<K, V>::carve(shared, Threads, Items);
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
@@ -326,7 +331,8 @@ struct sorter {
   static void run_group_tier(context& ctx, const sort_io<K, V>& io, const tier_list& list, Less less) {
     const auto kernel = group_tier_kernel<threads, Width, Items, K, V, Less>;
     constexpr std::size_t bytes = group_tier_shared_bytes<threads, Width, Items, K, V>();
-    SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    SLUICE_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
     const std::size_t blocks = one_wave_grid(ctx, kernel, threads, ceil_div(io.segments, threads / Width), bytes);
     kernel<<<static_cast<unsigned>(blocks), threads, bytes, ctx.stream()>>>(io, list, less);
     SLUICE_CHECK_LAUNCH();
@@ -381,7 +387,8 @@ struct sorter {
     config.stream = ctx.stream();
     config.attrs = &cooperative;
     config.numAttrs = 1;
-    SLUICE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, to, slots, most, tile, splits.get(), inconsistent.get(), less));
+    SLUICE_CUDA_CHECK(
+        cudaLaunchKernelEx(&config, kernel, to, slots, most, tile, splits.get(), inconsistent.get(), less));
   }
 
   /// Sorts every segment of io (n ≥ 1, segments ≥ 1); the caller has activated the device.

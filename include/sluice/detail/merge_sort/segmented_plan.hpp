@@ -52,7 +52,9 @@ struct outside_span {
 
   [[nodiscard]] SLUICE_HOST_DEVICE constexpr index_t size() const { return front + (n - back); }
   /// The i-th position outside, 0 ≤ i < size().
-  [[nodiscard]] SLUICE_HOST_DEVICE constexpr index_t position(index_t i) const { return i < front ? i : back + (i - front); }
+  [[nodiscard]] SLUICE_HOST_DEVICE constexpr index_t position(index_t i) const {
+    return i < front ? i : back + (i - front);
+  }
 };
 
 [[nodiscard]] SLUICE_HOST_DEVICE constexpr outside_span outside_of(std::size_t first, std::size_t last, std::size_t n) {
@@ -65,7 +67,9 @@ struct outside_span {
 }
 
 /// Tiles of `tile` keys that hold `size` keys.
-[[nodiscard]] SLUICE_HOST_DEVICE constexpr index_t tiles_of(index_t size, index_t tile) { return (size + tile - 1) / tile; }
+[[nodiscard]] SLUICE_HOST_DEVICE constexpr index_t tiles_of(index_t size, index_t tile) {
+  return (size + tile - 1) / tile;
+}
 
 /// What the host knows of the tile tier before any kernel runs: every tile-tier segment has more than
 /// limits.warp keys, so there are at most min(segments, n / (limits.warp + 1)) of them, and they have at
@@ -91,8 +95,10 @@ template <class Ends>
   index_t high = count;
   while (low < high) {
     const index_t middle = low + (high - low) / 2;
-    if (static_cast<index_t>(tile_end[middle]) > t) high = middle;
-    else low = middle + 1;
+    if (static_cast<index_t>(tile_end[middle]) > t)
+      high = middle;
+    else
+      low = middle + 1;
   }
   return low;
 }
