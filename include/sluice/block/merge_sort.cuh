@@ -105,14 +105,14 @@ __device__ void merge_in_shared(const merge_sort_storage<K, V>& s, int last, int
   int index[Items];
   merge_cursor mine = cursor();
   const bool consistent = mine.a <= mine.a_end && mine.b <= mine.b_end;  // core/merge_splits.hpp's condition
-  serial_merge(s.keys, last, mine, diagonal_end - diagonal, keys, index, less);
+  serial_merge(s.keys, last, mine, keys, index, less);
   if (__syncthreads_or(!consistent)) {  // only under a comparator that is not a strict weak order
     if (rank == 0)
       sluice::detail::repair_splits(s.splits + threadIdx.x, coop, a_count, [&](long long k) {
         return k * Items < total ? k * Items : static_cast<long long>(total);
       });
     __syncthreads();
-    serial_merge(s.keys, last, cursor(), diagonal_end - diagonal, keys, index, less);
+    serial_merge(s.keys, last, cursor(), keys, index, less);
     __syncthreads();
   }
   if constexpr (sluice::detail::has_values<V>) {

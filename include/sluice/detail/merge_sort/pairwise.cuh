@@ -118,14 +118,22 @@ template <class Runs, class Less>
 __global__ void partition_kernel(Runs runs, index_t n, index_t tile, index_t tiles, index_t* splits,
                                  unsigned* state, Less less) {
   const index_t t = blockIdx.x * index_t{blockDim.x} + threadIdx.x;
+  __shared__ index_t block_splits[tuning::partition_threads];
+  const index_t split = t < tiles ? boundary_split(runs, t * tile, less) : 0;
+  block_splits[threadIdx.x] = split;
+  __syncthreads();
   bool inconsistent = false;
   if (t < tiles) {
-    const index_t split = boundary_split(runs, t * tile, less);
     splits[t] = split;
     const auto pair = runs.pair_at(t * tile);
     const index_t end = (t + 1) * tile < n ? (t + 1) * tile : n;
     const bool ends_pair = end >= pair.start + pair.na + pair.nb;
-    const index_t next = ends_pair ? pair.na : boundary_split(runs, end, less);
+    // Within a pair, the split at `end` is tile t + 1's: a neighbour's in this block, searched again
+    // only by a block's last thread.
+    const bool neighbour_here = threadIdx.x + 1 < blockDim.x;
+    const index_t next = ends_pair        ? pair.na
+                         : neighbour_here ? block_splits[threadIdx.x + 1]
+                                          : boundary_split(runs, end, less);
     inconsistent = !consistent_split(split, next, t * tile - pair.start, end - pair.start);
   }
   if (__syncthreads_or(inconsistent) && threadIdx.x == 0) atomicOr(state + 1, 1u);
@@ -144,44 +152,64 @@ __global__ void partition_kernel(Runs runs, index_t n, index_t tile, index_t til
   }
 }
 
-/// Copies `count` keys (values) of the tile's pieces a[0, a_count) and b[…] into shared memory, striped:
-/// consecutive threads read consecutive elements (coalesced).
-template <int Threads, int Items, class K, class V>
-__device__ SLUICE_FORCEINLINE void load_pieces(const block::merge_sort_storage<K, V>& s, const K* a, const V* a_values,
-                                               int a_count, const K* b, const V* b_values, int count) {
+/// shared[0, count) = the concatenation of a[0, a_count) and b[0, count − a_count), striped: consecutive
+/// threads read consecutive elements (coalesced). All of a thread's loads are issued before its first
+/// shared store, so their DRAM latencies overlap (a store between them makes each load wait for the last).
+template <int Threads, int Items, class T>
+__device__ SLUICE_FORCEINLINE void load_two_pieces(T* shared, const T* a, int a_count, const T* b, int count) {
+  T staged[Items];
   SLUICE_UNROLL
   for (int k = 0; k < Items; ++k) {
     const int i = k * Threads + static_cast<int>(threadIdx.x);
-    if (i < count) {
-      s.keys[i] = i < a_count ? a[i] : b[i - a_count];
-      if constexpr (has_values<V>) s.values[i] = i < a_count ? a_values[i] : b_values[i - a_count];
-    }
+    if (i < count) staged[k] = i < a_count ? a[i] : b[i - a_count];
+  }
+  SLUICE_UNROLL
+  for (int k = 0; k < Items; ++k) {
+    const int i = k * Threads + static_cast<int>(threadIdx.x);
+    if (i < count) shared[i] = staged[k];
   }
 }
 
-/// dst[0, count) = src[0, count) (global ↔ shared), striped over the block: 16-byte vectors where both
-/// ends are 16-byte aligned and count fills whole vectors (every full tile of an aligned array: NT·E·
-/// sizeof(T) is a multiple of 16), else element by element. Fewer memory instructions, same sectors.
+/// Copies `count` keys (values) of the tile's pieces a[0, a_count) and b[…] into shared memory.
+template <int Threads, int Items, class K, class V>
+__device__ SLUICE_FORCEINLINE void load_pieces(const block::merge_sort_storage<K, V>& s, const K* a, const V* a_values,
+                                               int a_count, const K* b, const V* b_values, int count) {
+  load_two_pieces<Threads, Items>(s.keys, a, a_count, b, count);
+  if constexpr (has_values<V>) load_two_pieces<Threads, Items>(s.values, a_values, a_count, b_values, count);
+}
+
+/// dst[0, count) = src[0, count), striped over the block, each thread's loads all issued before its
+/// stores (as load_two_pieces).
+template <int Threads, int Items, class T>
+__device__ SLUICE_FORCEINLINE void copy_striped(T* dst, const T* src, int count) {
+  T staged[Items];
+  SLUICE_UNROLL
+  for (int k = 0; k < Items; ++k) {
+    const int i = k * Threads + static_cast<int>(threadIdx.x);
+    if (i < count) staged[k] = src[i];
+  }
+  SLUICE_UNROLL
+  for (int k = 0; k < Items; ++k) {
+    const int i = k * Threads + static_cast<int>(threadIdx.x);
+    if (i < count) dst[i] = staged[k];
+  }
+}
+
+/// dst[0, count) = src[0, count) (global ↔ shared): 16-byte vectors where both ends are 16-byte aligned
+/// and count fills whole vectors (every full tile of an aligned array: NT·E·sizeof(T) is a multiple of
+/// 16), else element by element. Fewer memory instructions, same sectors.
 template <int Threads, int Items, class T>
 __device__ SLUICE_FORCEINLINE void copy_tile(T* dst, const T* src, int count) {
   if constexpr (sizeof(T) <= 16 && 16 % sizeof(T) == 0) {
     constexpr int per_vector = 16 / static_cast<int>(sizeof(T));
     const auto address = reinterpret_cast<cuda::std::uintptr_t>(dst) | reinterpret_cast<cuda::std::uintptr_t>(src);
     if (count % per_vector == 0 && address % 16 == 0) {
-      const int vectors = count / per_vector;
-      SLUICE_UNROLL
-      for (int k = 0; k < (Items + per_vector - 1) / per_vector; ++k) {
-        const int i = k * Threads + static_cast<int>(threadIdx.x);
-        if (i < vectors) reinterpret_cast<uint4*>(dst)[i] = reinterpret_cast<const uint4*>(src)[i];
-      }
+      copy_striped<Threads, (Items + per_vector - 1) / per_vector>(reinterpret_cast<uint4*>(dst),
+                                                                   reinterpret_cast<const uint4*>(src), count / per_vector);
       return;
     }
   }
-  SLUICE_UNROLL
-  for (int k = 0; k < Items; ++k) {
-    const int i = k * Threads + static_cast<int>(threadIdx.x);
-    if (i < count) dst[i] = src[i];
-  }
+  copy_striped<Threads, Items>(dst, src, count);
 }
 
 /// Stores the sorted registers of the block (thread t: positions t·E …) to out[0, count) through shared
