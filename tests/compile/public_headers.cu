@@ -1,6 +1,7 @@
 // Every public header in one translation unit, each family instantiated once, compiled as a user's file
 // would be with warnings as errors on the host and the device side (tests/CMakeLists.txt): a header
 // that warns breaks this build. Compiled only, never run.
+#include <sluice/containers/slab_alloc.cuh>
 #include <sluice/core/context.hpp>
 #include <sluice/core/device_buffer.hpp>
 #include <sluice/core/error.hpp>
@@ -66,5 +67,8 @@ void instantiate_every_family(sluice::context& ctx) {
   sluice::merge_sort_pairs(ctx, in, read(values), out.span(), out_values.span(), {.algorithm = sluice::merge_sort_algorithm::gpu_mms});
   const sluice::search_index<std::uint32_t> index(ctx, in, sluice::search_layout::btree);
   index.lower_bound(ctx, in, out.span());
+  sluice::slab_alloc pool(ctx, {.variant = sluice::slab_alloc_variant::regular, .blocks_per_super_block = 1});
+  pool.reserve(ctx, 2048);
+  (void)pool.units_in_use(ctx);
   sluice::lower_bound(ctx, in, in, out.span(), {.algorithm = sluice::search_algorithm::sort_queries});
 }
