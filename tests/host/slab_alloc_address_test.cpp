@@ -40,7 +40,7 @@ TEST(SlabAllocAddress, EveryFieldValueDecodesAndEncodesBack) {
   EXPECT_EQ(sa::encode_address({255, 16383, 1023}), 0xFFFFFFFFu);
   std::mt19937 random(1);
   for (int i = 0; i < 1000000; ++i) {
-    const std::uint32_t address = random();
+    const auto address = static_cast<std::uint32_t>(random());
     ASSERT_EQ(sa::encode_address(sa::decode_address(address)), address) << std::hex << address;
   }
 }
@@ -160,7 +160,7 @@ TEST(SlabAllocAddress, LowestFreeBit) {
       ASSERT_EQ(sa::lowest_free_bit(word), naive_lowest_free(word)) << std::hex << word;
   std::mt19937 random(3);
   for (int i = 0; i < 100000; ++i) {
-    const std::uint32_t word = random() | random();  // mostly full words, as a busy block has
+    const auto word = static_cast<std::uint32_t>(random() | random());  // mostly full words, as a busy block has
     ASSERT_EQ(sa::lowest_free_bit(word), naive_lowest_free(word)) << std::hex << word;
   }
 }
