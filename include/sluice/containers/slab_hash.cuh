@@ -257,8 +257,8 @@ class slab_hash {
     in.absent = L::bits_of_value(absent);
     query<int(slab_op::find)>(ctx, in);
   }
-  /// present[i] = whether keys[i] is in the table.
-  void contains(context& ctx, cuda::std::span<const Key> keys, cuda::std::span<bool> present) const {
+  /// present[i] = 1 where keys[i] is in the table, else 0 (bytes, as the library's flags are).
+  void contains(context& ctx, cuda::std::span<const Key> keys, cuda::std::span<std::uint8_t> present) const {
     const char* function = "slab_hash::contains";
     require_usable(function);
     check_keys(ctx, function, keys);
@@ -513,23 +513,24 @@ class slab_hash {
   void make_room(context& ctx, const char* function, status s, std::uint64_t elements, std::uint64_t inserts, bool grow) {
     const std::uint32_t buckets = detail::slab_hash::grown_buckets(elements, bucket_count_, L::data_slots,
                                                                    options_.target_slabs_per_bucket, options_.max_slabs_per_bucket);
-    const std::uint64_t warps = resident_warps(ctx);
     if (grow && buckets != bucket_count_) {
       rehash(ctx, function, buckets, s);
       s.units_in_use = pool_.units_in_use(ctx);
     }
-    pool_.reserve(ctx, s.units_in_use + detail::slab_hash::units_for_inserts(inserts, bucket_count_, L::data_slots, warps));
+    pool_.reserve(ctx, s.units_in_use + detail::slab_hash::units_for_inserts(inserts, bucket_count_, L::data_slots,
+                                                                             concurrent_warps(ctx, inserts / 32 + 1)));
   }
 
-  /// Warps a one-wave kernel can have running at once: each may hold one slab it failed to link.
-  static std::uint64_t resident_warps(const context& ctx) {
-    return std::uint64_t(ctx.properties().sm_count) * std::uint64_t(ctx.properties().max_threads_per_sm) / 32;
+  /// Warps of a one-wave kernel with `work` warps of work that can run at once: each may hold one slab
+  /// it failed to link.
+  static std::uint64_t concurrent_warps(const context& ctx, std::uint64_t work) {
+    return std::min(work, std::uint64_t(ctx.properties().sm_count) * std::uint64_t(ctx.properties().max_threads_per_sm) / 32);
   }
 
   /// Every element moved to `buckets` new buckets (instances of a key in order), the old lists freed.
   void rehash(context& ctx, const char* function, std::uint32_t buckets, const status& s) {
     pool_.reserve(ctx, s.units_in_use + detail::slab_hash::units_for_inserts(s.size, buckets, L::data_slots,
-                                                                             resident_warps(ctx)));
+                                                                             concurrent_warps(ctx, bucket_count_)));
     device_buffer<slab> fresh;
     detail::naming_out_of_memory(function, "growth", [&] { fresh = fresh_buckets(ctx, buckets); });
     device_buffer<slab> old = std::exchange(buckets_, std::move(fresh));

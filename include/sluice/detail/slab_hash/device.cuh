@@ -60,7 +60,7 @@ template <class Slot>
     asm volatile(
         "{\n\t.reg .b128 pair;\n\tld.relaxed.gpu.global.b128 pair, [%2];\n\tmov.b128 {%0, %1}, pair;\n\t}"
         : "=l"(key), "=l"(value)
-        : "l"(address)
+        : "l"(__cvta_generic_to_global(address))
         : "memory");
     return Slot{key, value};
   } else {

@@ -30,7 +30,7 @@ struct batch {
   const Value* values = nullptr;    ///< map inserts, and mixed batches of maps
   Value* out_values = nullptr;      ///< find, mixed: the value found, else `absent`
   std::uint32_t* out_results = nullptr;  ///< count, mixed: the result (slab_op)
-  bool* out_flags = nullptr;        ///< contains: found
+  std::uint8_t* out_flags = nullptr;  ///< contains: 1 found, 0 not
   std::size_t n = 0;
   value_bits absent = 0;
 };
@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(tuning::block_threads) bulk_kernel(View table,
       if (in.out_values != nullptr)
         in.out_values[i] = L::value_of_bits(op == slab_op::find && result != 0 ? found : in.absent);
     if (in.out_results != nullptr) in.out_results[i] = result;
-    if (in.out_flags != nullptr) in.out_flags[i] = result != 0;
+    if (in.out_flags != nullptr) in.out_flags[i] = result != 0 ? 1 : 0;
   }
 }
 
