@@ -10,6 +10,7 @@
 // an exception), reserved keys, bad op codes, bad spans, a moved-from table, and 2^31 + 5 keys (*Large*).
 // Every failure names the kind, n and the case; outputs are poisoned before each call.
 #include <sluice/containers/slab_hash.cuh>
+#include <sluice/data/distinct_keys.hpp>
 #include <sluice/reference/hash_map.hpp>
 
 #include "support/compare.hpp"
@@ -39,35 +40,13 @@ class SlabHash : public gpu_test {};
 
 // ---- keys, values, buffers ----------------------------------------------------------------------------------
 
-/// A bijection of 32 (64) bits: distinct indices give distinct keys.
-constexpr std::uint32_t mix32(std::uint32_t x) { return sluice::detail::slab_alloc::mix32(x ^ 0x2545F491u); }
-constexpr std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xFF51AFD7ED558CCDull;
-  x ^= x >> 33;
-  x *= 0xC4CEB9FE1A85EC53ull;
-  return x ^ (x >> 33);
-}
-
-template <class K>
-bool reserved(K key) {
-  return sluice::detail::slab_hash::layout<K, sluice::detail::no_values>::is_reserved(
-      static_cast<std::make_unsigned_t<K>>(key));
-}
-
-/// `count` distinct keys from the indices first, first + 1, … (reserved values skipped). Ranges of
-/// indices that do not overlap give keys that do not overlap.
+/// `count` distinct keys from the indices first, first + 1, …; ranges of indices that do not overlap give
+/// keys that do not overlap (data/distinct_keys.hpp).
 template <class K>
 std::vector<K> keys_from(std::uint64_t first, std::size_t count) {
-  std::vector<K> keys;
-  keys.reserve(count);
-  for (std::uint64_t i = first; keys.size() < count; ++i) {
-    const K key = sizeof(K) == 4 ? static_cast<K>(mix32(static_cast<std::uint32_t>(i))) : static_cast<K>(mix64(i));
-    if (!reserved(key)) keys.push_back(key);
-  }
-  return keys;
+  return sluice::data::distinct_keys<K>(first, count);
 }
-constexpr std::uint64_t absent_range = std::uint64_t{1} << 31;  ///< indices of keys never inserted
+constexpr std::uint64_t absent_range = sluice::data::absent_keys;  ///< indices of keys never inserted
 
 template <class V, class K>
 V value_for(K key, std::uint32_t version) {
