@@ -114,8 +114,16 @@ class warp_allocator {
   /// A free unit's address, the same in every lane, or empty_address when the pool has none (then the
   /// pool's `exhausted` flag is raised). All 32 lanes call, converged.
   __device__ std::uint32_t allocate() {
+    const std::uint32_t address = try_allocate();
+    if (address == empty_address && lane() == 0) pool_.raise(exhausted);
+    return address;
+  }
+
+  /// allocate() without the flag: for callers that may retry (a unit can be free again a moment later,
+  /// released by a warp that lost a race) and raise it themselves only if they give up.
+  __device__ std::uint32_t try_allocate() {
     while (true) {
-      if (!resident_ && !change_resident()) return exhaust();
+      if (!resident_ && !change_resident()) return start_afresh();
       const std::uint32_t free_lanes = __ballot_sync(0xFFFFFFFFu, bitmap_ != 0xFFFFFFFFu);
       if (free_lanes == 0) {
         resident_ = false;
@@ -155,9 +163,8 @@ class warp_allocator {
     return true;
   }
 
-  /// Every block tried and full: report it, and start afresh at the next call (units may be freed).
-  __device__ std::uint32_t exhaust() {
-    if (lane() == 0) pool_.raise(exhausted);
+  /// Every block tried and full: the next call starts afresh (units may be freed meanwhile).
+  __device__ std::uint32_t start_afresh() {
     changes_ = 0;
     return empty_address;
   }

@@ -15,8 +15,9 @@
 //                       assignment can win); full list: append a slab
 // Appending (§5.3.2.2): the warp allocates a slab (SlabAlloc: all lanes), lane 31 CASes the tail's link
 // from "none" to it; a lost CAS frees the slab (untouched, still empty) and the warp goes on down the
-// list, which now has a next slab. An exhausted pool fails the insert (result 0) and leaves the table as
-// it was; the pool's flag tells the host.
+// list, which now has a next slab. A pool with no free unit fails the insert (result 0) after three tries
+// (re-reading the tail between them: units held by warps that lost a race come back) and leaves the
+// table as it was; the pool's `exhausted` flag tells the host.
 //
 // Memory order: slots are read by relaxed device-scope loads of their whole width and changed by CAS of
 // their whole width, so a lane never sees a torn pair nor a stale L1 line. A slot only goes empty → key
@@ -143,17 +144,30 @@ struct table_view {
     return __shfl_sync(full_mask, L::link_of(mine), static_cast<int>(address_lane));
   }
 
-  /// Appends a slab to the list whose tail `tail` lane 31 read as `mine` (its link "none"). False when
-  /// the pool is exhausted (nothing changed). All lanes.
-  __device__ bool append(slab* tail, const slot_type& mine, slab_alloc::warp_allocator& alloc) const {
-    const std::uint32_t address = alloc.allocate();
-    if (address == slab_alloc::empty_address) return false;
-    bool linked = false;
-    if (lane() == address_lane) linked = cas_slot(slots(tail) + L::link_slot, mine, L::link_to(address));
-    linked = __shfl_sync(full_mask, linked, static_cast<int>(address_lane));
-    if (!linked && lane() == 0) pool.deallocate(address);  // another warp linked first; ours is untouched
-    return true;
+  /// Appends a slab to the list whose tail `tail` lane 31 read as `mine` (its link "none"), unless another
+  /// warp does first. False when the pool has no unit and the tail still has no next slab after
+  /// `append_attempts` tries: then the pool's `exhausted` flag is raised and nothing has changed. A try can
+  /// fail while the pool is not full for good: warps that lost a race to link hold units for a moment
+  /// (one a warp); the tail's link is read again between tries, as another warp may have linked meanwhile.
+  /// All lanes.
+  __device__ bool append(slab* tail, slot_type mine, slab_alloc::warp_allocator& alloc) const {
+    for (int attempt = 0; attempt < append_attempts; ++attempt) {
+      if (attempt > 0) {
+        mine = read(tail);
+        if (next_of(mine) != no_address) return true;  // linked by another warp
+      }
+      const std::uint32_t address = alloc.try_allocate();
+      if (address == slab_alloc::empty_address) continue;
+      bool linked = false;
+      if (lane() == address_lane) linked = cas_slot(slots(tail) + L::link_slot, mine, L::link_to(address));
+      linked = __shfl_sync(full_mask, linked, static_cast<int>(address_lane));
+      if (!linked && lane() == 0) pool.deallocate(address);  // another warp linked first; ours is untouched
+      return true;
+    }
+    if (lane() == 0) pool.raise(slab_alloc::exhausted);
+    return false;
   }
+  static constexpr int append_attempts = 3;
 
   /// One task of the warp, all lanes together: `op` on `key` (and `value`), from the key's bucket down
   /// its list; the outcome is the same in every lane. count with `all_out` is find_all: the values of the
