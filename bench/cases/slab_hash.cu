@@ -13,6 +13,9 @@
 //                       result is known; no baseline (cuCollections has no concurrent mixed operations)
 //   SlabAlloc           allocations a second: every warp of one full wave allocating 64 units (the seed: 1 M
 //                       allocations on a K40c, 600 M/s); light and regular pools; no baseline
+//   group_by_reduce     sum of 2^28 (quick 2^24) u32 values by u32 keys drawn from 2^20 (quick 2^16)
+//                       distinct ones, with and without the distinct count given; unique of the same keys;
+//                       baselines thrust sort_by_key + reduce_by_key, and sort + unique, on copies
 //   stress (family slab_hash_stress)  10^9 mixed operations (quick: 2^24) on a 2^26-key universe, checked
 //                       against a host model after every batch: nothing lost, nothing invented
 //
@@ -33,9 +36,15 @@
 // distinct and the pool's count equal to the allocations.
 #include "harness/measure.hpp"
 
+#include <sluice/containers/group_by.cuh>
 #include <sluice/containers/slab_alloc.cuh>
 #include <sluice/containers/slab_hash.cuh>
 #include <sluice/data/distinct_keys.hpp>
+
+#include <thrust/execution_policy.h>
+#include <thrust/reduce.h>
+#include <thrust/sort.h>
+#include <thrust/unique.h>
 
 #if defined(SLUICE_HAVE_CUCO)
 #include <cuco/static_map.cuh>
@@ -351,6 +360,83 @@ SLUICE_BENCH_CASE("slab_hash", "slab_alloc allocations", gpu) {
              pool.units_in_use(ctx) == allocations;
     });
   }
+}
+
+// ---- group_by_reduce and unique ---------------------------------------------------------------------------------------
+
+SLUICE_BENCH_CASE("slab_hash", "group_by_reduce and unique vs sorting", gpu) {
+  auto& ctx = session.gpu();
+  const std::size_t n = session.quick() ? std::size_t{1} << 24 : std::size_t{1} << 28;
+  const std::size_t distinct = session.quick() ? std::size_t{1} << 16 : std::size_t{1} << 20;
+  const auto pool = data::distinct_keys<std::uint32_t>(0, distinct);
+  std::vector<std::uint32_t> keys(n), values(n);
+  std::vector<std::uint32_t> sums(distinct, 0);
+  std::vector<std::uint8_t> used(distinct, 0);
+  std::mt19937_64 random(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t j = static_cast<std::size_t>(random() % distinct);
+    keys[i] = pool[j];
+    values[i] = static_cast<std::uint32_t>(i % 1000);
+    sums[j] += values[i];
+    used[j] = 1;
+  }
+  std::unordered_map<std::uint32_t, std::uint32_t> expected;
+  for (std::size_t j = 0; j < distinct; ++j)
+    if (used[j]) expected.emplace(pool[j], sums[j]);
+  const device_buffer<std::uint32_t> d_keys(ctx, std::span<const std::uint32_t>(keys));
+  const device_buffer<std::uint32_t> d_values(ctx, std::span<const std::uint32_t>(values));
+  device_buffer<std::uint32_t> out_keys(ctx, distinct), out_values(ctx, distinct), sorted_keys(ctx, n), sorted_values(ctx, n);
+  std::size_t groups = 0;
+  const auto verify_groups = [&] {
+    const auto k = out_keys.to_host(), v = out_values.to_host();
+    if (groups != expected.size()) return false;
+    for (std::size_t i = 0; i < groups; ++i) {
+      const auto it = expected.find(k[i]);
+      if (it == expected.end() || it->second != v[i]) return false;
+    }
+    return true;
+  };
+  const std::string tag = power_name(n) + " u32 pairs, " + power_name(distinct) + " distinct keys";
+  const bench::work_description sum_work{"slab_hash", "group_by_reduce sum, " + tag, n,
+                                         8.0 * static_cast<double>(n + expected.size())};
+  const bench::work_description unique_work{"slab_hash", "unique, " + tag, n,
+                                            4.0 * static_cast<double>(n + expected.size())};
+  const auto policy = thrust::cuda::par.on(ctx.stream());
+  // Baselines first: "vs base" is against them. The sort is in place, so it sorts copies.
+  bench::measure(session, sum_work, "thrust sort_by_key + reduce_by_key", bench::role::baseline, true, [&] {
+    SLUICE_CUDA_CHECK(cudaMemcpyAsync(sorted_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToDevice, ctx.stream()));
+    SLUICE_CUDA_CHECK(cudaMemcpyAsync(sorted_values.data(), d_values.data(), n * 4, cudaMemcpyDeviceToDevice, ctx.stream()));
+    thrust::sort_by_key(policy, sorted_keys.data(), sorted_keys.data() + n, sorted_values.data());
+    const auto ends = thrust::reduce_by_key(policy, sorted_keys.data(), sorted_keys.data() + n, sorted_values.data(),
+                                            out_keys.data(), out_values.data());
+    groups = static_cast<std::size_t>(ends.first - out_keys.data());
+  }, verify_groups);
+  for (bool hinted : {true, false}) {
+    const std::string label = std::string("sluice::group_by_reduce") + (hinted ? " (distinct given)" : "");
+    out_keys.fill_bytes(0xA5);
+    bench::measure(session, sum_work, label, bench::role::subject, true, [&] {
+      groups = group_by_reduce(ctx, d_keys.span(), d_values.span(), out_keys.span(), out_values.span(), plus{},
+                               {.distinct = hinted ? distinct : 0});
+    }, verify_groups);
+  }
+  const auto verify_unique = [&] {
+    auto k = out_keys.to_host();
+    if (groups != expected.size()) return false;
+    for (std::size_t i = 0; i < groups; ++i)
+      if (!expected.count(k[i])) return false;
+    std::sort(k.begin(), k.begin() + static_cast<std::ptrdiff_t>(groups));
+    return std::adjacent_find(k.begin(), k.begin() + static_cast<std::ptrdiff_t>(groups)) == k.begin() + static_cast<std::ptrdiff_t>(groups);
+  };
+  bench::measure(session, unique_work, "thrust sort + unique", bench::role::baseline, true, [&] {
+    SLUICE_CUDA_CHECK(cudaMemcpyAsync(sorted_keys.data(), d_keys.data(), n * 4, cudaMemcpyDeviceToDevice, ctx.stream()));
+    thrust::sort(policy, sorted_keys.data(), sorted_keys.data() + n);
+    groups = static_cast<std::size_t>(thrust::unique_copy(policy, sorted_keys.data(), sorted_keys.data() + n, out_keys.data()) -
+                                      out_keys.data());
+  }, verify_unique);
+  out_keys.fill_bytes(0xA5);
+  bench::measure(session, unique_work, "sluice::unique (distinct given)", bench::role::subject, true, [&] {
+    groups = sluice::unique(ctx, d_keys.span(), out_keys.span(), {.distinct = distinct});
+  }, verify_unique);
 }
 
 // ---- stress: 10^9 mixed operations against a host model ------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // Every public header in one translation unit, each family instantiated once, compiled as a user's file
 // would be with warnings as errors on the host and the device side (tests/CMakeLists.txt): a header
 // that warns breaks this build. Compiled only, never run.
+#include <sluice/containers/group_by.cuh>
 #include <sluice/containers/slab_alloc.cuh>
 #include <sluice/containers/slab_hash.cuh>
 #include <sluice/core/context.hpp>
@@ -82,5 +83,7 @@ void instantiate_every_family(sluice::context& ctx) {
   set.insert_unique(ctx, read(wide));
   set.contains(ctx, read(wide), flags.span());
   (void)table.ref(sluice::slab_ops::insert, sluice::slab_ops::find);
+  (void)sluice::group_by_reduce(ctx, in, read(values), out.span(), out_values.span(), sluice::plus{});
+  (void)sluice::unique(ctx, in, out.span());
   sluice::lower_bound(ctx, in, in, out.span(), {.algorithm = sluice::search_algorithm::sort_queries});
 }

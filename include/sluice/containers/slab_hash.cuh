@@ -47,6 +47,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
 #include <sluice/core/memory.hpp>
+#include <sluice/core/operators.hpp>
 #include <sluice/core/values.hpp>
 #include <sluice/detail/slab_hash/device.cuh>
 #include <sluice/detail/slab_hash/hash.hpp>
@@ -155,6 +156,18 @@ class slab_hash {
     requires is_map
   {
     run_inserts<int(slab_op::insert_or_assign)>(ctx, "slab_hash::insert_or_assign", keys, values);
+  }
+  /// Insert-or-reduce: each key's value becomes op(its value, values[i]), the key inserted with values[i]
+  /// where absent. `op` must be associative and commutative (sluice::is_commutative_v): the batch's
+  /// values of one key are combined in no particular order (float sums round differently run to run).
+  /// A CAS loop on the pair: contention grows with the values a key gets in one batch.
+  template <class Op>
+  void insert_or_reduce(context& ctx, cuda::std::span<const Key> keys, cuda::std::span<const Value> values, Op op)
+    requires is_map
+  {
+    static_assert(is_commutative_v<Op>, "insert_or_reduce combines values in any order: the operator must be commutative");
+    run_inserts<int(slab_op::insert_or_assign)>(ctx, "slab_hash::insert_or_reduce", keys, values,
+                                                detail::slab_hash::reduce_bits<L, Value, Op>{op});
   }
   /// INSERT every key; duplicates are kept (a multiset).
   void insert(context& ctx, cuda::std::span<const Key> keys)
@@ -421,17 +434,13 @@ class slab_hash {
     SLUICE_CHECK_LAUNCH();
   }
 
-  template <int Op>
-  static unsigned grid_for(const context& ctx, std::size_t n) {
-    return static_cast<unsigned>(detail::one_wave_grid(ctx, detail::slab_hash::bulk_kernel<Op, view_type, Key, Value>,
-                                                       threads, detail::ceil_div(n, threads)));
-  }
-
-  template <int Op>
-  void launch_bulk(context& ctx, const detail::slab_hash::batch<Key, Value>& in) const {
+  template <int Op, class Combine = detail::slab_hash::take_new>
+  void launch_bulk(context& ctx, const detail::slab_hash::batch<Key, Value>& in, Combine combine = {}) const {
     if (in.n == 0) return;
     auto device = ctx.activate();
-    detail::slab_hash::bulk_kernel<Op, view_type, Key, Value><<<grid_for<Op>(ctx, in.n), threads, 0, ctx.stream()>>>(view(), in);
+    const auto kernel = detail::slab_hash::bulk_kernel<Op, view_type, Key, Value, Combine>;
+    const auto grid = static_cast<unsigned>(detail::one_wave_grid(ctx, kernel, threads, detail::ceil_div(in.n, threads)));
+    kernel<<<grid, threads, 0, ctx.stream()>>>(view(), in, combine);
     SLUICE_CHECK_LAUNCH();
   }
 
@@ -440,9 +449,9 @@ class slab_hash {
     launch_bulk<Op>(ctx, in);
   }
 
-  template <int Op>
+  template <int Op, class Combine = detail::slab_hash::take_new>
   void run_inserts(context& ctx, const char* function, cuda::std::span<const Key> keys,
-                   cuda::std::span<const Value> values) {
+                   cuda::std::span<const Value> values, Combine combine = {}) {
     require_usable(function);
     check_keys(ctx, function, keys);
     if constexpr (is_map) check_same_size(ctx, function, "values", values, keys.size());
@@ -450,7 +459,7 @@ class slab_hash {
     in.keys = keys.data();
     in.values = values.data();
     in.n = keys.size();
-    mutate<Op>(ctx, function, in, true);
+    mutate<Op>(ctx, function, in, true, combine);
   }
 
   template <int Op>
@@ -464,12 +473,13 @@ class slab_hash {
   }
 
   /// A batch that changes the table: status and arguments checked, room made, then the kernel.
-  template <int Op>
-  void mutate(context& ctx, const char* function, const detail::slab_hash::batch<Key, Value>& in, bool inserts) {
+  template <int Op, class Combine = detail::slab_hash::take_new>
+  void mutate(context& ctx, const char* function, const detail::slab_hash::batch<Key, Value>& in, bool inserts,
+              Combine combine = {}) {
     const status s = read_status(ctx, function, {in.keys, in.n}, in.ops);
     const std::uint64_t inserting = !inserts ? 0 : in.ops != nullptr ? s.inserting_ops : in.n;
     if (inserting != 0) make_room(ctx, function, s, s.size + inserting, inserting, options_.grow);
-    launch_bulk<Op>(ctx, in);
+    launch_bulk<Op>(ctx, in, combine);
   }
 
   /// Reads the status back (one wait) and throws for what it reports: flags raised by device code, a

@@ -111,6 +111,15 @@ struct task_outcome {
 /// Operation codes known at compile time (a kernel for one operation), or `mixed_ops` (one a lane).
 inline constexpr int mixed_ops = -1;
 
+/// What insert_or_assign stores over a present key's value: the new value (REPLACE). group_by_reduce
+/// passes op(old, new) instead, turning it into insert-or-reduce (a CAS loop on the pair).
+struct take_new {
+  template <class Bits>
+  [[nodiscard]] __device__ Bits operator()(Bits, Bits fresh) const {
+    return fresh;
+  }
+};
+
 // ---- the table as device code sees it ---------------------------------------------------------------------
 
 template <class Key, class Value, class Hash>
@@ -172,8 +181,10 @@ struct table_view {
   /// One task of the warp, all lanes together: `op` on `key` (and `value`), from the key's bucket down
   /// its list; the outcome is the same in every lane. count with `all_out` is find_all: the values of the
   /// instances go to all_out[0 … capacity) in list order (the count goes on past capacity).
+  template <class Combine>
   __device__ __forceinline__ outcome run_one(slab_op op, key_bits key, value_bits value, void* all_out,
-                                             std::uint32_t capacity, slab_alloc::warp_allocator* alloc) const {
+                                             std::uint32_t capacity, slab_alloc::warp_allocator* alloc,
+                                             const Combine& combine) const {
     slab* current = head(key);
     std::uint32_t seen = 0;  // count, erase_all: instances so far
     for (std::uint64_t hops = 0;;) {
@@ -223,7 +234,9 @@ struct table_view {
             const bool fresh = __shfl_sync(full_mask, k == L::empty_key, static_cast<int>(f));
             if (!fresh && !L::is_map) return {0, 0, 0};  // a set already holds the key
             bool won = false;
-            if (lane() == f) won = cas_slot(slots(current) + f, mine, L::make_slot(key, value));
+            if (lane() == f)
+              won = cas_slot(slots(current) + f, mine,
+                             L::make_slot(key, fresh ? value : combine(L::value_bits_of(mine), value)));
             if (__shfl_sync(full_mask, won, static_cast<int>(f))) return {fresh ? 1u : 0u, 0, fresh ? 1 : 0};
             continue;  // another warp took or changed the slot: read the slab again
           }
@@ -246,11 +259,12 @@ struct table_view {
   /// The warp's tasks, one a lane (WCWS): lanes with `active` set are served in lane order; each gets its
   /// result and (find) value. `Op` is the operation of every lane, or mixed_ops for each lane's own
   /// `op`. Keys equal to a marker (layout.hpp) match nothing and insert nothing: result 0. The element
-  /// count changes by one atomic a warp. All 32 lanes call, converged.
-  template <int Op>
+  /// count changes by one atomic a warp. `combine` is what insert_or_assign stores over a present value.
+  /// All 32 lanes call, converged.
+  template <int Op, class Combine = take_new>
   __device__ __forceinline__ std::uint32_t run(bool active, slab_op op, key_bits key, value_bits value,
                                                value_bits& found, void* all_out, std::uint32_t capacity,
-                                               slab_alloc::warp_allocator* alloc) const {
+                                               slab_alloc::warp_allocator* alloc, const Combine& combine = {}) const {
     std::uint32_t result = 0;
     long long delta = 0;
     if (L::is_reserved(key)) active = false;
@@ -261,8 +275,7 @@ struct table_view {
                                            : static_cast<slab_op>(Op);
       const bool writes_value = L::is_map && (task == slab_op::insert || task == slab_op::insert_or_assign);
       const outcome o = run_one(task, broadcast(key, source), writes_value ? broadcast(value, source) : value_bits{0},
-                                broadcast(all_out, source), broadcast(capacity, source),
-                                alloc);
+                                broadcast(all_out, source), broadcast(capacity, source), alloc, combine);
       if (lane() == source) {
         result = o.result;
         found = o.value;

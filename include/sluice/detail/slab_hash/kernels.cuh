@@ -21,6 +21,15 @@
 
 namespace sluice::detail::slab_hash {
 
+/// op(old, new) on a map's value bits: insert_or_assign as insert-or-reduce.
+template <class L, class Value, class Op>
+struct reduce_bits {
+  Op op;
+  [[nodiscard]] __device__ typename L::value_bits operator()(typename L::value_bits old, typename L::value_bits fresh) const {
+    return L::bits_of_value(op(L::template value_of_bits<Value>(old), L::template value_of_bits<Value>(fresh)));
+  }
+};
+
 /// The inputs and outputs of a bulk call (null where the operation has none).
 template <class Key, class Value>
 struct batch {
@@ -45,9 +54,11 @@ struct warp_walk {
   }
 };
 
-/// A bulk call: every element one task (operation `Op`, or each element's own for mixed_ops).
-template <int Op, class View, class Key, class Value>
-__global__ void __launch_bounds__(tuning::block_threads) bulk_kernel(View table, batch<Key, Value> in) {
+/// A bulk call: every element one task (operation `Op`, or each element's own for mixed_ops); `combine`:
+/// what insert_or_assign stores over a present value (device.cuh's take_new, or a reduction).
+template <int Op, class View, class Key, class Value, class Combine>
+__global__ void __launch_bounds__(tuning::block_threads)
+    bulk_kernel(View table, batch<Key, Value> in, Combine combine) {
   using L = typename View::L;
   constexpr bool inserts = Op == mixed_ops || Op == int(slab_op::insert) || Op == int(slab_op::insert_or_assign);
   slab_alloc::warp_allocator alloc(table.pool);  // registers only; no memory touched until it allocates
@@ -61,7 +72,7 @@ __global__ void __launch_bounds__(tuning::block_threads) bulk_kernel(View table,
     if constexpr (L::is_map)
       if (active && in.values != nullptr) value = L::bits_of_value(in.values[i]);
     const std::uint32_t result =
-        table.template run<Op>(active, op, key, value, found, nullptr, 0, inserts ? &alloc : nullptr);
+        table.template run<Op>(active, op, key, value, found, nullptr, 0, inserts ? &alloc : nullptr, combine);
     if (!active) continue;
     if constexpr (L::is_map)
       if (in.out_values != nullptr)
