@@ -94,20 +94,23 @@ TEST(SlabAllocAddress, ResidentBlocksStayInThePool) {
   for (std::uint32_t s : {1u, 2u, 3u, 32u, 255u})
     for (std::uint32_t m : {1u, 5u, 256u, 16384u})
       for (std::uint32_t warp : {0u, 1u, 77u, 123456u, 0xFFFFFFFFu})
-        for (std::uint32_t change = 0; change < 100; ++change)
-          ASSERT_LT(sa::resident_block(warp, change, 32, s, m), s * m)
-              << "S = " << s << ", N_M = " << m << ", warp " << warp << ", change " << change;
+        for (std::uint64_t first : {std::uint64_t{0}, std::uint64_t{5}, std::uint64_t{1} << 32})
+          for (std::uint32_t attempt = 0; attempt < 100; ++attempt)
+            ASSERT_LT(sa::resident_block(warp, first, attempt, 32, s, m), s * m)
+                << "S = " << s << ", N_M = " << m << ", warp " << warp << ", attempt " << attempt;
 }
 
 TEST(SlabAllocAddress, SweepVisitsEveryBlockOnce) {
-  // After the hashed changes, changes H … H + S·N_M − 1 name every block exactly once, for every warp.
+  // After the hashed changes, the attempts H … H + S·N_M − 1 of one allocation name every block exactly
+  // once, for every warp and however many changes it made before.
   for (std::uint32_t hashed : {0u, 1u, 32u})
     for (std::uint32_t s : {1u, 2u, 3u, 7u})
       for (std::uint32_t m : {1u, 2u, 5u, 16u})
         for (std::uint32_t warp : {0u, 9u, 4097u}) {
           const std::uint32_t blocks = s * m;
           std::vector<int> seen(blocks, 0);
-          for (std::uint32_t j = 0; j < blocks; ++j) ++seen[sa::resident_block(warp, hashed + j, hashed, s, m)];
+          const std::uint64_t first = warp * 3u;
+          for (std::uint32_t j = 0; j < blocks; ++j) ++seen[sa::resident_block(warp, first, hashed + j, hashed, s, m)];
           for (std::uint32_t b = 0; b < blocks; ++b)
             ASSERT_EQ(seen[b], 1) << "block " << b << ", S = " << s << ", N_M = " << m << ", hashed " << hashed;
           EXPECT_EQ(sa::changes_to_exhaustion(hashed, s, m), hashed + blocks);
@@ -120,7 +123,7 @@ TEST(SlabAllocAddress, HashedResidentBlocksSpreadOverThePool) {
   const std::uint32_t s = 32, m = 256, warps = 1u << 16, blocks = s * m;
   std::vector<int> per_block(blocks, 0), per_super(s, 0);
   for (std::uint32_t w = 0; w < warps; ++w) {
-    const std::uint32_t b = sa::resident_block(w, 0, 32, s, m);
+    const std::uint32_t b = sa::resident_block(w, 0, 0, 32, s, m);
     ++per_block[b];
     ++per_super[b / m];
   }
@@ -133,11 +136,16 @@ TEST(SlabAllocAddress, HashedResidentBlocksSpreadOverThePool) {
   EXPECT_LT(empty, 20);
   EXPECT_LE(most, 24);
   for (std::uint32_t i = 0; i < s; ++i) EXPECT_NEAR(per_super[i], warps / s, warps / s / 4) << "super block " << i;
-  // Successive changes of one warp move it: 32 hashed changes land on at least 28 distinct blocks.
+  // Successive changes of one warp move it: 32 hashed changes land on at least 28 distinct blocks,
+  // within one allocation and across allocations (the change count runs on).
   for (std::uint32_t w : {0u, 5u, 1000u}) {
-    std::set<std::uint32_t> distinct;
-    for (std::uint32_t c = 0; c < 32; ++c) distinct.insert(sa::resident_block(w, c, 32, s, m));
-    EXPECT_GE(distinct.size(), 28u) << "warp " << w;
+    std::set<std::uint32_t> within, across;
+    for (std::uint32_t c = 0; c < 32; ++c) {
+      within.insert(sa::resident_block(w, 0, c, 32, s, m));
+      across.insert(sa::resident_block(w, c, 0, 32, s, m));
+    }
+    EXPECT_GE(within.size(), 28u) << "warp " << w;
+    EXPECT_EQ(within, across) << "the same probe sequence however the changes fall on allocations";
   }
 }
 

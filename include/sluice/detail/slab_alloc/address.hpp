@@ -90,25 +90,29 @@ struct unit_location {
   return static_cast<std::uint32_t>((std::uint64_t{x} * range) >> 32);
 }
 
-/// The memory block (global numbering) that warp `warp` makes resident at its `change`-th resident change.
-/// Changes 0 … hashed_changes − 1 pick the super block and the block by two hashes of (warp, change), as
-/// the seed does (§5.5: "a probing effect"); later changes sweep every block once from the first hashed
-/// one, so that a warp finds a free unit whenever the pool has one and can report exhaustion exactly.
-[[nodiscard]] SLUICE_HOST_DEVICE constexpr std::uint32_t resident_block(std::uint32_t warp, std::uint32_t change,
+/// The memory block (global numbering) that warp `warp` makes resident at the `attempt`-th resident change
+/// of one allocation, the warp having made `first_change` changes before it. Attempts 0 … hashed − 1 pick
+/// the super block and the block by two hashes of (warp, change count), as the seed does (§5.5: "a probing
+/// effect"; the count runs on across allocations, so each explores new blocks); later attempts sweep every
+/// block once from the first hashed one, so that an allocation finds a free unit whenever the pool has one
+/// and can report exhaustion exactly, after changes_to_exhaustion attempts.
+[[nodiscard]] SLUICE_HOST_DEVICE constexpr std::uint32_t resident_block(std::uint32_t warp, std::uint64_t first_change,
+                                                                        std::uint32_t attempt,
                                                                         std::uint32_t hashed_changes,
                                                                         std::uint32_t super_blocks,
                                                                         std::uint32_t blocks_per_super_block) {
-  const auto hashed = [&](std::uint32_t c) {
+  const auto hashed = [&](std::uint64_t change) {
+    const auto c = static_cast<std::uint32_t>(change);
     const std::uint32_t s = reduce_to(mix32(warp * 0x9E3779B1u + c * 0x7FEB352Du + 0x165667B1u), super_blocks);
     const std::uint32_t b = reduce_to(mix32(warp * 0x846CA68Bu + c * 0xA2F0C5F5u + 0x27D4EB2Fu), blocks_per_super_block);
     return global_block(s, b, blocks_per_super_block);
   };
-  if (change < hashed_changes) return hashed(change);
+  if (attempt < hashed_changes) return hashed(first_change + attempt);
   const std::uint64_t blocks = std::uint64_t{super_blocks} * blocks_per_super_block;
-  return static_cast<std::uint32_t>((hashed(0) + std::uint64_t{change - hashed_changes}) % blocks);
+  return static_cast<std::uint32_t>((hashed(first_change) + std::uint64_t{attempt - hashed_changes}) % blocks);
 }
 
-/// Resident changes after which a warp has tried every block of the pool at least once.
+/// Resident changes of one allocation after which it has tried every block of the pool at least once.
 [[nodiscard]] SLUICE_HOST_DEVICE constexpr std::uint64_t changes_to_exhaustion(std::uint32_t hashed_changes,
                                                                                std::uint32_t super_blocks,
                                                                                std::uint32_t blocks_per_super_block) {

@@ -9,7 +9,7 @@
 // block); a sweep that finds nothing raises the pool's `exhausted` flag and returns empty_address. Cost
 // with low contention: one atomic an allocation; a resident change reads one 128-byte bitmap.
 // Every loop is bounded: each failed atomicOr sets a bit of the register copy (≤ 1024 per residency), and
-// a warp makes at most hashed_changes + (blocks in the pool) changes before it reports exhaustion.
+// one allocation makes at most hashed_changes + (blocks in the pool) changes before it reports exhaustion.
 //
 // deallocate (any lane): one atomicAnd clearing the unit's bit, after a fence, so that the caller's reset
 // of the unit (all bytes 0xFF: every free unit is an empty slab) is visible before another warp can take it.
@@ -122,8 +122,10 @@ class warp_allocator {
   /// allocate() without the flag: for callers that may retry (a unit can be free again a moment later,
   /// released by a warp that lost a race) and raise it themselves only if they give up.
   __device__ std::uint32_t try_allocate() {
+    const std::uint64_t first_change = changes_;
+    std::uint32_t attempt = 0;  // resident changes made by this allocation
     while (true) {
-      if (!resident_ && !change_resident()) return start_afresh();
+      if (!resident_ && !change_resident(first_change, attempt++)) return empty_address;
       const std::uint32_t free_lanes = __ballot_sync(0xFFFFFFFFu, bitmap_ != 0xFFFFFFFFu);
       if (free_lanes == 0) {
         resident_ = false;
@@ -151,11 +153,12 @@ class warp_allocator {
   [[nodiscard]] __device__ const pool_view& pool() const { return pool_; }
 
  private:
-  /// Makes the next block resident and loads its bitmap; false once every block has been tried.
-  __device__ bool change_resident() {
-    if (changes_ >= changes_to_exhaustion(tuning::hashed_changes, pool_.super_blocks, pool_.blocks_per_super_block))
+  /// Makes the block of this allocation's `attempt`-th change resident and loads its bitmap; false once
+  /// the allocation has tried every block.
+  __device__ bool change_resident(std::uint64_t first_change, std::uint32_t attempt) {
+    if (attempt >= changes_to_exhaustion(tuning::hashed_changes, pool_.super_blocks, pool_.blocks_per_super_block))
       return false;
-    block_ = resident_block(warp_, static_cast<std::uint32_t>(changes_), tuning::hashed_changes, pool_.super_blocks,
+    block_ = resident_block(warp_, first_change, attempt, tuning::hashed_changes, pool_.super_blocks,
                             pool_.blocks_per_super_block);
     ++changes_;
     bitmap_ = load_relaxed(pool_.bitmap(block_) + lane());
@@ -163,15 +166,9 @@ class warp_allocator {
     return true;
   }
 
-  /// Every block tried and full: the next call starts afresh (units may be freed meanwhile).
-  __device__ std::uint32_t start_afresh() {
-    changes_ = 0;
-    return empty_address;
-  }
-
   pool_view pool_;
   std::uint32_t warp_;
-  std::uint64_t changes_ = 0;  ///< resident changes so far (the seed's hash input)
+  std::uint64_t changes_ = 0;  ///< resident changes so far, over every allocation (the seed's hash input)
   std::uint32_t block_ = 0;    ///< resident block, global numbering
   std::uint32_t bitmap_ = 0xFFFFFFFFu;
   bool resident_ = false;
