@@ -45,6 +45,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string_view>
 #include <type_traits>
 
 namespace sluice {
@@ -108,6 +110,99 @@ void string_match(context& ctx, cuda::std::span<T, E1> text, cuda::std::span<P, 
   o.words = out.words.data();
   o.word_capacity = out.words.size();
   sm::dispatch(ctx, "string_match", sm::as_bytes(text), sm::as_bytes(pattern), o, options);
+}
+
+// ---- many patterns at once ---------------------------------------------------------------------------------
+
+/// A match of the set's pattern `pattern` (its index) at text position `position`.
+using string_match_hit = detail::string_match::multi_hit;
+
+/// A prepared set of patterns for multi_string_match, reusable across texts: the patterns and their
+/// static hash table (keys: packed prefixes of up to 64/σ and 16 characters, grouped by length;
+/// detail/string_match/pattern_table.hpp) in device memory. Built on the host from host strings (the
+/// constructor waits for the upload); ctx must outlive the set. Bad patterns are invalid_argument
+/// ("patterns", index of the first bad one): none at all, an empty one, or a character above σ bits.
+class pattern_set {
+ public:
+  pattern_set(context& ctx, std::span<const std::string_view> patterns, const multi_string_match_options& options = {})
+      : table_(ctx, detail::string_match::build_pattern_table("pattern_set", patterns, options.alphabet_bits)),
+        check_alphabet_(options.check_alphabet) {
+    ctx.synchronize();
+  }
+
+  [[nodiscard]] std::size_t size() const { return table_.host().lengths.size(); }
+  [[nodiscard]] std::size_t longest() const { return table_.host().longest; }
+  [[nodiscard]] std::size_t shortest() const { return table_.host().shortest; }
+  [[nodiscard]] int alphabet_bits() const { return table_.host().sigma; }
+  [[nodiscard]] bool checks_alphabet() const { return check_alphabet_; }
+  /// Words of the bitmap of a text of n characters: one bit for each position a pattern could start at.
+  [[nodiscard]] std::size_t bitmap_words(std::size_t n) const {
+    return detail::string_match::bitmap_words(detail::string_match::match_positions(n, shortest()));
+  }
+  [[nodiscard]] const detail::string_match::device_pattern_table& table() const { return table_; }
+
+ private:
+  detail::string_match::device_pattern_table table_;
+  bool check_alphabet_;
+};
+
+/// Every (position, pattern) with text[position, position + |pattern|) = pattern, sorted by position and
+/// then by pattern index, into hits (the first hits.size() of them); *count (device) = their number.
+/// Overlapping matches and patterns that are prefixes of one another all count. For σ < 8 the text's
+/// alphabet is checked as string_match's (one synchronisation) unless the set was built without it.
+template <class T, std::size_t E1, std::size_t E2>
+  requires detail::string_match::byte_like<T>
+void multi_string_match(context& ctx, cuda::std::span<T, E1> text, const pattern_set& set,
+                        cuda::std::span<string_match_hit, E2> hits, std::size_t* count) {
+  detail::string_match::multi_hits_dispatch(ctx, "multi_string_match", detail::string_match::as_bytes(text), set.table(),
+                                            set.checks_alphabet(), {hits.data(), hits.size()}, count);
+}
+
+/// Bit r of words: some pattern of the set starts at r (set.bitmap_words(n) words are written).
+template <class T, std::size_t E1>
+  requires detail::string_match::byte_like<T>
+void multi_string_match(context& ctx, cuda::std::span<T, E1> text, const pattern_set& set, match_bitmap out) {
+  detail::string_match::multi_bitmap_dispatch(ctx, "multi_string_match", detail::string_match::as_bytes(text),
+                                              set.table(), set.checks_alphabet(), out.words);
+}
+
+/// The same for patterns given once (a set is built and freed inside the call, which waits for its upload).
+template <class T, std::size_t E1, std::size_t E2>
+  requires detail::string_match::byte_like<T>
+void multi_string_match(context& ctx, cuda::std::span<T, E1> text, std::span<const std::string_view> patterns,
+                        cuda::std::span<string_match_hit, E2> hits, std::size_t* count,
+                        const multi_string_match_options& options = {}) {
+  const pattern_set set(ctx, patterns, options);
+  multi_string_match(ctx, text, set, hits, count);
+}
+
+// ---- texts larger than GPU memory ------------------------------------------------------------------------------
+
+/// Matches a text read through `read` — any callable std::size_t(std::span<unsigned char>) that fills
+/// the span's front and returns how many bytes it wrote, 0 at the end (a file, a pipe, a host buffer) —
+/// chunk by chunk with an (m − 1)-character halo, two streams and pinned buffers, so that each chunk's
+/// copies and matching overlap the reading of the next (detail/string_match/stream.cuh). on_chunk(const
+/// stream_chunk&) receives every chunk in order, on this thread, with its characters and its bitmap;
+/// every match is in exactly one chunk's bitmap. The pattern is in host memory. Synchronous: returns the
+/// text's length once every chunk is delivered. For σ < 8 with check_alphabet each chunk is checked on the
+/// host (invalid_argument("text", text position)).
+///
+///   std::FILE* f = std::fopen(path, "rb");
+///   std::size_t matches = 0;
+///   sluice::string_match_stream(ctx, [&](std::span<unsigned char> into) { return std::fread(into.data(), 1, into.size(), f); },
+///                               pattern, [&](const sluice::stream_chunk& c) { for (auto w : c.bitmap) matches += std::popcount(w); });
+template <class Read, class OnChunk>
+std::size_t string_match_stream(context& ctx, Read&& read, std::span<const unsigned char> pattern, OnChunk&& on_chunk,
+                                const string_match_options& options = {}, const stream_options& stream = {}) {
+  return detail::string_match::stream_dispatch(ctx, read, pattern, options, stream, on_chunk);
+}
+
+/// The same for a pattern set: bit r of a chunk's bitmap where some pattern starts at offset + r. The
+/// halo is the longest pattern − 1, so a shorter pattern lying wholly in a halo is in two chunks' bitmaps.
+template <class Read, class OnChunk>
+std::size_t multi_string_match_stream(const context& ctx, Read&& read, const pattern_set& set, OnChunk&& on_chunk,
+                                      const stream_options& stream = {}) {
+  return detail::string_match::multi_stream_dispatch(ctx, read, set.table(), set.checks_alphabet(), stream, on_chunk);
 }
 
 }  // namespace sluice

@@ -1,10 +1,15 @@
-// GPU tests of string_match (Ashkiani ch. 2) against the oracle (sluice/reference/string_match.hpp):
+// GPU tests of string_match (Ashkiani ch. 2), multi_string_match and the streaming drivers against the
+// oracles (sluice/reference/string_match.hpp):
 // every strategy × m = 1, 2, 7, 8, 9, 31, 32, 33, 64, 65, 1024, 2^16 × σ = 1, 2, 8 × texts (random with
 // the pattern planted at 0, in the middle and at n − m; periodic a…a with a^m, every position a match;
 // periodic with a^{m−1}b, every skim a candidate and no match); the three outputs (count, positions,
 // bitmap), each poisoned twice; DRK-2S's subpattern offsets; fingerprint-only verification (a superset of
-// the matches, false positives counted); truncated positions; bad inputs; and 2^31 + 5 characters.
+// the matches, false positives counted); truncated positions; bad inputs; and 2^31 + 5 characters. Many
+// patterns: mixed lengths, prefixes of one another, duplicates, 1 to 10^5 patterns, a set reused across
+// texts. Streaming: chunks of 1 character to 64 KiB, reads of 100 bytes, matches across every border
+// exactly once, patterns longer than a chunk.
 #include <sluice/core/device_buffer.hpp>
+#include <sluice/host/string_match.hpp>
 #include <sluice/reference/string_match.hpp>
 #include <sluice/string_match.cuh>
 
@@ -19,6 +24,8 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -320,3 +327,220 @@ TEST_F(StringMatch, LargeTextPast2To31Characters) {
 }
 
 }  // namespace
+
+// ---- many patterns ---------------------------------------------------------------------------------------
+
+namespace multi {
+
+using hit = sluice::string_match_hit;
+
+/// Patterns cut from the text (they occur), random ones, a chain of prefixes of one another across the
+/// 8-character key, and a repeated pattern.
+std::vector<std::string> mixed_patterns(const bytes& text, int sigma, std::size_t count, std::size_t min_length,
+                                        std::size_t max_length, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t length = min_length + rng() % (max_length - min_length + 1);
+    if (rng() % 2) {
+      const std::size_t at = rng() % (text.size() - length);
+      out.emplace_back(text.begin() + static_cast<std::ptrdiff_t>(at), text.begin() + static_cast<std::ptrdiff_t>(at + length));
+    } else {
+      const bytes r = random_bytes(length, sigma, rng());
+      out.emplace_back(r.begin(), r.end());
+    }
+  }
+  const std::size_t at = rng() % (text.size() - 40);
+  for (std::size_t length : {1u, 2u, 7u, 8u, 9u, 16u, 17u, 33u, 8u})
+    out.emplace_back(text.begin() + static_cast<std::ptrdiff_t>(at), text.begin() + static_cast<std::ptrdiff_t>(at + length));
+  return out;
+}
+
+std::vector<std::pair<std::size_t, std::uint32_t>> pairs_of(const std::vector<hit>& hits) {
+  std::vector<std::pair<std::size_t, std::uint32_t>> out;
+  for (const hit& h : hits) out.emplace_back(static_cast<std::size_t>(h.position), h.pattern);
+  return out;
+}
+
+template <class Hits>
+std::vector<std::pair<std::size_t, std::uint32_t>> expected_pairs(const Hits& hits) {
+  std::vector<std::pair<std::size_t, std::uint32_t>> out;
+  for (const auto& h : hits) out.emplace_back(h.position, h.pattern);
+  return out;
+}
+
+/// Runs the set on the text (hits, twice poisoned, and the bitmap) against `expected`.
+template <class Expected>
+void expect_multi(sluice::context& ctx, const bytes& text, const sluice::pattern_set& set, const Expected& expected,
+                  const std::string& label) {
+  const sluice::device_buffer<unsigned char> d_text(ctx, std::span<const unsigned char>(text));
+  sluice::device_buffer<hit> hits(ctx, expected.size() + 2);
+  sluice::device_buffer<std::size_t> count(ctx, 1);
+  for (unsigned char poison : sluice::testing::poison_patterns) {
+    hits.fill_bytes(poison);
+    count.fill_bytes(poison);
+    sluice::multi_string_match(ctx, d_text.span(), set, hits.span(), count.data());
+    ASSERT_EQ(count.to_host()[0], expected.size()) << label;
+    auto got = hits.to_host();
+    got.resize(expected.size());
+    ASSERT_EQ(pairs_of(got), expected_pairs(expected)) << label;
+  }
+  const std::size_t words = set.bitmap_words(text.size());
+  sluice::device_buffer<std::uint32_t> bitmap(ctx, words);
+  bitmap.fill_bytes(0xA5);
+  sluice::multi_string_match(ctx, d_text.span(), set, sluice::match_bitmap{bitmap.span()});
+  positions starts;
+  for (const auto& h : expected)
+    if (starts.empty() || starts.back() != h.position) starts.push_back(h.position);
+  ASSERT_TRUE(all_equal(bitmap.to_host(), bitmap_of(starts, words))) << "bitmap: " << label;
+}
+
+}  // namespace multi
+
+TEST_F(StringMatch, MultiPatternMixedLengthsPrefixesAndDuplicates) {
+  for (int sigma : {1, 2, 8})
+    for (std::size_t count : {1u, 10u, 1000u}) {
+      const bytes text = random_bytes(sluice::testing::scaled_size(100003, 20011), sigma, count * 3 + static_cast<std::size_t>(sigma));
+      const auto owned = multi::mixed_patterns(text, sigma, count, 1, 70, count);
+      const std::vector<std::string_view> patterns(owned.begin(), owned.end());
+      const sluice::pattern_set set(ctx(), patterns, {.alphabet_bits = sigma});
+      const auto expected = sluice::reference::multi_string_match(text, patterns);
+      multi::expect_multi(ctx(), text, set, expected,
+                          "σ = " + std::to_string(sigma) + ", " + std::to_string(patterns.size()) + " patterns");
+      if (HasFatalFailure()) return;
+      // The set is reusable: a second text.
+      const bytes other = random_bytes(5000, sigma, 77);
+      multi::expect_multi(ctx(), other, set, sluice::reference::multi_string_match(other, patterns), "second text");
+      if (HasFatalFailure()) return;
+    }
+}
+
+TEST_F(StringMatch, MultiPatternPrefixesOnAPeriodicText) {
+  const bytes text(3000, 'a');
+  std::vector<std::string> owned;
+  for (std::size_t length = 40; length >= 1; --length) owned.emplace_back(length, 'a');
+  owned.emplace_back("ab");
+  const std::vector<std::string_view> patterns(owned.begin(), owned.end());
+  const sluice::pattern_set set(ctx(), patterns);
+  multi::expect_multi(ctx(), text, set, sluice::reference::multi_string_match(text, patterns), "a^1..a^40 in a^3000");
+}
+
+TEST_F(StringMatch, MultiPatternHundredThousandPatterns) {
+  // 10^5 patterns of 8 to 64 characters; the host matcher (the same table, tested against the naive
+  // oracle on the host) is the oracle here: the naive one would take 10^5 passes.
+  const bytes text = random_bytes(sluice::testing::scaled_size(std::size_t{1} << 22, 1u << 15), 8, 5);
+  const auto owned = multi::mixed_patterns(text, 8, 100000, 8, 64, 11);
+  const std::vector<std::string_view> patterns(owned.begin(), owned.end());
+  const sluice::pattern_set set(ctx(), patterns);
+  const auto expected = sluice::host::multi_string_match(text, patterns);
+  ASSERT_GT(expected.size(), 50000u);
+  multi::expect_multi(ctx(), text, set, expected, "10^5 patterns");
+}
+
+TEST_F(StringMatch, MultiPatternBadInputs) {
+  expect_invalid_argument([&] { const sluice::pattern_set set(ctx(), {}); }, "patterns");
+  const std::vector<std::string_view> with_empty{"a", ""};
+  expect_invalid_argument([&] { const sluice::pattern_set set(ctx(), with_empty); }, "patterns", 1);
+  const std::vector<std::string_view> two_bit{"\x01\x03", "\x02"};
+  expect_invalid_argument([&] { const sluice::pattern_set set(ctx(), two_bit, {.alphabet_bits = 1}); }, "patterns", 0);
+  const sluice::pattern_set set(ctx(), two_bit, {.alphabet_bits = 2});
+  const bytes text{1, 3, 2, 7, 1, 3};
+  const sluice::device_buffer<unsigned char> d_text(ctx(), std::span<const unsigned char>(text));
+  sluice::device_buffer<sluice::string_match_hit> hits(ctx(), 4);
+  sluice::device_buffer<std::size_t> count(ctx(), 1);
+  expect_invalid_argument([&] { sluice::multi_string_match(ctx(), d_text.span(), set, hits.span(), count.data()); },
+                          "text", 3);
+  // Shorter than every pattern: no match.
+  const std::vector<std::string_view> long_one{"\x01\x02\x03\x01\x02\x03\x01\x02"};
+  const sluice::pattern_set long_set(ctx(), long_one);
+  sluice::multi_string_match(ctx(), d_text.span(), long_set, hits.span(), count.data());
+  EXPECT_EQ(count.to_host()[0], 0u);
+}
+
+// ---- streaming --------------------------------------------------------------------------------------------------
+
+TEST_F(StringMatch, StreamFindsMatchesAcrossChunkBordersExactlyOnce) {
+  const bytes long_text = [] {
+    bytes t = random_bytes(200003, 2, 9);
+    for (std::size_t i = 1000; i < 200000; i += 997) t[i] = 3;  // make a^m windows rarer
+    return t;
+  }();
+  const bytes short_text(long_text.begin(), long_text.begin() + 3001);  // for one-character chunks: 3001 chunks
+  for (std::size_t m : {1u, 2u, 7u, 33u, 1000u, 5000u})
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{4096} + 7, std::size_t{1} << 16}) {
+      const bytes& text = chunk == 1 ? short_text : long_text;
+      if (m >= text.size()) continue;
+      const bytes pattern(text.begin() + 503, text.begin() + 503 + static_cast<std::ptrdiff_t>(m));
+      const auto expected = sluice::reference::string_match(text, pattern);
+      for (std::size_t piece : {std::size_t{100}, text.size()}) {  // what one read returns at most
+        std::size_t at = 0;
+        auto read = [&](std::span<unsigned char> into) {
+          const std::size_t k = std::min({into.size(), piece, text.size() - at});
+          std::copy_n(text.begin() + static_cast<std::ptrdiff_t>(at), k, into.begin());
+          at += k;
+          return k;
+        };
+        positions got;
+        std::size_t next_offset = 0;
+        const std::size_t length = sluice::string_match_stream(
+            ctx(), read, std::span<const unsigned char>(pattern),
+            [&](const sluice::stream_chunk& c) {
+              EXPECT_EQ(c.offset + c.halo, next_offset) << "chunks out of order";
+              next_offset = c.offset + c.bytes.size();
+              EXPECT_TRUE(std::equal(c.bytes.begin(), c.bytes.end(), text.begin() + static_cast<std::ptrdiff_t>(c.offset)));
+              for (std::size_t w = 0; w < c.bitmap.size(); ++w)
+                for (std::uint32_t bits = c.bitmap[w]; bits; bits &= bits - 1)
+                  got.push_back(c.offset + w * 32 + static_cast<std::size_t>(__builtin_ctz(bits)));
+            },
+            {.alphabet_bits = 2}, {.chunk_bytes = chunk});
+        ASSERT_EQ(length, text.size());
+        ASSERT_TRUE(all_equal(got, expected)) << "m = " << m << ", chunk = " << chunk << ", reads of " << piece;
+      }
+    }
+  // The alphabet is checked chunk by chunk: the first character above σ bits, by its text position.
+  const bytes& text = long_text;
+  const bytes pattern{1, 1};
+  std::size_t at = 0;
+  auto read = [&](std::span<unsigned char> into) {
+    const std::size_t k = std::min(into.size(), text.size() - at);
+    std::copy_n(text.begin() + static_cast<std::ptrdiff_t>(at), k, into.begin());
+    at += k;
+    return k;
+  };
+  expect_invalid_argument(
+      [&] {
+        sluice::string_match_stream(ctx(), read, std::span<const unsigned char>(pattern), [](const sluice::stream_chunk&) {},
+                                    {.alphabet_bits = 1}, {.chunk_bytes = 4096});
+      },
+      "text", static_cast<std::size_t>(std::find_if(text.begin(), text.end(), [](unsigned char c) { return c > 1; }) - text.begin()));
+}
+
+TEST_F(StringMatch, MultiStreamMarksEveryStart) {
+  const bytes text = random_bytes(100003, 2, 21);
+  const auto owned = multi::mixed_patterns(text, 2, 20, 3, 40, 4);
+  const std::vector<std::string_view> patterns(owned.begin(), owned.end());
+  const sluice::pattern_set set(ctx(), patterns, {.alphabet_bits = 2});
+  positions expected;
+  for (const auto& h : sluice::reference::multi_string_match(text, patterns))
+    if (expected.empty() || expected.back() != h.position) expected.push_back(h.position);
+  std::size_t at = 0;
+  auto read = [&](std::span<unsigned char> into) {
+    const std::size_t k = std::min(into.size(), text.size() - at);
+    std::copy_n(text.begin() + static_cast<std::ptrdiff_t>(at), k, into.begin());
+    at += k;
+    return k;
+  };
+  std::vector<bool> marked(text.size(), false);
+  sluice::multi_string_match_stream(
+      ctx(), read, set,
+      [&](const sluice::stream_chunk& c) {
+        for (std::size_t w = 0; w < c.bitmap.size(); ++w)
+          for (std::uint32_t bits = c.bitmap[w]; bits; bits &= bits - 1)
+            marked[c.offset + w * 32 + static_cast<std::size_t>(__builtin_ctz(bits))] = true;
+      },
+      {.chunk_bytes = 3001});
+  positions got;
+  for (std::size_t r = 0; r < marked.size(); ++r)
+    if (marked[r]) got.push_back(r);
+  EXPECT_TRUE(all_equal(got, expected));
+}

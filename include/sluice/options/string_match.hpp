@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace sluice {
@@ -70,6 +71,20 @@ struct multi_string_match_options {
   int alphabet_bits = 8;
   /// As string_match_options::check_alphabet, for the text.
   bool check_alphabet = true;
+};
+
+/// Options of the streaming drivers (string_match_stream, multi_string_match_stream).
+struct stream_options {
+  /// New characters a chunk: the pinned and device buffers hold two chunks and their halos.
+  std::size_t chunk_bytes = std::size_t{64} << 20;
+};
+
+/// One chunk of a streamed text, as the streaming drivers (and `sluice grep`'s CPU path) deliver it.
+struct stream_chunk {
+  std::size_t offset = 0;                  ///< the text position of bytes[0]
+  std::span<const unsigned char> bytes;    ///< [0, halo): the end of the previous chunk; then new characters
+  std::size_t halo = 0;                    ///< at most the longest pattern − 1
+  std::span<const std::uint32_t> bitmap;   ///< bit r of bitmap[r / 32]: a match starts at offset + r
 };
 
 }  // namespace sluice

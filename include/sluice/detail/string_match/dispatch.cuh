@@ -14,8 +14,11 @@
 #include <sluice/detail/string_match/crk.cuh>
 #include <sluice/detail/string_match/drk.cuh>
 #include <sluice/detail/string_match/hrk.cuh>
+#include <sluice/detail/string_match/multi.cuh>
 #include <sluice/detail/string_match/outputs.cuh>
+#include <sluice/detail/string_match/pattern_table.hpp>
 #include <sluice/detail/string_match/plan.hpp>
+#include <sluice/detail/string_match/stream.cuh>
 #include <sluice/detail/string_match/summary.cuh>
 #include <sluice/detail/string_match/tuning.hpp>
 #include <sluice/detail/string_match/verify.cuh>
@@ -25,6 +28,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <string>
 #include <type_traits>
 
@@ -62,19 +67,22 @@ inline match_plan check_arguments(const context& ctx, const char* function, cuda
   return make_plan(function, pattern.size(), options);
 }
 
-/// Throws invalid_argument naming the first character of text or pattern with bits above σ. Waits for
-/// the device (one synchronisation of ctx's stream): the documented cost of check_alphabet.
+/// Throws invalid_argument naming the first character of text or pattern (m may be 0: none) with bits
+/// above σ. Waits for the device (one synchronisation of ctx's stream): the documented cost of
+/// check_alphabet.
 inline void check_alphabet(context& ctx, const char* function, const match_input& in, int sigma) {
   if (sigma >= 8) return;
   scratch<unsigned long long> first(ctx, 2);
   SLUICE_CUDA_CHECK(cudaMemsetAsync(first.get(), 0xFF, 2 * sizeof(unsigned long long), ctx.stream()));
   const uint32_t mask = char_mask(sigma);
-  if (in.n != 0)
-    first_outside_kernel<<<streaming_grid(ctx, first_outside_kernel, in.n), 256, 0, ctx.stream()>>>(in.text, in.n, mask,
-                                                                                                   first.get());
-  first_outside_kernel<<<streaming_grid(ctx, first_outside_kernel, in.m), 256, 0, ctx.stream()>>>(in.pattern, in.m, mask,
-                                                                                                 first.get() + 1);
-  SLUICE_CHECK_LAUNCH();
+  const unsigned char* sources[2] = {in.text, in.pattern};
+  const std::size_t sizes[2] = {in.n, in.m};
+  for (int k = 0; k < 2; ++k) {
+    if (sizes[k] == 0) continue;
+    first_outside_kernel<<<streaming_grid(ctx, first_outside_kernel, sizes[k]), 256, 0, ctx.stream()>>>(
+        sources[k], sizes[k], mask, first.get() + k);
+    SLUICE_CHECK_LAUNCH();
+  }
   unsigned long long found[2] = {};
   SLUICE_CUDA_CHECK(cudaMemcpyAsync(found, first.get(), sizeof(found), cudaMemcpyDeviceToHost, ctx.stream()));
   ctx.synchronize();
@@ -344,6 +352,113 @@ inline void dispatch(context& ctx, const char* function, cuda::std::span<const u
       return run_positions(ctx, plan, in, reinterpret_cast<unsigned long long*>(out.positions), out.capacity, count);
     case match_output::kind::bitmap: return run_bitmap(ctx, plan, in, out.words);
   }
+}
+
+// ---- many patterns -----------------------------------------------------------------------------------------
+
+/// multi_string_match's checks, the alphabet check and the text's length against the shortest pattern:
+/// false when no position can match (the outputs then say so).
+inline bool multi_prologue(context& ctx, const char* function, cuda::std::span<const unsigned char> text,
+                           const device_pattern_table& table, bool check) {
+  require_device_memory(ctx, text, function, "text");
+  if (check) check_alphabet(ctx, function, match_input{text.data(), text.size(), nullptr, 0}, table.host().sigma);
+  return text.size() >= table.host().shortest;
+}
+
+inline void multi_hits_dispatch(context& ctx, const char* function, cuda::std::span<const unsigned char> text,
+                                const device_pattern_table& table, bool check, cuda::std::span<multi_hit> hits,
+                                std::size_t* count) {
+  require_device_memory(ctx, count, sizeof(std::size_t), function, "count");
+  require_device_memory(ctx, hits, function, "hits");
+  if (overlaps(hits, text)) throw invalid_argument(function, "hits", "overlaps the text");
+  auto device = ctx.activate();
+  auto* total = reinterpret_cast<unsigned long long*>(count);
+  if (!multi_prologue(ctx, function, text, table, check)) {
+    SLUICE_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(unsigned long long), ctx.stream()));
+    return;
+  }
+  run_multi_hits(ctx, table, text.data(), text.size(), hits.data(), hits.size(), total);
+}
+
+inline void multi_bitmap_dispatch(context& ctx, const char* function, cuda::std::span<const unsigned char> text,
+                                  const device_pattern_table& table, bool check, cuda::std::span<uint32_t> words) {
+  require_device_memory(ctx, words, function, "bitmap");
+  const std::size_t needed = bitmap_words(match_positions(text.size(), table.host().shortest));
+  if (words.size() < needed)
+    throw invalid_argument(function, "bitmap", "has " + std::to_string(words.size()) + " words; the text needs " +
+                                                   std::to_string(needed));
+  if (overlaps(words, text)) throw invalid_argument(function, "bitmap", "overlaps the text");
+  auto device = ctx.activate();
+  if (!multi_prologue(ctx, function, text, table, check)) return;
+  run_multi_bitmap(ctx, table, text.data(), text.size(), words.data());
+}
+
+// ---- streaming ---------------------------------------------------------------------------------------------
+
+/// Throws invalid_argument("text", index) for the first of a chunk's new characters with bits above σ.
+inline void check_chunk_alphabet(const char* function, std::span<const unsigned char> chars, std::size_t offset,
+                                 int sigma) {
+  if (sigma >= 8) return;
+  const auto high = static_cast<unsigned char>(~char_mask(sigma));
+  for (std::size_t i = 0; i < chars.size(); ++i)
+    if (chars[i] & high)
+      throw invalid_argument(function, "text",
+                             "has a character outside the alphabet of " + std::to_string(sigma) + "-bit characters",
+                             offset + i);
+}
+
+/// string_match_stream: the pattern (host memory) checked, planned and copied to the device once.
+template <class Read, class OnChunk>
+std::size_t stream_dispatch(context& ctx, Read& read, std::span<const unsigned char> pattern,
+                            const string_match_options& options, const stream_options& stream, OnChunk& on_chunk) {
+  const char* function = "string_match_stream";
+  if (pattern.empty())
+    throw invalid_argument(function, "pattern",
+                           "is empty: every position would match (sluice grep matches every line, as grep does)");
+  const match_plan plan = make_plan(function, pattern.size(), options);
+  const bool check = options.check_alphabet && plan.sigma < 8;
+  if (check) {
+    for (std::size_t i = 0; i < pattern.size(); ++i)
+      if (pattern[i] & ~char_mask(plan.sigma))
+        throw invalid_argument(function, "pattern",
+                               "has a character outside the alphabet of " + std::to_string(plan.sigma) + "-bit characters", i);
+  }
+  auto device = ctx.activate();
+  const device_buffer<unsigned char> device_pattern(ctx, pattern);
+  ctx.synchronize();  // the slots' streams read it
+  const std::size_t m = pattern.size();
+  return stream_text(
+      ctx, read, m - 1, stream,
+      [&](std::span<const unsigned char> chars, std::size_t offset) {
+        if (check) check_chunk_alphabet(function, chars, offset, plan.sigma);
+      },
+      [&](context& slot, const unsigned char* text, std::size_t n, uint32_t* words) -> std::size_t {
+        if (n < m) return 0;
+        run_bitmap(slot, plan, match_input{text, n, device_pattern.data(), m}, words);
+        return bitmap_words(match_positions(n, m));
+      },
+      on_chunk);
+}
+
+/// multi_string_match_stream: bit r of a chunk's bitmap where some pattern of the set starts.
+template <class Read, class OnChunk>
+std::size_t multi_stream_dispatch(const context& ctx, Read& read, const device_pattern_table& table, bool check_text,
+                                  const stream_options& stream, OnChunk& on_chunk) {
+  const char* function = "multi_string_match_stream";
+  const int sigma = table.host().sigma;
+  const bool check = check_text && sigma < 8;
+  const std::size_t shortest = table.host().shortest;
+  return stream_text(
+      ctx, read, table.host().longest - 1, stream,
+      [&](std::span<const unsigned char> chars, std::size_t offset) {
+        if (check) check_chunk_alphabet(function, chars, offset, sigma);
+      },
+      [&](context& slot, const unsigned char* text, std::size_t n, uint32_t* words) -> std::size_t {
+        if (n < shortest) return 0;
+        run_multi_bitmap(slot, table, text, n, words);
+        return bitmap_words(match_positions(n, shortest));
+      },
+      on_chunk);
 }
 
 }  // namespace sluice::detail::string_match

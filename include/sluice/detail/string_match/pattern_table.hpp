@@ -133,6 +133,7 @@ struct pattern_table {
   int key_chars = 0;
   int sigma = 8;
   std::size_t longest = 0;
+  std::size_t shortest = 0;
 
   [[nodiscard]] pattern_table_view view() const {
     return {bytes.data(), offsets.data(), lengths.data(), groups.data(), slots.data(),
@@ -171,6 +172,7 @@ struct pattern_table {
     t.lengths.push_back(static_cast<uint32_t>(s.size()));
     t.bytes.insert(t.bytes.end(), s.begin(), s.end());
     t.longest = std::max(t.longest, s.size());
+    t.shortest = p == 0 ? s.size() : std::min(t.shortest, s.size());
   }
   if (t.longest > 0xFFFFFFFFu) throw invalid_argument(function, "patterns", "has a pattern of 2^32 characters or more");
   t.key_chars = static_cast<int>(std::min<std::size_t>(
