@@ -100,6 +100,7 @@ class pattern_matcher {
 
   [[nodiscard]] std::size_t longest() const { return table_.longest; }
   [[nodiscard]] std::size_t size() const { return table_.lengths.size(); }
+  [[nodiscard]] std::size_t length(std::uint32_t id) const { return table_.lengths[id]; }
 
   /// Calls on_match(r, id) for every match, by position and then pattern index; returns their number.
   /// Text characters compare by their low σ bits.

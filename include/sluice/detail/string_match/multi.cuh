@@ -49,12 +49,13 @@ class device_pattern_table {
         lengths_(ctx, std::span<const uint32_t>(host_.lengths)),
         groups_(ctx, std::span<const table_group>(host_.groups)),
         slots_(ctx, std::span<const table_slot>(host_.slots)),
-        ids_(ctx, std::span<const uint32_t>(host_.ids)) {}
+        ids_(ctx, std::span<const uint32_t>(host_.ids)),
+        pairs_(ctx, std::span<const uint32_t>(host_.pairs)) {}
 
   [[nodiscard]] const pattern_table& host() const { return host_; }
   [[nodiscard]] pattern_table_view view() const {
-    return {bytes_.data(), offsets_.data(), lengths_.data(), groups_.data(), slots_.data(), ids_.data(),
-            static_cast<int>(host_.groups.size()), host_.key_chars, host_.sigma};
+    return {bytes_.data(), offsets_.data(), lengths_.data(), groups_.data(),       slots_.data(),
+            ids_.data(),   pairs_.data(),   static_cast<int>(host_.groups.size()), host_.key_chars, host_.sigma};
   }
 
  private:
@@ -65,6 +66,7 @@ class device_pattern_table {
   device_buffer<table_group> groups_;
   device_buffer<table_slot> slots_;
   device_buffer<uint32_t> ids_;
+  device_buffer<uint32_t> pairs_;
 };
 
 enum class multi_pass { count, write, bitmap };

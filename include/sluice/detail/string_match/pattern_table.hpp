@@ -14,6 +14,10 @@
 //
 // Patterns that are prefixes of each other share keys (when both reach K) or sit in different groups;
 // either way each is listed and verified on its own.
+//
+// Before any probe, a position passes a filter of 2^{2σ} bits (8 KiB for σ = 8): whether some pattern
+// begins with its first two characters (a one-character pattern admits every second character). On
+// text where the patterns are rare almost every position stops there, one cached load.
 #pragma once
 
 #include <sluice/core/config.hpp>
@@ -58,6 +62,7 @@ struct pattern_table_view {
   const table_group* groups;
   const table_slot* slots;
   const uint32_t* ids;
+  const uint32_t* pairs;  ///< the filter: bit (c0 << σ) | c1 where some pattern begins with c0 c1
   int group_count;
   int key_chars;  ///< K
   int sigma;
@@ -87,6 +92,11 @@ struct pattern_table_view {
 template <class Emit>
 SLUICE_HOST_DEVICE uint32_t for_each_pattern_at(const pattern_table_view& t, const unsigned char* text, size_t n,
                                                 size_t r, unsigned long long window, Emit&& emit) {
+  const uint32_t mask = char_mask(t.sigma);
+  const auto c0 = static_cast<uint32_t>(window >> (t.sigma * (t.key_chars - 1))) & mask;
+  const uint32_t c1 = t.key_chars >= 2 ? static_cast<uint32_t>(window >> (t.sigma * (t.key_chars - 2))) & mask : 0u;
+  const uint32_t pair = (c0 << t.sigma) | c1;
+  if (((t.pairs[pair / 32] >> (pair % 32)) & 1u) == 0) return 0;
   uint32_t cursor[max_key_groups], end[max_key_groups];
   bool any = false;
   for (int g = 0; g < t.group_count; ++g) {
@@ -101,7 +111,6 @@ SLUICE_HOST_DEVICE uint32_t for_each_pattern_at(const pattern_table_view& t, con
   }
   uint32_t found = 0;
   if (!any) return found;
-  const uint32_t mask = char_mask(t.sigma);
   for (;;) {  // merge the groups' lists by id
     int next = -1;
     for (int g = 0; g < t.group_count; ++g)
@@ -130,14 +139,16 @@ struct pattern_table {
   std::vector<table_group> groups;
   std::vector<table_slot> slots;
   std::vector<uint32_t> ids;
+  std::vector<uint32_t> pairs;
   int key_chars = 0;
   int sigma = 8;
   std::size_t longest = 0;
   std::size_t shortest = 0;
 
   [[nodiscard]] pattern_table_view view() const {
-    return {bytes.data(), offsets.data(), lengths.data(), groups.data(), slots.data(),
-            ids.data(),   static_cast<int>(groups.size()), key_chars, sigma};
+    return {bytes.data(), offsets.data(), lengths.data(), groups.data(),
+            slots.data(), ids.data(),     pairs.data(),   static_cast<int>(groups.size()),
+            key_chars,    sigma};
   }
 };
 
@@ -177,6 +188,17 @@ struct pattern_table {
   if (t.longest > 0xFFFFFFFFu) throw invalid_argument(function, "patterns", "has a pattern of 2^32 characters or more");
   t.key_chars = static_cast<int>(std::min<std::size_t>(
       t.longest, static_cast<std::size_t>(std::min(64 / sigma, static_cast<int>(tuning::multi_max_key_chars)))));
+
+  // The filter of first character pairs.
+  t.pairs.assign((std::size_t{1} << (2 * sigma)) / 32 + 1, 0u);
+  for (const std::string_view p : patterns) {
+    const uint32_t c0 = static_cast<unsigned char>(p[0]);
+    for (uint32_t c1 = 0; c1 <= char_mask(sigma); ++c1) {
+      if (p.size() >= 2 && c1 != static_cast<unsigned char>(p[1])) continue;
+      const uint32_t pair = (c0 << sigma) | c1;
+      t.pairs[pair / 32] |= 1u << (pair % 32);
+    }
+  }
 
   // Per group (key length), key → ids; ids ascend because patterns are visited in order.
   std::map<int, std::map<unsigned long long, std::vector<uint32_t>>> by_group;
