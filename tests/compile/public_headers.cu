@@ -21,11 +21,13 @@
 #include <sluice/search.cuh>
 #include <sluice/segmented.cuh>
 #include <sluice/select.cuh>
+#include <sluice/string_match.cuh>
 #include <sluice/transpose.cuh>
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string_view>
 
 namespace {
 
@@ -67,4 +69,8 @@ void instantiate_every_family(sluice::context& ctx) {
   const sluice::search_index<std::uint32_t> index(ctx, in, sluice::search_layout::btree);
   index.lower_bound(ctx, in, out.span());
   sluice::lower_bound(ctx, in, in, out.span(), {.algorithm = sluice::search_algorithm::sort_queries});
+  sluice::string_match(ctx, read(flags), read(flags).first(3), sluice::match_count{count.data()});
+  const std::string_view patterns[] = {"ab", "abc"};
+  const sluice::pattern_set set(ctx, patterns);
+  sluice::multi_string_match(ctx, read(flags), set, sluice::match_bitmap{out.span()});
 }
