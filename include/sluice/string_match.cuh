@@ -3,6 +3,9 @@
 //   string_match(ctx, text, pattern, match_count{count})                   *count = the matches
 //   string_match(ctx, text, pattern, match_positions{positions, count})    the positions, ascending
 //   string_match(ctx, text, pattern, match_bitmap{words})                  bit r % 32 of words[r / 32]
+//   multi_string_match(ctx, text, pattern_set, hits, count)                 (position, pattern) pairs
+//   string_match_stream(ctx, read, pattern, on_chunk), multi_string_match_stream(...)
+//                                                                           texts larger than GPU memory
 //
 // A match is every r with text[r, r + m) = pattern, 0 ≤ r ≤ n − m; overlapping matches all count ("aaaa"
 // occurs 5 times in "aaaaaaaa"). Characters have σ = options.alphabet_bits bits (1 to 8, default 8: any
@@ -35,6 +38,8 @@
 //   sluice::string_match(ctx, text.span(), pattern.span(), sluice::match_count{count.data()});
 //   sluice::string_match(ctx, dna.span(), motif.span(), sluice::match_positions{hits.span(), count.data()},
 //                        {.alphabet_bits = 2});
+//
+// docs/string_match.md: the fingerprints, the strategies and when each wins, many patterns, streaming, grep.
 #pragma once
 
 #include <sluice/core/context.hpp>
