@@ -95,7 +95,12 @@ int main(int argc, char** argv) {
   sluice::cli::grep_arguments grep_args;
   auto* grep = sluice::cli::add_grep_command(app, grep_args);
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);
+    return status != 0 && grep->parsed() ? 2 : status;  // grep's usage errors exit with 2, as grep's do
+  }
   try {
     if (*info) return run_info(info_quick);
     if (*simulate) return sluice::cli::run_simulate(simulate_args);
