@@ -24,11 +24,13 @@
 #include <sluice/search.cuh>
 #include <sluice/segmented.cuh>
 #include <sluice/select.cuh>
+#include <sluice/string_match.cuh>
 #include <sluice/transpose.cuh>
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string_view>
 
 namespace {
 
@@ -86,4 +88,8 @@ void instantiate_every_family(sluice::context& ctx) {
   (void)sluice::group_by_reduce(ctx, in, read(values), out.span(), out_values.span(), sluice::plus{});
   (void)sluice::unique(ctx, in, out.span());
   sluice::lower_bound(ctx, in, in, out.span(), {.algorithm = sluice::search_algorithm::sort_queries});
+  sluice::string_match(ctx, read(flags), read(flags).first(3), sluice::match_count{count.data()});
+  const std::string_view patterns[] = {"ab", "abc"};
+  const sluice::pattern_set set(ctx, patterns);
+  sluice::multi_string_match(ctx, read(flags), set, sluice::match_bitmap{out.span()});
 }
