@@ -90,6 +90,6 @@ void instantiate_every_family(sluice::context& ctx) {
   sluice::lower_bound(ctx, in, in, out.span(), {.algorithm = sluice::search_algorithm::sort_queries});
   sluice::string_match(ctx, read(flags), read(flags).first(3), sluice::match_count{count.data()});
   const std::string_view patterns[] = {"ab", "abc"};
-  const sluice::pattern_set set(ctx, patterns);
-  sluice::multi_string_match(ctx, read(flags), set, sluice::match_bitmap{out.span()});
+  const sluice::pattern_set prepared(ctx, patterns);
+  sluice::multi_string_match(ctx, read(flags), prepared, sluice::match_bitmap{out.span()});
 }

@@ -310,8 +310,10 @@ TEST_F(StringMatch, LargeTextPast2To31Characters) {
   text.fill_bytes(0);
   const bytes pattern{7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};  // 13 characters: drk_2s verifies
   const positions expected{0, (std::size_t{1} << 31) - 6, n - pattern.size()};  // the middle one straddles 2^31
+  // On the buffer's stream: the pool's allocation and fill are ordered there, not on the legacy stream.
   for (std::size_t at : expected)
-    SLUICE_CUDA_CHECK(cudaMemcpy(text.data() + at, pattern.data(), pattern.size(), cudaMemcpyHostToDevice));
+    SLUICE_CUDA_CHECK(cudaMemcpyAsync(text.data() + at, pattern.data(), pattern.size(), cudaMemcpyHostToDevice,
+                                      ctx().stream()));
   const sluice::device_buffer<unsigned char> d_pattern(ctx(), std::span<const unsigned char>(pattern));
   sluice::device_buffer<std::size_t> found(ctx(), 8), count(ctx(), 1);
   for (auto a : {string_match_algorithm::automatic, string_match_algorithm::drk, string_match_algorithm::crk_recurrence}) {
