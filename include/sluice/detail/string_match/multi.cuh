@@ -149,15 +149,21 @@ void launch_multi(context& ctx, const multi_params& prm) {
   SLUICE_CHECK_LAUNCH();
 }
 
-/// The (position, pattern) pairs of text[0, n) (n ≥ the shortest pattern): count, scan, write.
-inline void run_multi_hits(context& ctx, const device_pattern_table& table, const unsigned char* text, size_t n,
-                           multi_hit* hits, size_t capacity, unsigned long long* total) {
+/// The parameters every pass over text[0, n) shares (n ≥ the shortest pattern).
+inline multi_params text_params(const device_pattern_table& table, const unsigned char* text, size_t n) {
   multi_params prm{};
   prm.text = text;
   prm.n = n;
   prm.positions = match_positions(n, table.host().shortest);
   prm.words = bitmap_words(prm.positions);
   prm.table = table.view();
+  return prm;
+}
+
+/// The (position, pattern) pairs of text[0, n) (n ≥ the shortest pattern): count, scan, write.
+inline void run_multi_hits(context& ctx, const device_pattern_table& table, const unsigned char* text, size_t n,
+                           multi_hit* hits, size_t capacity, unsigned long long* total) {
+  multi_params prm = text_params(table, text, n);
   scratch<unsigned long long> counts(ctx, prm.words);
   prm.counts = counts.get();
   launch_multi<multi_pass::count>(ctx, prm);
@@ -171,12 +177,7 @@ inline void run_multi_hits(context& ctx, const device_pattern_table& table, cons
 /// Bit r of words: some pattern starts at r (n ≥ the shortest pattern).
 inline void run_multi_bitmap(context& ctx, const device_pattern_table& table, const unsigned char* text, size_t n,
                              uint32_t* words) {
-  multi_params prm{};
-  prm.text = text;
-  prm.n = n;
-  prm.positions = match_positions(n, table.host().shortest);
-  prm.words = bitmap_words(prm.positions);
-  prm.table = table.view();
+  multi_params prm = text_params(table, text, n);
   prm.bitmap = words;
   launch_multi<multi_pass::bitmap>(ctx, prm);
 }
