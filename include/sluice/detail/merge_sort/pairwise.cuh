@@ -152,21 +152,21 @@ __global__ void partition_kernel(Runs runs, index_t n, index_t tile, index_t til
   }
 }
 
-/// shared[0, count) = the concatenation of a[0, a_count) and b[0, count − a_count), striped: consecutive
-/// threads read consecutive elements (coalesced). All of a thread's loads are issued before its first
-/// shared store, so their DRAM latencies overlap (a store between them makes each load wait for the last).
-template <int Threads, int Items, class T>
-__device__ SLUICE_FORCEINLINE void load_two_pieces(T* shared, const T* a, int a_count, const T* b, int count) {
+/// dst[0, count) = read(i) for i in [0, count), striped over the block (consecutive threads read
+/// consecutive elements: coalesced). All of a thread's reads are issued before its first store, so their
+/// DRAM latencies overlap (a store between them makes each read wait for the one before).
+template <int Threads, int Items, class T, class Read>
+__device__ SLUICE_FORCEINLINE void copy_striped(T* dst, int count, Read read) {
   T staged[Items];
   SLUICE_UNROLL
   for (int k = 0; k < Items; ++k) {
     const int i = k * Threads + static_cast<int>(threadIdx.x);
-    if (i < count) staged[k] = i < a_count ? a[i] : b[i - a_count];
+    if (i < count) staged[k] = read(i);
   }
   SLUICE_UNROLL
   for (int k = 0; k < Items; ++k) {
     const int i = k * Threads + static_cast<int>(threadIdx.x);
-    if (i < count) shared[i] = staged[k];
+    if (i < count) dst[i] = staged[k];
   }
 }
 
@@ -174,25 +174,10 @@ __device__ SLUICE_FORCEINLINE void load_two_pieces(T* shared, const T* a, int a_
 template <int Threads, int Items, class K, class V>
 __device__ SLUICE_FORCEINLINE void load_pieces(const block::merge_sort_storage<K, V>& s, const K* a, const V* a_values,
                                                int a_count, const K* b, const V* b_values, int count) {
-  load_two_pieces<Threads, Items>(s.keys, a, a_count, b, count);
-  if constexpr (has_values<V>) load_two_pieces<Threads, Items>(s.values, a_values, a_count, b_values, count);
-}
-
-/// dst[0, count) = src[0, count), striped over the block, each thread's loads all issued before its
-/// stores (as load_two_pieces).
-template <int Threads, int Items, class T>
-__device__ SLUICE_FORCEINLINE void copy_striped(T* dst, const T* src, int count) {
-  T staged[Items];
-  SLUICE_UNROLL
-  for (int k = 0; k < Items; ++k) {
-    const int i = k * Threads + static_cast<int>(threadIdx.x);
-    if (i < count) staged[k] = src[i];
-  }
-  SLUICE_UNROLL
-  for (int k = 0; k < Items; ++k) {
-    const int i = k * Threads + static_cast<int>(threadIdx.x);
-    if (i < count) dst[i] = staged[k];
-  }
+  copy_striped<Threads, Items>(s.keys, count, [&](int i) { return i < a_count ? a[i] : b[i - a_count]; });
+  if constexpr (has_values<V>)
+    copy_striped<Threads, Items>(s.values, count,
+                                 [&](int i) { return i < a_count ? a_values[i] : b_values[i - a_count]; });
 }
 
 /// dst[0, count) = src[0, count) (global ↔ shared): 16-byte vectors where both ends are 16-byte aligned
@@ -204,12 +189,13 @@ __device__ SLUICE_FORCEINLINE void copy_tile(T* dst, const T* src, int count) {
     constexpr int per_vector = 16 / static_cast<int>(sizeof(T));
     const auto address = reinterpret_cast<cuda::std::uintptr_t>(dst) | reinterpret_cast<cuda::std::uintptr_t>(src);
     if (count % per_vector == 0 && address % 16 == 0) {
-      copy_striped<Threads, (Items + per_vector - 1) / per_vector>(reinterpret_cast<uint4*>(dst),
-                                                                   reinterpret_cast<const uint4*>(src), count / per_vector);
+      const auto* vectors = reinterpret_cast<const uint4*>(src);
+      copy_striped<Threads, (Items + per_vector - 1) / per_vector>(reinterpret_cast<uint4*>(dst), count / per_vector,
+                                                                   [&](int i) { return vectors[i]; });
       return;
     }
   }
-  copy_striped<Threads, Items>(dst, src, count);
+  copy_striped<Threads, Items>(dst, count, [&](int i) { return src[i]; });
 }
 
 /// Stores the sorted registers of the block (thread t: positions t·E …) to out[0, count) through shared
