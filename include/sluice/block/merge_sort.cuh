@@ -142,14 +142,14 @@ __device__ void merge_in_shared(Group group, const merge_sort_storage<K, V>& s, 
   int index[Items];
   merge_cursor mine = cursor();
   const bool consistent = mine.a <= mine.a_end && mine.b <= mine.b_end;  // core/merge_splits.hpp's condition
-  serial_merge(s.keys, last, mine, diagonal_end - diagonal, keys, index, less);
+  serial_merge(s.keys, last, mine, keys, index, less);
   if (group.sync_or(!consistent)) {  // only under a comparator that is not a strict weak order
     if (rank == 0)
       sluice::detail::repair_splits(s.splits + me, coop, a_count, [&](long long k) {
         return k * Items < total ? k * Items : static_cast<long long>(total);
       });
     group.sync();
-    serial_merge(s.keys, last, cursor(), diagonal_end - diagonal, keys, index, less);
+    serial_merge(s.keys, last, cursor(), keys, index, less);
     group.sync();
   }
   if constexpr (sluice::detail::has_values<V>) {

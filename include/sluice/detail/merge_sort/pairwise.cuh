@@ -149,18 +149,31 @@ struct contiguous_tiles {
   }
 };
 
+/// The merge-path split of output `diagonal` of the tile's pair.
+template <class Tile, class Less>
+__device__ index_t split_at(const Tile& tile, index_t diagonal, Less less) {
+  const auto& p = tile.pair;
+  return sluice::detail::merge_path(p.a, p.na, p.b, p.nb, diagonal, less);
+}
+
+/// Whether a tile's pieces are inconsistent (its split past the next tile's: a comparator that is no
+/// order); `next` is the split at the tile's end, read only where the tile does not end its pair.
+template <class Tile>
+__device__ bool inconsistent_tile(const Tile& tile, index_t split, index_t next) {
+  const index_t end = tile.diagonal + tile.count;
+  return !consistent_split(split, tile.ends_pair() ? tile.pair.na : next, tile.diagonal, end);
+}
+
 /// splits[t] = the merge-path split of tile t's first output within its pair; returns whether the
-/// tile's pieces are inconsistent (its split past the next tile's: a comparator that is no order).
+/// tile's pieces are inconsistent.
 template <class Round, class Less>
 __device__ bool partition_tile(const Round& round, index_t t, index_t* splits, Less less) {
   const auto tile = round.tile_at(t);
   if (tile.count == 0) return false;
-  const auto& p = tile.pair;
-  const index_t split = sluice::detail::merge_path(p.a, p.na, p.b, p.nb, tile.diagonal, less);
+  const index_t split = split_at(tile, tile.diagonal, less);
   splits[t] = split;
-  const index_t end = tile.diagonal + tile.count;
-  const index_t next = tile.ends_pair() ? p.na : sluice::detail::merge_path(p.a, p.na, p.b, p.nb, end, less);
-  return !consistent_split(split, next, tile.diagonal, end);
+  const index_t next = tile.ends_pair() ? 0 : split_at(tile, tile.diagonal + tile.count, less);
+  return inconsistent_tile(tile, split, next);
 }
 
 /// Repairs the splits of every pair of the round (only after some tile found its pieces inconsistent):
@@ -187,15 +200,31 @@ __device__ void repair_round(const Round& round, index_t* splits, index_t tiles)
   }
 }
 
-/// One thread per tile: splits[t] for every tile of the round (partition_tile). state[0] counts finished
-/// blocks, state[1] is set where neighbouring splits disagree; the last block repairs the round if so,
-/// and resets both for the next round.
+/// One thread per tile: splits[t] = the merge-path split of tile t's first output within its pair.
+/// state[0] counts finished blocks, state[1] is set where neighbouring splits disagree; the last block
+/// repairs the round if so, and resets both for the next round.
 template <class Round, class Less>
 __global__ void partition_kernel(Round round, index_t* splits, unsigned* state, Less less) {
   const index_t tiles = round.tiles();
+  const index_t t = blockIdx.x * index_t{blockDim.x} + threadIdx.x;
+  __shared__ index_t block_splits[tuning::partition_threads];
+  decltype(round.tile_at(0)) tile{};
+  if (t < tiles) tile = round.tile_at(t);
+  const index_t split = tile.count > 0 ? split_at(tile, tile.diagonal, less) : 0;
+  block_splits[threadIdx.x] = split;
+  __syncthreads();
   bool inconsistent = false;
-  for (index_t t = blockIdx.x * index_t{blockDim.x} + threadIdx.x; t < tiles; t += index_t{gridDim.x} * blockDim.x)
-    inconsistent = partition_tile(round, t, splits, less) || inconsistent;
+  if (tile.count > 0) {
+    splits[t] = split;
+    // Within a pair, the split at the tile's end is tile t + 1's: a neighbour's in this block, searched
+    // again only by a block's last thread.
+    const bool ends_pair = tile.ends_pair();
+    const bool neighbour_here = threadIdx.x + 1 < blockDim.x;
+    const index_t next = ends_pair        ? 0
+                         : neighbour_here ? block_splits[threadIdx.x + 1]
+                                          : split_at(tile, tile.diagonal + tile.count, less);
+    inconsistent = inconsistent_tile(tile, split, next);
+  }
   if (__syncthreads_or(inconsistent) && threadIdx.x == 0) atomicOr(state + 1, 1u);
   __threadfence();
   __shared__ bool last;
@@ -212,44 +241,50 @@ __global__ void partition_kernel(Round round, index_t* splits, unsigned* state, 
   }
 }
 
-/// Copies `count` keys (values) of the tile's pieces a[0, a_count) and b[…] into shared memory, striped:
-/// consecutive threads read consecutive elements (coalesced).
-template <int Threads, int Items, class K, class V>
-__device__ SLUICE_FORCEINLINE void load_pieces(const block::merge_sort_storage<K, V>& s, const K* a, const V* a_values,
-                                               int a_count, const K* b, const V* b_values, int count) {
+/// dst[0, count) = read(i) for i in [0, count), striped over the block (consecutive threads read
+/// consecutive elements: coalesced). All of a thread's reads are issued before its first store, so their
+/// DRAM latencies overlap (a store between them makes each read wait for the one before).
+template <int Threads, int Items, class T, class Read>
+__device__ SLUICE_FORCEINLINE void copy_striped(T* dst, int count, Read read) {
+  T staged[Items];
   SLUICE_UNROLL
   for (int k = 0; k < Items; ++k) {
     const int i = k * Threads + static_cast<int>(threadIdx.x);
-    if (i < count) {
-      s.keys[i] = i < a_count ? a[i] : b[i - a_count];
-      if constexpr (has_values<V>) s.values[i] = i < a_count ? a_values[i] : b_values[i - a_count];
-    }
+    if (i < count) staged[k] = read(i);
+  }
+  SLUICE_UNROLL
+  for (int k = 0; k < Items; ++k) {
+    const int i = k * Threads + static_cast<int>(threadIdx.x);
+    if (i < count) dst[i] = staged[k];
   }
 }
 
-/// dst[0, count) = src[0, count) (global ↔ shared), striped over the block: 16-byte vectors where both
-/// ends are 16-byte aligned and count fills whole vectors (every full tile of an aligned array: NT·E·
-/// sizeof(T) is a multiple of 16), else element by element. Fewer memory instructions, same sectors.
+/// Copies `count` keys (values) of the tile's pieces a[0, a_count) and b[…] into shared memory.
+template <int Threads, int Items, class K, class V>
+__device__ SLUICE_FORCEINLINE void load_pieces(const block::merge_sort_storage<K, V>& s, const K* a, const V* a_values,
+                                               int a_count, const K* b, const V* b_values, int count) {
+  copy_striped<Threads, Items>(s.keys, count, [&](int i) { return i < a_count ? a[i] : b[i - a_count]; });
+  if constexpr (has_values<V>)
+    copy_striped<Threads, Items>(s.values, count,
+                                 [&](int i) { return i < a_count ? a_values[i] : b_values[i - a_count]; });
+}
+
+/// dst[0, count) = src[0, count) (global ↔ shared): 16-byte vectors where both ends are 16-byte aligned
+/// and count fills whole vectors (every full tile of an aligned array: NT·E·sizeof(T) is a multiple of
+/// 16), else element by element. Fewer memory instructions, same sectors.
 template <int Threads, int Items, class T>
 __device__ SLUICE_FORCEINLINE void copy_tile(T* dst, const T* src, int count) {
   if constexpr (sizeof(T) <= 16 && 16 % sizeof(T) == 0) {
     constexpr int per_vector = 16 / static_cast<int>(sizeof(T));
     const auto address = reinterpret_cast<cuda::std::uintptr_t>(dst) | reinterpret_cast<cuda::std::uintptr_t>(src);
     if (count % per_vector == 0 && address % 16 == 0) {
-      const int vectors = count / per_vector;
-      SLUICE_UNROLL
-      for (int k = 0; k < (Items + per_vector - 1) / per_vector; ++k) {
-        const int i = k * Threads + static_cast<int>(threadIdx.x);
-        if (i < vectors) reinterpret_cast<uint4*>(dst)[i] = reinterpret_cast<const uint4*>(src)[i];
-      }
+      const auto* vectors = reinterpret_cast<const uint4*>(src);
+      copy_striped<Threads, (Items + per_vector - 1) / per_vector>(reinterpret_cast<uint4*>(dst), count / per_vector,
+                                                                   [&](int i) { return vectors[i]; });
       return;
     }
   }
-  SLUICE_UNROLL
-  for (int k = 0; k < Items; ++k) {
-    const int i = k * Threads + static_cast<int>(threadIdx.x);
-    if (i < count) dst[i] = src[i];
-  }
+  copy_striped<Threads, Items>(dst, count, [&](int i) { return src[i]; });
 }
 
 /// Stores the sorted registers of the block (thread t: positions t·E …) to out[0, count) through shared
