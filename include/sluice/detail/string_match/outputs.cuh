@@ -21,7 +21,7 @@ using cuda::std::size_t;
 using cuda::std::uint32_t;
 
 /// *total += the bits set in words[0, count) (total zeroed before).
-__global__ void count_bitmap_kernel(const uint32_t* words, size_t count, unsigned long long* total) {
+static __global__ void count_bitmap_kernel(const uint32_t* words, size_t count, unsigned long long* total) {
   unsigned long long mine = 0;
   for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += static_cast<size_t>(gridDim.x) * blockDim.x)
@@ -69,7 +69,8 @@ struct positions_program {
 };
 
 /// *first = min(*first, the index of each element of s[0, count) with bits outside `mask`).
-__global__ void first_outside_kernel(const unsigned char* s, size_t count, uint32_t mask, unsigned long long* first) {
+static __global__ void first_outside_kernel(const unsigned char* s, size_t count, uint32_t mask,
+                                            unsigned long long* first) {
   for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     if ((s[i] & ~mask) != 0) {

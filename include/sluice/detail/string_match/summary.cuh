@@ -51,7 +51,7 @@ __device__ T fold_in_order(size_t m, T identity, Element element, Op op, T* part
   return all;
 }
 
-__global__ void __launch_bounds__(summary_threads)
+static __global__ void __launch_bounds__(summary_threads)
     summarize_pattern_kernel(const unsigned char* pattern, size_t m, summary_request request, pattern_summary* out) {
   __shared__ union {
     horner_piece pieces[summary_threads];

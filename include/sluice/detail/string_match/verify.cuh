@@ -121,8 +121,8 @@ struct warp_verification {
 
 /// Chunk k of the pattern's fingerprints, one warp a chunk (the verification's own function), and the
 /// lanes' weights.
-__global__ void pattern_chunks_kernel(const unsigned char* pattern, size_t m, int sigma, uint32_t p, uint32_t* chunks,
-                                      size_t count, uint32_t* weights) {
+static __global__ void pattern_chunks_kernel(const unsigned char* pattern, size_t m, int sigma, uint32_t p,
+                                             uint32_t* chunks, size_t count, uint32_t* weights) {
   const size_t chunk = (static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / warp::size;
   if (chunk >= count) return;  // whole warps leave together: blockDim is a multiple of 32
   const int lane = warp::lane_id();
