@@ -156,12 +156,11 @@ __device__ index_t split_at(const Tile& tile, index_t diagonal, Less less) {
   return sluice::detail::merge_path(p.a, p.na, p.b, p.nb, diagonal, less);
 }
 
-/// Whether a tile's pieces are inconsistent (its split past the next tile's: a comparator that is no
-/// order); `next` is the split at the tile's end, read only where the tile does not end its pair.
+/// Whether a tile's pieces are inconsistent (its split past `next`, the split at its end: a comparator
+/// that is no order).
 template <class Tile>
 __device__ bool inconsistent_tile(const Tile& tile, index_t split, index_t next) {
-  const index_t end = tile.diagonal + tile.count;
-  return !consistent_split(split, tile.ends_pair() ? tile.pair.na : next, tile.diagonal, end);
+  return !consistent_split(split, next, tile.diagonal, tile.diagonal + tile.count);
 }
 
 /// splits[t] = the merge-path split of tile t's first output within its pair; returns whether the
@@ -172,7 +171,7 @@ __device__ bool partition_tile(const Round& round, index_t t, index_t* splits, L
   if (tile.count == 0) return false;
   const index_t split = split_at(tile, tile.diagonal, less);
   splits[t] = split;
-  const index_t next = tile.ends_pair() ? 0 : split_at(tile, tile.diagonal + tile.count, less);
+  const index_t next = tile.ends_pair() ? tile.pair.na : split_at(tile, tile.diagonal + tile.count, less);
   return inconsistent_tile(tile, split, next);
 }
 
@@ -220,7 +219,7 @@ __global__ void partition_kernel(Round round, index_t* splits, unsigned* state, 
     // again only by a block's last thread.
     const bool ends_pair = tile.ends_pair();
     const bool neighbour_here = threadIdx.x + 1 < blockDim.x;
-    const index_t next = ends_pair        ? 0
+    const index_t next = ends_pair        ? tile.pair.na
                          : neighbour_here ? block_splits[threadIdx.x + 1]
                                           : split_at(tile, tile.diagonal + tile.count, less);
     inconsistent = inconsistent_tile(tile, split, next);
