@@ -2,6 +2,7 @@
 // would be with warnings as errors on the host and the device side (tests/CMakeLists.txt): a header
 // that warns breaks this build. Compiled only, never run.
 #include <sluice/containers/group_by.cuh>
+#include <sluice/containers/lsm.cuh>
 #include <sluice/containers/slab_alloc.cuh>
 #include <sluice/containers/slab_hash.cuh>
 #include <sluice/core/context.hpp>
@@ -93,4 +94,8 @@ void instantiate_every_family(sluice::context& ctx) {
   const std::string_view patterns[] = {"ab", "abc"};
   const sluice::pattern_set prepared(ctx, patterns);
   sluice::multi_string_match(ctx, read(flags), prepared, sluice::match_bitmap{out.span()});
+  sluice::lsm<std::uint32_t, std::uint32_t> lsm(ctx, {.batch_size = 256, .capacity = n});
+  lsm.insert(ctx, in, read(values));
+  lsm.lookup(ctx, in, out.span());
+  (void)lsm.range(ctx, in, in);
 }
