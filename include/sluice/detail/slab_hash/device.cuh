@@ -138,8 +138,10 @@ struct table_view {
   std::uint32_t* status = nullptr;        ///< status_bit flags
   std::uint64_t max_hops = 0;             ///< slabs a list can have at most: the pool's units
 
-  [[nodiscard]] __device__ __forceinline__ slab* head(key_bits key) const {
-    return buckets + bucket_of(hash(L::key_of_bits(key)), bucket_count);
+  /// The key's bucket: each lane hashes its own task's key once, before the warp serves the tasks (a
+  /// hash in the task loop would run 32 times an element, once in every lane).
+  [[nodiscard]] __device__ __forceinline__ std::uint32_t bucket(key_bits key) const {
+    return bucket_of(hash(L::key_of_bits(key)), bucket_count);
   }
   [[nodiscard]] __device__ __forceinline__ static slot_type* slots(slab* s) {
     return reinterpret_cast<slot_type*>(s->words);
@@ -182,10 +184,10 @@ struct table_view {
   /// its list; the outcome is the same in every lane. count with `all_out` is find_all: the values of the
   /// instances go to all_out[0 … capacity) in list order (the count goes on past capacity).
   template <class Combine>
-  __device__ __forceinline__ outcome run_one(slab_op op, key_bits key, value_bits value, void* all_out,
-                                             std::uint32_t capacity, slab_alloc::warp_allocator* alloc,
-                                             const Combine& combine) const {
-    slab* current = head(key);
+  __device__ __forceinline__ outcome run_one(slab_op op, key_bits key, std::uint32_t bucket, value_bits value,
+                                             void* all_out, std::uint32_t capacity,
+                                             slab_alloc::warp_allocator* alloc, const Combine& combine) const {
+    slab* current = buckets + bucket;
     std::uint32_t seen = 0;  // count, erase_all: instances so far
     for (std::uint64_t hops = 0;;) {
       const slot_type mine = read(current);
@@ -268,14 +270,18 @@ struct table_view {
     std::uint32_t result = 0;
     long long delta = 0;
     if (L::is_reserved(key)) active = false;
+    const std::uint32_t my_bucket = active ? bucket(key) : 0;
+    constexpr bool counts = Op == mixed_ops || Op == int(slab_op::count);  // only count reads all_out
     for (std::uint32_t queue = __ballot_sync(full_mask, active); queue != 0; queue = __ballot_sync(full_mask, active)) {
       const std::uint32_t source = first_lane(queue);
       const slab_op task = Op == mixed_ops ? static_cast<slab_op>(__shfl_sync(full_mask, static_cast<unsigned>(op),
                                                                               static_cast<int>(source)))
                                            : static_cast<slab_op>(Op);
       const bool writes_value = L::is_map && (task == slab_op::insert || task == slab_op::insert_or_assign);
-      const outcome o = run_one(task, broadcast(key, source), writes_value ? broadcast(value, source) : value_bits{0},
-                                broadcast(all_out, source), broadcast(capacity, source), alloc, combine);
+      const outcome o = run_one(task, broadcast(key, source), broadcast(my_bucket, source),
+                                writes_value ? broadcast(value, source) : value_bits{0},
+                                counts ? broadcast(all_out, source) : nullptr,
+                                counts ? broadcast(capacity, source) : 0u, alloc, combine);
       if (lane() == source) {
         result = o.result;
         found = o.value;
