@@ -138,8 +138,10 @@ struct table_view {
   std::uint32_t* status = nullptr;        ///< status_bit flags
   std::uint64_t max_hops = 0;             ///< slabs a list can have at most: the pool's units
 
-  [[nodiscard]] __device__ __forceinline__ slab* head(key_bits key) const {
-    return buckets + bucket_of(hash(L::key_of_bits(key)), bucket_count);
+  /// The key's bucket: each lane hashes its own task's key once, before the warp serves the tasks (a
+  /// hash in the task loop would run 32 times an element, once in every lane).
+  [[nodiscard]] __device__ __forceinline__ std::uint32_t bucket(key_bits key) const {
+    return bucket_of(hash(L::key_of_bits(key)), bucket_count);
   }
   [[nodiscard]] __device__ __forceinline__ static slot_type* slots(slab* s) {
     return reinterpret_cast<slot_type*>(s->words);
@@ -178,14 +180,32 @@ struct table_view {
   }
   static constexpr int append_attempts = 3;
 
+  /// find/contains of `key`, whose list the warp has read down to `current` (as `mine`): the first
+  /// instance from there on, or none. All lanes; the outcome is the same in every lane.
+  __device__ __forceinline__ outcome find_from(key_bits key, slab* current, slot_type mine) const {
+    for (std::uint64_t hops = 0;;) {
+      const std::uint32_t match = __ballot_sync(full_mask, L::key_of(mine) == key) & L::data_lanes;
+      if (match) return {1, broadcast(L::value_bits_of(mine), first_lane(match)), 0};
+      const std::uint32_t next = next_of(mine);
+      if (next == no_address) return {0, 0, 0};
+      if (++hops > max_hops) {
+        if (lane() == 0) atomicOr(status, corrupt_list);
+        return {0, 0, 0};
+      }
+      current = pool.unit(next);
+      mine = read(current);
+    }
+  }
+
   /// One task of the warp, all lanes together: `op` on `key` (and `value`), from the key's bucket down
   /// its list; the outcome is the same in every lane. count with `all_out` is find_all: the values of the
   /// instances go to all_out[0 … capacity) in list order (the count goes on past capacity).
   template <class Combine>
-  __device__ __forceinline__ outcome run_one(slab_op op, key_bits key, value_bits value, void* all_out,
-                                             std::uint32_t capacity, slab_alloc::warp_allocator* alloc,
-                                             const Combine& combine) const {
-    slab* current = head(key);
+  __device__ __forceinline__ outcome run_one(slab_op op, key_bits key, std::uint32_t bucket, value_bits value,
+                                             void* all_out, std::uint32_t capacity,
+                                             slab_alloc::warp_allocator* alloc, const Combine& combine) const {
+    slab* current = buckets + bucket;
+    if (op == slab_op::find || op == slab_op::contains) return find_from(key, current, read(current));
     std::uint32_t seen = 0;  // count, erase_all: instances so far
     for (std::uint64_t hops = 0;;) {
       const slot_type mine = read(current);
@@ -195,8 +215,7 @@ struct table_view {
       switch (op) {
         case slab_op::find:
         case slab_op::contains:
-          if (match) return {1, broadcast(L::value_bits_of(mine), first_lane(match)), 0};
-          break;
+          break;  // find_from above
         case slab_op::count:
           if (all_out != nullptr && ((match >> lane()) & 1u)) {
             const std::uint32_t at = seen + __popc(match & lanes_below());
@@ -268,20 +287,45 @@ struct table_view {
     std::uint32_t result = 0;
     long long delta = 0;
     if (L::is_reserved(key)) active = false;
-    for (std::uint32_t queue = __ballot_sync(full_mask, active); queue != 0; queue = __ballot_sync(full_mask, active)) {
-      const std::uint32_t source = first_lane(queue);
-      const slab_op task = Op == mixed_ops ? static_cast<slab_op>(__shfl_sync(full_mask, static_cast<unsigned>(op),
-                                                                              static_cast<int>(source)))
-                                           : static_cast<slab_op>(Op);
-      const bool writes_value = L::is_map && (task == slab_op::insert || task == slab_op::insert_or_assign);
-      const outcome o = run_one(task, broadcast(key, source), writes_value ? broadcast(value, source) : value_bits{0},
-                                broadcast(all_out, source), broadcast(capacity, source), alloc, combine);
+    const std::uint32_t my_bucket = active ? bucket(key) : 0;
+    const auto deliver = [&](const outcome& o, std::uint32_t source) {
       if (lane() == source) {
         result = o.result;
         found = o.value;
         delta = o.delta;
         active = false;
       }
+    };
+    if constexpr (Op == int(slab_op::find) || Op == int(slab_op::contains)) {
+      // Two tasks a round, both base slabs read before either is searched: two reads in flight a warp
+      // rather than one (the find is latency-bound at one; docs/perf-notes.md). The last task of an odd
+      // count runs as both.
+      for (std::uint32_t queue = __ballot_sync(full_mask, active); queue != 0;
+           queue = __ballot_sync(full_mask, active)) {
+        const std::uint32_t first = first_lane(queue);
+        const std::uint32_t rest = queue & (queue - 1);
+        const std::uint32_t second = rest != 0 ? first_lane(rest) : first;
+        slab* const first_head = buckets + broadcast(my_bucket, first);
+        slab* const second_head = buckets + broadcast(my_bucket, second);
+        const slot_type first_slab = read(first_head);
+        const slot_type second_slab = read(second_head);
+        deliver(find_from(broadcast(key, first), first_head, first_slab), first);
+        deliver(find_from(broadcast(key, second), second_head, second_slab), second);
+      }
+      return result;
+    }
+    constexpr bool counts = Op == mixed_ops || Op == int(slab_op::count);  // only count reads all_out
+    for (std::uint32_t queue = __ballot_sync(full_mask, active); queue != 0; queue = __ballot_sync(full_mask, active)) {
+      const std::uint32_t source = first_lane(queue);
+      const slab_op task = Op == mixed_ops ? static_cast<slab_op>(__shfl_sync(full_mask, static_cast<unsigned>(op),
+                                                                              static_cast<int>(source)))
+                                           : static_cast<slab_op>(Op);
+      const bool writes_value = L::is_map && (task == slab_op::insert || task == slab_op::insert_or_assign);
+      const outcome o = run_one(task, broadcast(key, source), broadcast(my_bucket, source),
+                                writes_value ? broadcast(value, source) : value_bits{0},
+                                counts ? broadcast(all_out, source) : nullptr,
+                                counts ? broadcast(capacity, source) : 0u, alloc, combine);
+      deliver(o, source);
     }
     add_to_size(delta);
     return result;
