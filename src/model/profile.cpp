@@ -176,7 +176,7 @@ device_profile parse_profile(std::string_view json_text, std::string_view source
 
 device_profile load_profile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw profile_error("sluice model: cannot open the profile " + path);
+  if (!in) throw profile_error("sluice model: cannot open the profile " + path + " (`sluice model calibrate --out " + path + "` on the GPU writes it)");
   std::ostringstream text;
   text << in.rdbuf();
   return parse_profile(text.str(), path);

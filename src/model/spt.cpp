@@ -7,11 +7,31 @@
 
 namespace sluice::model {
 
-void kernel_model::add_shared(double accesses, double part_beta) {
-  double& a = (*this)[op::s];
-  const double total = a + accesses;
-  if (total > 0) beta = (beta * a + part_beta * accesses) / total;
-  a = total;
+namespace {
+
+/// Merges a part of `weight` (operations × β) at ILP `part_ilp` into a count of weight `before` at ILP
+/// `ilp`, keeping Σ weight / ILP (the latency term's numerator).
+double merged_ilp(double before, double ilp, double weight, double part_ilp) {
+  const double total = before + weight;
+  const double latency = (before > 0 ? before / ilp : 0) + (weight > 0 ? weight / part_ilp : 0);
+  return latency > 0 ? total / latency : ilp;
+}
+
+}  // namespace
+
+void kernel_model::add(op o, double count, double part_ilp) {
+  if (o == op::s) return add_shared(count, 1, part_ilp);
+  const auto i = static_cast<std::size_t>(o);
+  ilp[i] = merged_ilp(work[i], ilp[i], count, part_ilp);
+  work[i] += count;
+}
+
+void kernel_model::add_shared(double accesses, double part_beta, double part_ilp) {
+  const auto i = static_cast<std::size_t>(op::s);
+  ilp[i] = merged_ilp(work[i] * beta, ilp[i], accesses * part_beta, part_ilp);
+  const double total = work[i] + accesses;
+  if (total > 0) beta = (beta * work[i] + part_beta * accesses) / total;
+  work[i] = total;
 }
 
 double time_per_op(const op_cost& cost, double multiplicity, bool ceil) {

@@ -34,9 +34,13 @@ struct kernel_model {
   [[nodiscard]] double& operator[](op o) { return work[static_cast<std::size_t>(o)]; }
   [[nodiscard]] double operator[](op o) const { return work[static_cast<std::size_t>(o)]; }
   void set_ilp(op o, double m) { ilp[static_cast<std::size_t>(o)] = m; }
-  /// Adds shared accesses of their own β (the seed's β₁, β₂ of one kernel, §7.1.2): the kernel's β
-  /// becomes the average weighted by accesses, so that β·A_s is the sum of the parts.
-  void add_shared(double accesses, double part_beta);
+  /// Adds a part of the kernel's φ operations with its own ILP (the seed's two-phase analysis gives each
+  /// dominant region its own constant and ILP, §4.8). The kernel's M_I for φ becomes the average that
+  /// keeps the latency term exact: Σ_j A_j·L/(M_o·I_j) = (Σ_j A_j)·L/(M_o·M_I). Not for s (add_shared).
+  void add(op o, double count, double part_ilp = 1);
+  /// Adds shared accesses of their own β and ILP (the seed's β₁, β₂ of one kernel, §7.1.2): β becomes
+  /// the average weighted by accesses, so that β·A_s is the sum of the parts, and M_I as in add().
+  void add_shared(double accesses, double part_beta, double part_ilp = 1);
 };
 
 struct algorithm_model {

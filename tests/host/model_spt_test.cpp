@@ -266,6 +266,19 @@ TEST(ModelCore, SharedPartsAverageTheirBetaByAccesses) {
   EXPECT_DOUBLE_EQ(k.beta, 1.5);  // β·A_s = 300 + 300
 }
 
+TEST(ModelCore, PartsKeepTheLatencyTermExact) {
+  kernel_model k;
+  k.add(op::g, 100, 4);
+  k.add(op::g, 100, 1);
+  EXPECT_DOUBLE_EQ(k[op::g], 200);
+  EXPECT_DOUBLE_EQ(k.ilp[static_cast<std::size_t>(op::g)], 200.0 / (25 + 100));
+  // Shared parts weigh their ILP by β·A: Σ β·A/I = 100 + 100 = (β·A)/M_I with β = 1.5, M_I = 1.5.
+  k.add_shared(100, 2, 2);
+  k.add_shared(100, 1, 1);
+  EXPECT_DOUBLE_EQ(k.beta, 1.5);
+  EXPECT_DOUBLE_EQ(k.ilp[static_cast<std::size_t>(op::s)], 1.5);
+}
+
 TEST(ModelCore, SyncthreadsIgnoresIlpAndSyncIsCountedPerLaunch) {
   const device_profile p = karsin_profile(algoparc);
   kernel_model k;
