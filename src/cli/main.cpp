@@ -3,6 +3,8 @@
 //   sluice bench [family...] [--quick] [--gpu-only] [--json F] [--csv F] [--plot DIR] [--list]
 //                                    runs the benchmark registry; without a GPU, the host cases
 //   sluice simulate [--quick] ...    the cache simulator against the measured CPU multireduce
+//   sluice model SUBCOMMAND ...      the SPT performance model: calibrate, predict (docs/model.md)
+#include "model.hpp"
 #include "simulate.hpp"
 
 #include "harness/registry.hpp"
@@ -88,10 +90,14 @@ int main(int argc, char** argv) {
   sluice::cli::simulate_arguments simulate_args;
   auto* simulate = sluice::cli::add_simulate_command(app, simulate_args);
 
+  sluice::cli::model_arguments model_args;
+  auto* model = sluice::cli::add_model_command(app, model_args);
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*info) return run_info(info_quick);
     if (*simulate) return sluice::cli::run_simulate(simulate_args);
+    if (*model) return sluice::cli::run_model(*model, model_args);
     return run_bench(args);
   } catch (const sluice::error& e) {
     std::cerr << e.what() << "\n";
