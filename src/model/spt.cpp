@@ -49,6 +49,7 @@ void check_kernel(const kernel_model& k, const device_limits& limits) {
   if (k.beta < 1 || k.beta > limits.shared_banks)
     bad("beta", "is " + std::to_string(k.beta) + ": must lie in [1, " + std::to_string(limits.shared_banks) + "]");
   if (k.oversubscription && !(*k.oversubscription > 0)) bad("oversubscription", "must be > 0");
+  if (!k.oversubscription && k.plan.blocks == 0) bad("launch plan", "has an empty grid");
   for (int i = 0; i < op_count; ++i) {
     const auto o = static_cast<std::size_t>(i);
     if (!std::isfinite(k.work[o]) || k.work[o] < 0)

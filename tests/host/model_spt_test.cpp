@@ -309,6 +309,10 @@ TEST(ModelCore, RejectsBadKernelsAndUnmeasuredOperations) {
   k.set_ilp(op::s, 0.5);
   EXPECT_THROW((void)evaluate(p, {"a", {k}}), sluice::invalid_argument);
   k.set_ilp(op::s, 1);
+  kernel_model empty_grid = k;
+  empty_grid.oversubscription.reset();
+  empty_grid.plan = {0, 256, 0, 32};
+  EXPECT_THROW((void)evaluate(p, {"a", {empty_grid}}), sluice::invalid_argument);
   k[op::ag] = 5;  // the seed's GPUs have no atomics parameters
   try {
     (void)evaluate(p, {"a", {k}});
