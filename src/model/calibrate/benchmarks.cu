@@ -17,7 +17,6 @@ namespace sluice::model::calibration {
 namespace {
 
 constexpr unsigned full_mask = 0xFFFFFFFFu;
-constexpr int max_ilp = 8;
 /// The shared-memory chase table: 32 rows of the 32 banks, next[i] = i + 32 (the same bank, next row).
 constexpr int chase_words = 1024;
 
@@ -280,6 +279,16 @@ benchmarks::benchmarks(int device, const sizes& work) {
 
 benchmarks::~benchmarks() = default;
 
+bool benchmarks::fits(benchmark which, int blocks_per_sm, int ilp) const {
+  const state& s = *state_;
+  const std::size_t chunk = copy_chunk_words(s.sm_count, blocks_per_sm, ilp);
+  switch (which) {
+    case benchmark::dram_copy: return chunk <= s.work.dram_words;
+    case benchmark::l2_copy: return chunk <= s.work.l2_words;
+    default: return true;
+  }
+}
+
 std::optional<measurement> benchmarks::run(benchmark which, int blocks_per_sm, int ilp, int repetitions) {
   state& s = *state_;
   const cudaStream_t stream = s.ctx.stream();
@@ -296,9 +305,10 @@ std::optional<measurement> benchmarks::run(benchmark which, int blocks_per_sm, i
   };
   const auto copy = [&](const unsigned* in, unsigned* to, std::size_t words, int passes) {
     with_ilp(ilp, [&]<int I>() {
-      const std::size_t chunk = std::size_t{grid} * block_threads * I;
+      const std::size_t chunk = copy_chunk_words(s.sm_count, blocks_per_sm, I);
       const std::size_t used = words / chunk * chunk;
-      if (used == 0) throw invalid_argument("model calibrate", "sizes", "the copy arrays are smaller than one grid chunk");
+      if (used == 0)  // a caller that skipped fits()
+        throw invalid_argument("model calibrate", "sizes", "the copy arrays are smaller than one grid chunk");
       timed(copy_kernel<I>, 2.0 * static_cast<double>(used) * passes, in, to, used, passes);
     });
   };

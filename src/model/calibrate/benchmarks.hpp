@@ -25,6 +25,13 @@ namespace sluice::model::calibration {
 
 inline constexpr int block_threads = 128;
 inline constexpr int max_blocks_per_sm = 16;
+inline constexpr int max_ilp = 8;
+
+/// Words one copy run moves in a step: every thread of a grid of blocks_per_sm blocks an SM, ILP words each.
+[[nodiscard]] constexpr std::size_t copy_chunk_words(int sm_count, int blocks_per_sm, int ilp) {
+  return static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(blocks_per_sm) * block_threads *
+         static_cast<std::size_t>(ilp);
+}
 
 enum class benchmark {
   dram_copy,
@@ -45,7 +52,7 @@ enum class benchmark {
 /// Work per run.
 struct sizes {
   std::size_t dram_words = std::size_t{1} << 28;  ///< per array of the DRAM copy and gather (1 GiB)
-  std::size_t l2_words = 0;                       ///< per array of the L2 copy and gather (an eighth of the L2)
+  std::size_t l2_words = 0;                       ///< per array of the L2 copy and gather (at most a quarter of the L2)
   int l2_passes = 1;                              ///< passes over the L2 arrays a run
   int steps = 4096;                               ///< chain steps a thread (shared, registers, sync, warp, shared atomics)
   int atomic_steps = 256;                         ///< chain steps a thread of the global atomics
@@ -66,7 +73,12 @@ class benchmarks {
   benchmarks(const benchmarks&) = delete;
   benchmarks& operator=(const benchmarks&) = delete;
 
-  /// One point of a sweep; nullopt when blocks_per_sm blocks of its kernel cannot be resident together.
+  /// Whether the point's arrays hold one grid chunk (copy_chunk_words): false for the copies of the
+  /// largest grids over the L2 arrays, whose points are skipped; true for every other benchmark.
+  [[nodiscard]] bool fits(benchmark which, int blocks_per_sm, int ilp) const;
+
+  /// One point of a sweep (one that fits); nullopt when blocks_per_sm blocks of its kernel cannot be
+  /// resident together.
   [[nodiscard]] std::optional<measurement> run(benchmark which, int blocks_per_sm, int ilp, int repetitions);
 
   /// The SM clock under load: every SM spins a known number of clock64() cycles, timed by events.

@@ -98,7 +98,9 @@ calibration::sizes work_for(const device_profile& p, bool quick) {
   SLUICE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
   work.dram_words = std::size_t{1} << (quick ? 26 : 28);  // 256 MiB or 1 GiB an array: ≥ 5× a 50 MB L2
   while (work.dram_words > (std::size_t{1} << 20) && 2 * work.dram_words * 4 > free / 2) work.dram_words /= 2;
-  work.l2_words = power_of_two_at_most(std::max<std::size_t>(p.l2_bytes / 32, 1024));  // an eighth of the L2 an array
+  // A quarter of the L2 an array at most (the two arrays stay resident): 2^21 words on an H100's 50 MB, which
+  // holds one chunk of every grid but the largest (16 blocks an SM at ILP 8), whose point is skipped.
+  work.l2_words = power_of_two_at_most(std::max<std::size_t>(p.l2_bytes / 16, 1024));
   work.l2_passes = static_cast<int>(std::max<std::size_t>(1, (std::size_t{1} << (quick ? 26 : 28)) / work.l2_words));
   work.steps = quick ? 1024 : 4096;
   work.atomic_steps = quick ? 64 : 256;
@@ -120,6 +122,11 @@ sweep_result sweep(calibration::benchmarks& b, benchmark which, const std::vecto
   for (int ilp : ilps)
     for (int blocks_per_sm : blocks) {
       const double multiplicity = static_cast<double>(blocks_per_sm) * calibration::block_threads / p.limits.cores_per_sm * ilp;
+      if (!b.fits(which, blocks_per_sm, ilp)) {
+        log << fmt::format("{:>16} {:>4} {:>7.4g}   larger than the arrays (one grid chunk): skipped\n", blocks_per_sm,
+                           ilp, multiplicity);
+        continue;
+      }
       const auto m = b.run(which, blocks_per_sm, ilp, repetitions);
       if (!m) {
         log << fmt::format("{:>16} {:>4} {:>7.4g}   not resident: skipped\n", blocks_per_sm, ilp, multiplicity);
