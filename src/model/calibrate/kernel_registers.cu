@@ -36,14 +36,17 @@ void add(register_table& table, const std::string& key, Kernel kernel) {
   table[key] = attributes.numRegs;
 }
 
+/// A sort round of the pairwise strategy (pairwise::merge_round's round type).
+template <class K, class V>
+using sort_round = ms::contiguous_round<ms::runs_of_width<K, V>, K, V>;
+
 template <class K, class V, class Less, int Items>
 void add_pairwise_items(register_table& table) {
-  using runs = ms::runs_of_width<K, V>;
   const std::size_t value_bytes = sluice::detail::has_values<V> ? sizeof(V) : 0;
   add(table, pairwise_kernel_key("block_sort", sizeof(K), value_bytes, Items),
-      ms::block_sort_kernel<ms::tuning::block_threads, Items, K, V, Less>);
+      ms::block_sort_kernel<ms::tuning::block_threads, Items, K, V, ms::contiguous_tiles<K, V>, Less>);
   add(table, pairwise_kernel_key("merge", sizeof(K), value_bytes, Items),
-      ms::merge_kernel<ms::tuning::block_threads, Items, runs, K, V, Less>);
+      ms::merge_kernel<ms::tuning::block_threads, Items, sort_round<K, V>, K, V, Less>);
 }
 
 template <class K, class V, class Less>
@@ -52,7 +55,7 @@ void add_pairwise(register_table& table) {
   add_pairwise_items<K, V, Less, 11>(table);
   add_pairwise_items<K, V, Less, 17>(table);
   add(table, pairwise_kernel_key("partition", sizeof(K), sluice::detail::has_values<V> ? sizeof(V) : 0, 0),
-      ms::partition_kernel<ms::runs_of_width<K, V>, Less>);
+      ms::partition_kernel<sort_round<K, V>, Less>);
 }
 
 template <class Order>
