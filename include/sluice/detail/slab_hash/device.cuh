@@ -1,8 +1,10 @@
 // sluice/detail/slab_hash/device.cuh: the slab hash on the device (Ashkiani §5.3–5.4): a trivially
 // copyable view of the table, and its warp-cooperative operations (WCWS, §1.1 and §5.4.1). Every lane of
-// the warp calls; `active` says which lanes have a task; the warp serves the tasks one at a time in lane
-// order (the seed's next_prior = __ffs of the ballot of active lanes), all 32 lanes reading each slab of
-// the task's list together (one 128-byte read), deciding with ballots, moving values with shuffles.
+// the warp calls; `active` says which lanes have a task; the warp serves the tasks in lane order (the
+// seed's next_prior = __ffs of the ballot of active lanes), all 32 lanes reading each slab of the task's
+// list together (one 128-byte read), deciding with ballots, moving values with shuffles. Kernels of one
+// read-only or inserting operation take the tasks a group at a time (tuning.hpp), reading the group's base
+// slabs together, so that a warp has several reads in flight (run, serve_inserts).
 //
 // One task, from its bucket's base slab down the list (§5.4.3; layout.hpp for the slots):
 //   find, contains      the first slot holding the key (the least recent instance), or the end
@@ -31,6 +33,7 @@
 #include <sluice/detail/slab_alloc/device.cuh>
 #include <sluice/detail/slab_hash/hash.hpp>
 #include <sluice/detail/slab_hash/layout.hpp>
+#include <sluice/detail/slab_hash/tuning.hpp>
 #include <sluice/options/slab_hash.hpp>
 
 #include <cuda/atomic>
@@ -99,6 +102,22 @@ template <class T>
 
 [[nodiscard]] __device__ __forceinline__ std::uint32_t first_lane(std::uint32_t ballot) { return __ffs(ballot) - 1; }
 [[nodiscard]] __device__ __forceinline__ std::uint32_t lanes_below() { return (1u << lane()) - 1u; }
+
+/// The first `count` ≤ Tasks lanes of a warp's queue (a ballot of lanes with a task), in lane order: the
+/// tasks a warp serves as one group. Entries past `count` repeat the first lane (their work is skipped).
+template <int Tasks>
+struct task_group {
+  std::uint32_t source[Tasks];
+  int count = 0;
+  __device__ __forceinline__ explicit task_group(std::uint32_t queue) {
+    #pragma unroll
+    for (int j = 0; j < Tasks; ++j) {
+      source[j] = queue != 0 ? first_lane(queue) : source[0];
+      count += queue != 0 ? 1 : 0;
+      queue &= queue - 1;
+    }
+  }
+};
 
 /// What one task did: its result (slab_op's meaning), the value found, the change of the element count.
 template <class ValueBits>
@@ -297,21 +316,26 @@ struct table_view {
       }
     };
     if constexpr (Op == int(slab_op::find) || Op == int(slab_op::contains)) {
-      // Two tasks a round, both base slabs read before either is searched: two reads in flight a warp
-      // rather than one (the find is latency-bound at one; docs/perf-notes.md). The last task of an odd
-      // count runs as both.
+      // Tasks in groups, every base slab of a group read before any is searched: that many reads in
+      // flight a warp rather than one (the find is latency-bound at one; docs/perf-notes.md).
+      constexpr int tasks = tuning::find_tasks_in_flight;
       for (std::uint32_t queue = __ballot_sync(full_mask, active); queue != 0;
            queue = __ballot_sync(full_mask, active)) {
-        const std::uint32_t first = first_lane(queue);
-        const std::uint32_t rest = queue & (queue - 1);
-        const std::uint32_t second = rest != 0 ? first_lane(rest) : first;
-        slab* const first_head = buckets + broadcast(my_bucket, first);
-        slab* const second_head = buckets + broadcast(my_bucket, second);
-        const slot_type first_slab = read(first_head);
-        const slot_type second_slab = read(second_head);
-        deliver(find_from(broadcast(key, first), first_head, first_slab), first);
-        deliver(find_from(broadcast(key, second), second_head, second_slab), second);
+        const task_group<tasks> group(queue);
+        slab* head[tasks];
+        slot_type base[tasks];
+        #pragma unroll
+        for (int j = 0; j < tasks; ++j) head[j] = buckets + broadcast(my_bucket, group.source[j]);
+        #pragma unroll
+        for (int j = 0; j < tasks; ++j) base[j] = read(head[j]);
+        #pragma unroll
+        for (int j = 0; j < tasks; ++j)
+          if (j < group.count) deliver(find_from(broadcast(key, group.source[j]), head[j], base[j]), group.source[j]);
       }
+      return result;
+    } else if constexpr (Op == int(slab_op::insert) || Op == int(slab_op::insert_or_assign)) {
+      serve_inserts(static_cast<slab_op>(Op), active, key, my_bucket, value, alloc, combine, deliver);
+      add_to_size(delta);
       return result;
     }
     constexpr bool counts = Op == mixed_ops || Op == int(slab_op::count);  // only count reads all_out
@@ -329,6 +353,65 @@ struct table_view {
     }
     add_to_size(delta);
     return result;
+  }
+
+  /// insert / insert_or_assign kernels: tasks in groups. Every base slab of a group is read, then every
+  /// task whose base slab has its target slot (the first empty one, or for insert_or_assign the key's)
+  /// CASes it, all before any outcome is looked at: reads, then CASes, in flight together. A task whose
+  /// base slab is full, or whose CAS lost (another task, of this warp or another, changed the slot since
+  /// the read), runs the one-task walk from its base slab, so every change is still one CAS of a slot
+  /// that held what the task read. Sets meeting their key take the walk too (it returns "present").
+  template <class Combine, class Deliver>
+  __device__ __forceinline__ void serve_inserts(slab_op op, bool& active, key_bits key, std::uint32_t my_bucket,
+                                                value_bits value, slab_alloc::warp_allocator* alloc,
+                                                const Combine& combine, const Deliver& deliver) const {
+    constexpr int tasks = tuning::insert_tasks_in_flight;
+    const bool assign = op == slab_op::insert_or_assign;
+    for (std::uint32_t queue = __ballot_sync(full_mask, active); queue != 0; queue = __ballot_sync(full_mask, active)) {
+      const task_group<tasks> group(queue);
+      key_bits task_key[tasks];
+      value_bits task_value[tasks];
+      std::uint32_t task_bucket[tasks];
+      slot_type base[tasks];
+      #pragma unroll
+      for (int j = 0; j < tasks; ++j) {
+        task_key[j] = broadcast(key, group.source[j]);
+        task_value[j] = L::is_map ? broadcast(value, group.source[j]) : value_bits{0};
+        task_bucket[j] = broadcast(my_bucket, group.source[j]);
+      }
+      #pragma unroll
+      for (int j = 0; j < tasks; ++j) base[j] = read(buckets + task_bucket[j]);
+      std::uint32_t target_lane[tasks];  // warp_lanes: no target in the base slab (or a set's key found)
+      bool fresh[tasks], won[tasks];
+      #pragma unroll
+      for (int j = 0; j < tasks; ++j) {
+        const key_bits k = L::key_of(base[j]);
+        const std::uint32_t target =
+            __ballot_sync(full_mask, k == L::empty_key || (assign && k == task_key[j])) & L::data_lanes;
+        const std::uint32_t f = target != 0 ? first_lane(target) : 0;
+        fresh[j] = __shfl_sync(full_mask, k == L::empty_key, static_cast<int>(f));
+        target_lane[j] = j < group.count && target != 0 && (fresh[j] || L::is_map) ? f : warp_lanes;
+        won[j] = false;
+        if (lane() == target_lane[j])
+          won[j] = cas_slot(slots(buckets + task_bucket[j]) + f, base[j],
+                            L::make_slot(task_key[j], fresh[j] ? task_value[j] : combine(L::value_bits_of(base[j]), task_value[j])));
+      }
+      std::uint32_t walkers = 0;  // lanes whose task takes the one-task walk
+#pragma unroll
+      for (int j = 0; j < tasks; ++j) {
+        if (j >= group.count) continue;
+        if (target_lane[j] != warp_lanes && __shfl_sync(full_mask, won[j], static_cast<int>(target_lane[j])))
+          deliver(outcome{fresh[j] ? 1u : 0u, 0, fresh[j] ? 1 : 0}, group.source[j]);
+        else
+          walkers |= 1u << group.source[j];
+      }
+      for (; walkers != 0; walkers &= walkers - 1) {  // one copy of the walk, after the group's arrays are dead
+        const std::uint32_t source = first_lane(walkers);
+        deliver(run_one(op, broadcast(key, source), broadcast(my_bucket, source),
+                        L::is_map ? broadcast(value, source) : value_bits{0}, nullptr, 0, alloc, combine),
+                source);
+      }
+    }
   }
 
   /// size += the warp's changes: one atomic a warp, none when they cancel.

@@ -9,6 +9,10 @@ namespace sluice::detail::slab_hash {
 struct sm90_tuning {
   /// Threads of a bulk or maintenance block (whole warps: WCWS needs all 32 lanes).
   static constexpr int block_threads = 128;
+  /// Tasks a warp serves as one group in find/contains and in insert/insert_or_assign kernels: their
+  /// base slabs are read together, so that many reads (then CASes) are in flight a warp, not one.
+  static constexpr int find_tasks_in_flight = 4;
+  static constexpr int insert_tasks_in_flight = 4;
 };
 
 /// A table per architecture; those not measured take sm_90's.
