@@ -343,6 +343,42 @@ TEST_F(Lsm, BulkBuildThenBatches) {
   }
 }
 
+/// Batches of several onesweep tiles and carries of several merge tiles, in the update buffers kept
+/// between batches (the sort's per-pass status arrays, the merge's splits grown with the carry, P's two
+/// buffers), then a bulk build on the used map (a sort of n ≤ b in those buffers) and more batches.
+template <class K, class V>
+void multi_tile_batches(sluice::context& ctx) {
+  std::mt19937_64 rng(31);
+  const std::size_t b = 3 * (std::size_t{1} << 13) + 5;
+  const K domain = static_cast<K>(4 * b);
+  pair_under_test<K, V> t(ctx, {.batch_size = b, .capacity = 16 * b});
+  std::vector<K> probe{std::numeric_limits<K>::max(), static_cast<K>(std::numeric_limits<K>::max() - 1)};
+  for (int i = 0; i < 600; ++i) probe.push_back(static_cast<K>(rng() % (domain + 2)));  // few: ranges stay small
+  for (int step = 0; step < 14; ++step) {
+    const std::size_t size = std::uniform_int_distribution<std::size_t>(b / 2, 5 * b / 2)(rng);
+    t.apply(random_batch<K, V>(rng, size, domain, step % 3 == 0 ? 0.5 : 0.1));
+    if (step % 3 == 2) t.check(probe, "b = " + std::to_string(b) + ", step " + std::to_string(step));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  std::vector<K> keys;
+  std::vector<V> values;
+  std::vector<std::pair<K, V>> pairs;
+  for (std::size_t i = 0; i < b - 7; ++i) {
+    pairs.emplace_back(static_cast<K>(rng() % domain), static_cast<V>(rng()));
+    keys.push_back(pairs.back().first);
+    values.push_back(pairs.back().second);
+  }
+  const auto dk = to_device(ctx, keys);
+  const auto dv = to_device(ctx, values);
+  t.gpu.bulk_build(ctx, in(dk), in(dv));
+  t.model.bulk_build(pairs);
+  t.check(probe, "bulk build of b − 7 on a used map");
+  for (int step = 0; step < 4; ++step) t.apply(random_batch<K, V>(rng, b + 11, domain, 0.2));
+  t.check(probe, "bulk build, then four batches of b + 11");
+}
+TEST_F(Lsm, MultiTileBatchesU32) { multi_tile_batches<std::uint32_t, std::uint32_t>(ctx()); }
+TEST_F(Lsm, MultiTileBatchesU64) { multi_tile_batches<std::uint64_t, std::uint64_t>(ctx()); }
+
 TEST_F(Lsm, AutomaticCleanupPolicyKeepsStaleElementsBounded) {
   using K = std::uint32_t;
   std::mt19937_64 rng(13);

@@ -127,6 +127,33 @@ TEST(LsmPlan, CarryStepsNeverWriteWhatTheyReadAndEndInTheLevel) {
   EXPECT_EQ(lp::carry_temp_size(8, 2), 16u);
 }
 
+TEST(LsmPlan, LargestMergeBoundsEveryMergeOfAnUpdate) {
+  // Every merge an update makes (unit 0 with P, each unit's carry steps, the tail with P) writes at most
+  // largest_merge(b, its deepest carry) outputs, and some merge writes exactly that where one completes
+  // a carry of depth ≥ 1: the update buffers' splits are neither short nor oversized.
+  for (u64 b : {1u, 2u, 3u, 8u})
+    for (u64 r = 0; r < 64; ++r)
+      for (u64 p = 0; p < b; ++p)
+        for (u64 m = 1; m <= 5 * b; ++m) {
+          const lp::batch_split split{b, p, m};
+          const int carry = split.units() == 0 ? 0 : lp::largest_carry(r, split.units());
+          const u64 bound = lp::largest_merge(b, carry);
+          u64 largest = 0;
+          const auto merge = [&](u64 outputs) { largest = outputs > largest ? outputs : largest; };
+          for (u64 u = 0; u < split.units(); ++u) {
+            if (u == 0 && p != 0) merge(b);
+            for (int step = 0; step < lp::first_empty_level(r + u); ++step) merge(lp::level_size(b, step + 1));
+          }
+          if (split.tail_joins_p() && p != 0) merge(p + m);
+          ASSERT_LE(largest, bound) << "b " << b << ", r " << r << ", p " << p << ", m " << m;
+          if (carry >= 1) {
+            ASSERT_EQ(largest, bound) << "b " << b << ", r " << r << ", p " << p << ", m " << m;
+          }
+        }
+  EXPECT_EQ(lp::largest_merge(8, 0), 8u);
+  EXPECT_EQ(lp::largest_merge(8, 3), 64u);
+}
+
 TEST(LsmPlan, UnitGoesStraightToAnEmptyLevel0) {
   for (u64 r = 0; r < 1024; ++r) EXPECT_EQ(lp::unit_goes_to_level0(r), (r & 1) == 0);
 }

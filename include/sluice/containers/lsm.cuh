@@ -42,8 +42,11 @@
 // ('*this') from every call but destruction and assignment.
 //
 // Calls run on ctx.stream(); updates without the automatic cleanup policy and lookup/contains/successor/
-// predecessor are asynchronous; temporaries come from the context's pool. An lsm holds its context (its
-// level storage comes from that context's pool; the context must outlive it).
+// predecessor are asynchronous; temporaries come from the context's pool, except an update's: the object
+// keeps its update buffers (staging, the sort's workspace, unit, P's second buffer, the carry temporary,
+// merge splits), grown on first need and reused, so that a batch makes no pool call (docs/lsm.md
+// "working storage"). An lsm holds its context (its level storage comes from that context's pool; the
+// context must outlive it).
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -56,6 +59,8 @@
 #include <sluice/detail/lsm/kernels.cuh>
 #include <sluice/detail/lsm/plan.hpp>
 #include <sluice/detail/lsm/tuning.hpp>
+#include <sluice/detail/merge_sort/dispatch.cuh>
+#include <sluice/detail/radix_sort/dispatch.cuh>
 #include <sluice/merge_sort.cuh>
 #include <sluice/options/lsm.hpp>
 #include <sluice/radix_sort.cuh>
@@ -70,6 +75,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -93,6 +99,8 @@ class lsm {
   using index_t = detail::lsm::index_t;
   using entry = detail::lsm::entry<Value>;
   using runs_type = detail::lsm::run_list<Key, Value>;
+  using merger = detail::merge_sort::merge_shape<Key, entry, std::less<>>;
+  using split_index = detail::merge_sort::index_t;
   static constexpr int threads = detail::lsm::tuning::block_threads;
 
   /// A value of all-ones bits: lookup's default for absent keys.
@@ -114,6 +122,8 @@ class lsm {
     auto device = ctx.activate();
     p_keys_ = device_buffer<Key>(ctx, b_);
     p_entries_ = device_buffer<entry>(ctx, b_);
+    stage_wave_ = static_cast<std::size_t>(ctx.properties().sm_count) *
+                  detail::resident_blocks_per_sm(detail::lsm::stage_kernel<Key, Value>, threads);
   }
 
   lsm(const lsm&) = delete;
@@ -128,8 +138,10 @@ class lsm {
       r_ = std::exchange(other.r_, 0);
       p_ = std::exchange(other.p_, 0);
       live_ = std::exchange(other.live_, 0);
+      stage_wave_ = other.stage_wave_;
       p_keys_ = std::move(other.p_keys_);
       p_entries_ = std::move(other.p_entries_);
+      work_ = std::move(other.work_);
       for (int i = 0; i < detail::lsm::max_levels; ++i) {
         level_keys_[i] = std::move(other.level_keys_[i]);
         level_entries_[i] = std::move(other.level_entries_[i]);
@@ -330,6 +342,25 @@ class lsm {
     device_buffer<std::size_t> segments;  ///< Q + 1
     index_t total = 0;
   };
+  /// What updates keep between batches, so that once these have grown a batch allocates nothing and
+  /// zeroes nothing but the sort's state (reserve_update; docs/lsm.md "working storage").
+  struct update_buffers {
+    device_buffer<Key> staged_keys;  ///< a slice reversed before its sort: b
+    device_buffer<entry> staged_entries;
+    device_buffer<Key> sort_keys;  ///< the sort's temporary: b
+    device_buffer<entry> sort_entries;
+    device_buffer<unsigned char> sort_state;  ///< onesweep's counters and status words (workspace.hpp)
+    device_buffer<Key> unit_keys;             ///< a unit before its carry: b, once a unit completes
+    device_buffer<entry> unit_entries;
+    device_buffer<Key> sorted_keys;  ///< a slice sorted before it merges with P: b, once P is not empty
+    device_buffer<entry> sorted_entries;
+    device_buffer<Key> spare_p_keys;  ///< P's other buffer (double-buffered): b, once a tail merges into P
+    device_buffer<entry> spare_p_entries;
+    device_buffer<Key> carry_keys;  ///< the carry's temporary: for the deepest carry so far (plan.hpp)
+    device_buffer<entry> carry_entries;
+    device_buffer<split_index> splits;     ///< a merge's splits: for the largest merge so far
+    device_buffer<unsigned> merge_state;  ///< two words, zeroed once; every merge leaves them zeroed
+  };
 
   static lsm_options checked(const lsm_options& options) {
     if (const char* bad = detail::lsm::bad_option(options.batch_size, options.capacity, options.cleanup_stale_fraction))
@@ -401,27 +432,80 @@ class lsm {
     level_entries_[level] = device_buffer<entry>(ctx, size);
   }
 
-  /// A slice of a batch reversed into a temporary, then stably radix-sorted by key into out: a key's last
-  /// operation in the slice comes first.
-  void sort_slice(context& ctx, cuda::std::span<const Key> keys, const Value* values, const lsm_op* ops,
-                  std::uint32_t status, detail::lsm::slice s, Key* out_keys, entry* out_entries) const {
-    if (s.count == 0) return;
-    detail::scratch<Key> staged_keys(ctx, s.count);
-    detail::scratch<entry> staged_entries(ctx, s.count);
-    launch(ctx, detail::lsm::stage_kernel<Key, Value>, s.count, keys.data(), values, ops, status, s.first, s.count,
-           staged_keys.get(), staged_entries.get());
-    sluice::radix_sort_pairs(ctx, cuda::std::span<const Key>(staged_keys.get(), s.count),
-                     cuda::std::span<const entry>(staged_entries.get(), s.count), cuda::std::span<Key>(out_keys, s.count),
-                     cuda::std::span<entry>(out_entries, s.count));
+  /// buffer holds at least `size` elements: reallocated (its content dropped) where it holds fewer.
+  template <class T>
+  static void grow(context& ctx, device_buffer<T>& buffer, std::size_t size) {
+    if (buffer.size() < size) buffer = device_buffer<T>(ctx, size);
   }
 
-  /// out = the stable merge of newer (ties first) and older.
-  static void merge_runs_into(context& ctx, const Key* newer_keys, const entry* newer_entries, index_t newer_n,
-                              const Key* older_keys, const entry* older_entries, index_t older_n, Key* out_keys,
-                              entry* out_entries) {
-    sluice::merge_pairs(ctx, cuda::std::span<const Key>(newer_keys, newer_n), cuda::std::span<const entry>(newer_entries, newer_n),
-                cuda::std::span<const Key>(older_keys, older_n), cuda::std::span<const entry>(older_entries, older_n),
-                cuda::std::span<Key>(out_keys, newer_n + older_n), cuda::std::span<entry>(out_entries, newer_n + older_n));
+  /// The update buffers an update of `split` needs, grown before anything changes (so an out_of_memory
+  /// leaves the structure as it was); after the first batches of each kind they have their sizes.
+  void reserve_update(context& ctx, const detail::lsm::batch_split& split, int carry) {
+    update_buffers& w = work_;
+    grow(ctx, w.staged_keys, b_);
+    grow(ctx, w.staged_entries, b_);
+    grow(ctx, w.sort_keys, b_);
+    grow(ctx, w.sort_entries, b_);
+    grow(ctx, w.sort_state, detail::radix_sort::workspace_storage_bytes<Key, entry>(b_));
+    if (split.units() != 0) {
+      grow(ctx, w.unit_keys, b_);
+      grow(ctx, w.unit_entries, b_);
+      grow(ctx, w.carry_keys, detail::lsm::carry_temp_size(b_, carry));
+      grow(ctx, w.carry_entries, detail::lsm::carry_temp_size(b_, carry));
+    }
+    if (p_ != 0) {
+      grow(ctx, w.sorted_keys, b_);
+      grow(ctx, w.sorted_entries, b_);
+    }
+    if (split.tail_joins_p() && p_ != 0) {
+      grow(ctx, w.spare_p_keys, b_);
+      grow(ctx, w.spare_p_entries, b_);
+    }
+    grow(ctx, w.splits, merger::merge_splits(static_cast<split_index>(detail::lsm::largest_merge(b_, carry))));
+    if (w.merge_state.empty()) {
+      w.merge_state = device_buffer<unsigned>(ctx, 2);
+      w.merge_state.fill_bytes(0);
+    }
+  }
+
+  /// A slice of a batch reversed into a staging buffer, then stably radix-sorted by key into out: a
+  /// key's last operation in the slice comes first. Slices of at most b (an update's) sort in the update
+  /// buffers, allocating nothing; longer ones (bulk build, the policy's whole batch) in the pool's.
+  void sort_slice(context& ctx, cuda::std::span<const Key> keys, const Value* values, const lsm_op* ops,
+                  std::uint32_t status, detail::lsm::slice s, Key* out_keys, entry* out_entries) {
+    if (s.count == 0) return;
+    update_buffers& w = work_;
+    const bool reserved = s.count <= w.staged_keys.size();
+    detail::scratch<Key> pool_keys(ctx, reserved ? 0 : s.count);
+    detail::scratch<entry> pool_entries(ctx, reserved ? 0 : s.count);
+    Key* staged_keys = reserved ? w.staged_keys.data() : pool_keys.get();
+    entry* staged_entries = reserved ? w.staged_entries.data() : pool_entries.get();
+    const auto grid = static_cast<unsigned>(std::min<std::size_t>(stage_wave_, detail::ceil_div(s.count, threads)));
+    detail::lsm::stage_kernel<Key, Value><<<grid, threads, 0, ctx.stream()>>>(keys.data(), values, ops, status, s.first,
+                                                                              s.count, staged_keys, staged_entries);
+    SLUICE_CHECK_LAUNCH();
+    if (reserved) {
+      const detail::radix_sort::onesweep_workspace<Key, entry> workspace{w.sort_keys.data(), w.sort_entries.data(),
+                                                                          w.sort_state.data(), w.sort_keys.size()};
+      detail::radix_sort::sort_in_workspace(ctx, static_cast<const Key*>(staged_keys),
+                                            static_cast<const entry*>(staged_entries), out_keys, out_entries, s.count,
+                                            workspace);
+    } else {
+      detail::radix_sort::sort_arrays(ctx, static_cast<const Key*>(staged_keys),
+                                      static_cast<const entry*>(staged_entries), out_keys, out_entries, s.count,
+                                      radix_sort_options{});
+    }
+  }
+
+  /// out = the stable merge of newer (ties first) and older: one partition and one merge kernel, in the
+  /// update buffers' splits and state (reserve_update sized them for the call's merges).
+  void merge_runs_into(context& ctx, const Key* newer_keys, const entry* newer_entries, index_t newer_n,
+                       const Key* older_keys, const entry* older_entries, index_t older_n, Key* out_keys,
+                       entry* out_entries) {
+    const detail::merge_sort::run_pair<Key, entry> pair{newer_keys,    newer_entries, static_cast<split_index>(newer_n),
+                                                        older_keys,    older_entries, static_cast<split_index>(older_n),
+                                                        0};
+    merger::merge(ctx, pair, out_keys, out_entries, work_.splits.data(), work_.merge_state.data(), std::less<>{});
   }
 
   /// An update batch (insert, erase, apply): checks, the policy's bookkeeping, then the units and the tail.
@@ -441,39 +525,37 @@ class lsm {
     if (split.units() != 0)
       for (int i = 0; i < detail::lsm::bit_width(r_ + split.units()); ++i) ensure_level(ctx, i);
     const int carry = split.units() == 0 ? 0 : detail::lsm::largest_carry(r_, split.units());
-    device_buffer<Key> temp_keys(ctx, detail::lsm::carry_temp_size(b_, carry));
-    device_buffer<entry> temp_entries(ctx, detail::lsm::carry_temp_size(b_, carry));
-    device_buffer<Key> unit_keys(ctx, split.units() == 0 ? 0 : b_), sorted_keys(ctx, std::min<index_t>(m, b_));
-    device_buffer<entry> unit_entries(ctx, unit_keys.size()), sorted_entries(ctx, sorted_keys.size());
-    device_buffer<Key> new_p_keys(ctx, b_);
-    device_buffer<entry> new_p_entries(ctx, b_);
+    reserve_update(ctx, split, carry);
     const long long delta = policy_on() ? live_delta(ctx, keys, values, ops, status) : 0;
 
+    update_buffers& w = work_;
     for (index_t u = 0; u < split.units(); ++u) {
       const bool direct = detail::lsm::unit_goes_to_level0(r_);
-      Key* dest_keys = direct ? level_keys_[0].data() : unit_keys.data();
-      entry* dest_entries = direct ? level_entries_[0].data() : unit_entries.data();
+      Key* dest_keys = direct ? level_keys_[0].data() : w.unit_keys.data();
+      entry* dest_entries = direct ? level_entries_[0].data() : w.unit_entries.data();
       const detail::lsm::slice s = split.unit(u);
       if (u == 0 && p_ != 0) {  // P's elements are older than the batch's: the unit is the newer-first merge
-        sort_slice(ctx, keys, values, ops, status, s, sorted_keys.data(), sorted_entries.data());
-        merge_runs_into(ctx, sorted_keys.data(), sorted_entries.data(), s.count, p_keys_.data(), p_entries_.data(), p_,
-                        dest_keys, dest_entries);
+        sort_slice(ctx, keys, values, ops, status, s, w.sorted_keys.data(), w.sorted_entries.data());
+        merge_runs_into(ctx, w.sorted_keys.data(), w.sorted_entries.data(), s.count, p_keys_.data(), p_entries_.data(),
+                        p_, dest_keys, dest_entries);
         p_ = 0;
       } else {
         sort_slice(ctx, keys, values, ops, status, s, dest_keys, dest_entries);
       }
-      carry_unit(ctx, dest_keys, dest_entries, temp_keys.data(), temp_entries.data());
+      carry_unit(ctx, dest_keys, dest_entries, w.carry_keys.data(), w.carry_entries.data());
     }
+    // The tail: merged with P into P's other buffer (then the two swap), or sorted into P where P is
+    // empty or was consumed by unit 0 (earlier on the stream).
     const detail::lsm::slice tail = split.tail();
     if (split.tail_joins_p() && p_ != 0) {
-      sort_slice(ctx, keys, values, ops, status, tail, sorted_keys.data(), sorted_entries.data());
-      merge_runs_into(ctx, sorted_keys.data(), sorted_entries.data(), tail.count, p_keys_.data(), p_entries_.data(), p_,
-                      new_p_keys.data(), new_p_entries.data());
+      sort_slice(ctx, keys, values, ops, status, tail, w.sorted_keys.data(), w.sorted_entries.data());
+      merge_runs_into(ctx, w.sorted_keys.data(), w.sorted_entries.data(), tail.count, p_keys_.data(), p_entries_.data(),
+                      p_, w.spare_p_keys.data(), w.spare_p_entries.data());
+      std::swap(p_keys_, w.spare_p_keys);
+      std::swap(p_entries_, w.spare_p_entries);
     } else {
-      sort_slice(ctx, keys, values, ops, status, tail, new_p_keys.data(), new_p_entries.data());
+      sort_slice(ctx, keys, values, ops, status, tail, p_keys_.data(), p_entries_.data());
     }
-    p_keys_ = std::move(new_p_keys);
-    p_entries_ = std::move(new_p_entries);
     p_ = split.new_p();
     if (policy_on()) {
       live_ = static_cast<index_t>(static_cast<long long>(live_) + delta);
@@ -511,7 +593,7 @@ class lsm {
   /// The automatic policy's exact bookkeeping: the whole batch sorted (a key's last operation first) and
   /// each key's newest copy looked up in the structure before the batch lands. One wait.
   long long live_delta(context& ctx, cuda::std::span<const Key> keys, const Value* values, const lsm_op* ops,
-                       std::uint32_t status) const {
+                       std::uint32_t status) {
     const index_t m = keys.size();
     device_buffer<Key> sorted_keys(ctx, m);
     device_buffer<entry> sorted_entries(ctx, m);
@@ -548,8 +630,12 @@ class lsm {
     std::array<device_buffer<entry>, 2> entries{device_buffer<entry>(ctx, total), device_buffer<entry>(ctx, total)};
     for (int j = 1; j < list.count; ++j) {
       const int side = j % 2;
-      merge_runs_into(ctx, out.keys, out.entries, out.n, list.keys[j], list.entries[j], list.sizes[j], keys[side].data(),
-                      entries[side].data());
+      const index_t n = out.n + list.sizes[j];
+      sluice::merge_pairs(ctx, cuda::std::span<const Key>(out.keys, out.n),
+                          cuda::std::span<const entry>(out.entries, out.n),
+                          cuda::std::span<const Key>(list.keys[j], list.sizes[j]),
+                          cuda::std::span<const entry>(list.entries[j], list.sizes[j]),
+                          cuda::std::span<Key>(keys[side].data(), n), cuda::std::span<entry>(entries[side].data(), n));
       out.keys = keys[side].data();
       out.entries = entries[side].data();
       out.n += list.sizes[j];
@@ -637,6 +723,7 @@ class lsm {
   lsm_options options_{};
   index_t b_ = 1;
   int levels_ = 0;
+  std::size_t stage_wave_ = 1;  ///< blocks of stage_kernel in one wave (counted once: no query a batch)
   index_t r_ = 0;     ///< whole units in the levels
   index_t p_ = 0;     ///< elements in P
   index_t live_ = 0;  ///< live keys (kept only with the automatic cleanup policy)
@@ -644,6 +731,7 @@ class lsm {
   device_buffer<entry> p_entries_;
   std::array<device_buffer<Key>, detail::lsm::max_levels> level_keys_;
   std::array<device_buffer<entry>, detail::lsm::max_levels> level_entries_;
+  update_buffers work_;
 };
 
 }  // namespace sluice

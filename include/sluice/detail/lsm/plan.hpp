@@ -120,6 +120,11 @@ SLUICE_HOST_DEVICE constexpr bool step_writes_level(int k, int step) { return ((
 /// Elements of the temporary a carry into level k needs: the largest step writing it is k − 2.
 SLUICE_HOST_DEVICE constexpr index_t carry_temp_size(index_t b, int k) { return k >= 2 ? b << (k - 1) : 0; }
 
+/// Outputs of the largest merge of an update whose deepest carry reaches level `carry` (0 when no unit
+/// completes): carry step i writes b·2^(i+1) ≤ b·2^carry, unit 0's merge with P writes b, the tail's
+/// merge with P fewer than b. The update buffers' merge splits are sized by it.
+SLUICE_HOST_DEVICE constexpr index_t largest_merge(index_t b, int carry) { return level_size(b, carry); }
+
 /// Redistribution of n sorted elements (bulk build, cleanup; §4.4.5 step 5 without placebos): P takes
 /// the first n mod b, then each full level of r = ⌊n / b⌋ the next b·2^i, smallest level first.
 /// Smaller keys go to newer runs; an equal-key run cut by a boundary keeps its newest copies (the first

@@ -109,6 +109,11 @@ void with_items_per_thread(int items, F&& f) {
 template <int Items, class K, class V, class Less>
 using pairwise_shape = pairwise<tuning::block_threads, Items, K, V, Less>;
 
+/// merge()'s shape: the pairwise strategy with the tuning's E (callers with their own splits and state
+/// call its merge directly: containers/lsm.cuh).
+template <class K, class V, class Less>
+using merge_shape = pairwise_shape<tuning::items_per_thread(sizeof(K)), K, V, Less>;
+
 template <class K, class V>
 constexpr void check_types() {
   static_assert(std::is_trivially_copyable_v<K>, "merge_sort moves trivially copyable keys");
@@ -265,8 +270,7 @@ void merge(context& ctx, const char* function, cuda::std::span<const K> a, cuda:
   auto device = ctx.activate();
   const run_pair<K, V> pair{a.data(), a_values.data(), static_cast<index_t>(a.size()),
                             b.data(), b_values.data(), static_cast<index_t>(b.size()), 0};
-  constexpr int items = tuning::items_per_thread(sizeof(K));
-  pairwise_shape<items, K, V, Less>::merge(ctx, pair, out.data(), out_values.data(), less);
+  merge_shape<K, V, Less>::merge(ctx, pair, out.data(), out_values.data(), less);
 }
 
 }  // namespace sluice::detail::merge_sort

@@ -448,14 +448,24 @@ struct pairwise {
     }
   }
 
+  /// Entries of `splits` a merge of n outputs takes: one a tile.
+  [[nodiscard]] static constexpr std::size_t merge_splits(index_t n) {
+    return ceil_div(static_cast<std::size_t>(n), static_cast<std::size_t>(tile));
+  }
+
   /// The stable merge of a and b (na + nb ≥ 1) into out.
   static void merge(context& ctx, const run_pair<K, V>& pair, K* out, V* out_values, Less less) {
-    const index_t n = pair.na + pair.nb;
-    const index_t tiles = static_cast<index_t>(ceil_div(static_cast<std::size_t>(n), tile));
-    scratch<index_t> splits(ctx, static_cast<std::size_t>(tiles));
+    scratch<index_t> splits(ctx, merge_splits(pair.na + pair.nb));
     scratch<unsigned> state(ctx, 2);
     SLUICE_CUDA_CHECK(cudaMemsetAsync(state.get(), 0, 2 * sizeof(unsigned), ctx.stream()));
-    merge_round(ctx, two_runs<K, V>{pair}, n, out, out_values, splits.get(), state.get(), less);
+    merge(ctx, pair, out, out_values, splits.get(), state.get(), less);
+  }
+
+  /// The merge in the caller's splits (merge_splits(na + nb) entries) and state (two words, zeroed once:
+  /// the partition kernel leaves them zeroed, so a caller that merges often keeps one pair, as the LSM).
+  static void merge(context& ctx, const run_pair<K, V>& pair, K* out, V* out_values, index_t* splits, unsigned* state,
+                    Less less) {
+    merge_round(ctx, two_runs<K, V>{pair}, pair.na + pair.nb, out, out_values, splits, state, less);
   }
 };
 
