@@ -166,6 +166,7 @@ enum operator_set : unsigned {
   arithmetic = 1u << 0 | 1u << 1 | 1u << 2 | 1u << 3,          ///< sum, prod, min, max
   ordered = 1u << 0 | 1u << 2 | 1u << 3,                     ///< sum, min, max
   with_bits = arithmetic | 1u << 4 | 1u << 5 | 1u << 6,      ///< and the bit operators (integers)
+  sum_only = 1u << 0,
 };
 
 [[noreturn]] void throw_operator(const char* function, operator_kind op, unsigned allowed, dtype type);

@@ -30,6 +30,10 @@ void store(const std::vector<R>& result, const array& bins, bool accumulate) {
   for (std::size_t b = 0; b < to.size(); ++b) to[b] = static_cast<B>(accumulate ? to[b] + static_cast<B>(result[b]) : static_cast<B>(result[b]));
 }
 
+/// int64 bins are counts; float32 / float64 bins sum weights.
+template <class B>
+constexpr bool weighted = !std::is_same_v<B, std::int64_t>;
+
 /// Calls f(type_tag<B>) for the bins' type: int64 counts without weights, the weights' dtype with them.
 template <class F>
 void visit_bins(const char* function, const array* weights, const array& bins, F&& f) {
@@ -64,7 +68,8 @@ void histogram_even(const call& c, const array& samples, const array* weights, c
         }
         context& ctx = context_for(c);
         const histogram_options options{.algorithm = algorithm, .accumulate = accumulate};
-        if (!weights) sluice::histogram_even(ctx, device_span<const S>(samples), device_span<B>(bins), lo, hi, options);
+        if constexpr (!weighted<B>)
+          sluice::histogram_even(ctx, device_span<const S>(samples), device_span<B>(bins), lo, hi, options);
         else
           sluice::histogram_even(ctx, device_span<const S>(samples), device_span<const B>(*weights), device_span<B>(bins),
                                  lo, hi, options);
@@ -96,7 +101,7 @@ void histogram_range(const call& c, const array& samples, const array* weights, 
         }
         context& ctx = context_for(c);
         const histogram_options options{.algorithm = algorithm, .accumulate = accumulate};
-        if (!weights)
+        if constexpr (!weighted<B>)
           sluice::histogram_range(ctx, device_span<const S>(samples), device_span<const S>(splitters), device_span<B>(bins),
                                   options);
         else
@@ -127,7 +132,8 @@ void bincount(const call& c, const array& samples, const array* weights, const a
         }
         context& ctx = context_for(c);
         const histogram_options options{.algorithm = algorithm, .accumulate = accumulate};
-        if (!weights) sluice::histogram(ctx, device_span<const I>(samples), device_span<B>(bins), value_bin<I>{}, options);
+        if constexpr (!weighted<B>)
+          sluice::histogram(ctx, device_span<const I>(samples), device_span<B>(bins), value_bin<I>{}, options);
         else
           sluice::histogram(ctx, device_span<const I>(samples), device_span<const B>(*weights), device_span<B>(bins),
                             value_bin<I>{}, options);

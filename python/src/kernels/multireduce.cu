@@ -1,7 +1,7 @@
 // libsluice_python_kernels: multireduce (sluice/multireduce.cuh; CPU: sluice/host/multireduce.hpp), the
 // engine of index_add, scatter_reduce and weighted bincount. Labels int64 (torch's index dtype) with values
 // int32, int64, float32, float64 and sum, prod, min, max (and the bit operators for integers); labels int32
-// with sum, min and max.
+// with sum (bincount-style inputs), to keep the compile time down.
 #include "common.hpp"
 
 #include <sluice/host/multireduce.hpp>
@@ -17,7 +17,7 @@ using value_types = types<std::int32_t, std::int64_t, float, double>;
 template <class L, unsigned Allowed>
 std::size_t run(const call& c, const array& labels, const array& values, const array& out, operator_kind op,
                 const multireduce_options& options, bool count_dropped) {
-  const char* function = "multireduce";
+  const char* function = std::is_same_v<L, std::int32_t> ? "multireduce (int32 labels)" : "multireduce";
   require_type(out, values.type, function, "out");
   return visit(value_types{}, values.type, function, "values", [&]<class T>(type_tag<T>) {
     return visit_operator<Allowed, T>(op, function, values.type, [&]<class Op>(Op f) -> std::size_t {
@@ -53,8 +53,8 @@ std::size_t multireduce(const call& c, const array& labels, const array& values,
     if (labels.type == dtype::int64)
       return run<std::int64_t, with_bits>(c, labels, values, out, op, options, count_dropped);
     if (labels.type == dtype::int32)
-      return run<std::int32_t, ordered>(c, labels, values, out, op, options, count_dropped);
-    throw_unsupported("multireduce", "labels", labels.type, "int64 (every operator), int32 (sum, min, max)");
+      return run<std::int32_t, sum_only>(c, labels, values, out, op, options, count_dropped);
+    throw_unsupported("multireduce", "labels", labels.type, "int64 (every operator), int32 (sum)");
   });
 }
 

@@ -1,6 +1,6 @@
 // libsluice_python_kernels: radix sort of keys and of (key, value) pairs (sluice/radix_sort.cuh; CPU:
 // sluice/host/radix_sort.hpp). Keys int32, uint32, int64, uint64, float32, float64; values are moved as
-// 4- or 8-byte words (argsort sorts int64 positions).
+// 8-byte words (argsort sorts int64 positions) or, with 4-byte keys, as 4-byte words.
 #include "common.hpp"
 
 #include <sluice/host/radix_sort.hpp>
@@ -30,8 +30,9 @@ void radix_sort(const call& c, const array& keys, const array* values, const arr
         return;
       }
       require_type(*out_values, values->type, function, "out_values");
-      if (itemsize(values->type) != 4 && itemsize(values->type) != 8)
-        throw_unsupported(function, "values", values->type, "any dtype of 4 or 8 bytes");
+      if (itemsize(values->type) != 8 && !(itemsize(values->type) == 4 && sizeof(K) == 4))
+        throw_unsupported(function, "values", values->type,
+                          sizeof(K) == 4 ? "any dtype of 4 or 8 bytes" : "any dtype of 8 bytes (with 8-byte keys)");
       const auto sort_pairs = [&]<class W>(type_tag<W>) {
         if (c.on_host())
           host::radix_sort_pairs(host_span<const K>(keys), host_span<const W>(*values), host_span<K>(out_keys),
@@ -40,8 +41,9 @@ void radix_sort(const call& c, const array& keys, const array* values, const arr
           sluice::radix_sort_pairs(context_for(c), device_span<const K>(keys), device_span<const W>(*values),
                                    device_span<K>(out_keys), device_span<W>(*out_values), options);
       };
-      if (itemsize(values->type) == 4) sort_pairs(type_tag<std::uint32_t>{});
-      else sort_pairs(type_tag<std::uint64_t>{});
+      if constexpr (sizeof(K) == 4)
+        if (itemsize(values->type) == 4) return sort_pairs(type_tag<std::uint32_t>{});
+      sort_pairs(type_tag<std::uint64_t>{});
     });
   });
 }

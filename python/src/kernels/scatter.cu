@@ -1,6 +1,6 @@
 // libsluice_python_kernels: gather and scatter by index (sluice/scatter.cuh; CPU: sluice/host/scatter.hpp
-// for scatter, a loop with the device's semantics for gather). Values are moved as bits (element sizes
-// 1, 2, 4, 8); indices int32 or int64.
+// for scatter, a loop with the device's semantics for gather). Values are moved as bits (elements of 4 or
+// 8 bytes); indices int32 or int64.
 #include "common.hpp"
 
 #include <sluice/host/scatter.hpp>
@@ -22,13 +22,20 @@ void require_in_range(const char* function, std::span<const I> indices, std::siz
   for (std::size_t i = 0; i < indices.size(); ++i)
     if (!in_range(indices[i], size)) throw invalid_argument(function, "indices", "is out of range", i);
 }
+/// The 4- and 8-byte words the values move as.
+template <class F>
+decltype(auto) visit_wide(dtype type, const char* function, const char* parameter, F&& f) {
+  if (itemsize(type) == 4) return f(type_tag<std::uint32_t>{});
+  if (itemsize(type) != 8) throw_unsupported(function, parameter, type, "any dtype of 4 or 8 bytes");
+  return f(type_tag<std::uint64_t>{});
+}
 }  // namespace
 
 std::size_t gather(const call& c, const array& values, const array& indices, const array& out, bool strict,
                    bool count_skipped) {
   return guarded([&] {
     require_type(out, values.type, "gather", "out");
-    return visit_width(values.type, "gather", "values", [&]<class W>(type_tag<W>) {
+    return visit_wide(values.type, "gather", "values", [&]<class W>(type_tag<W>) {
       return visit(signed_index_types{}, indices.type, "gather", "indices", [&]<class I>(type_tag<I>) -> std::size_t {
         if (c.on_host()) {
           const auto table = host_span<const W>(values);
@@ -62,7 +69,7 @@ std::size_t scatter(const call& c, const array& values, const array& indices, co
                     scatter_semantics semantics, scatter_algorithm algorithm, bool strict, bool count_skipped) {
   return guarded([&] {
     require_type(out, values.type, "scatter", "out");
-    return visit_width(values.type, "scatter", "values", [&]<class W>(type_tag<W>) {
+    return visit_wide(values.type, "scatter", "values", [&]<class W>(type_tag<W>) {
       return visit(signed_index_types{}, indices.type, "scatter", "indices", [&]<class I>(type_tag<I>) -> std::size_t {
         if (c.on_host()) {
           // Last writer wins on the host, which is one of the outcomes any_writer allows.

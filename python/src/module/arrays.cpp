@@ -386,6 +386,7 @@ std::optional<argument> invocation::optional_input(nb::handle object, const char
 argument invocation::output(nb::handle out, const shape_t& shape, dtype type, const char* parameter) {
   if (!out || out.is_none()) return allocate(shape, type);
   argument a = input(out, parameter);
+  if (a.kind == library::numpy) parse_buffer(out, true, function_, parameter);  // raises for a read-only array
   if (!a.object.is(out))
     raise(error_kind::value, "sluice." + std::string(function_) + ": '" + parameter +
                                  "' must be contiguous (the result is written into it)");
