@@ -5,10 +5,14 @@ torch, JAX, Numba) without copying them, runs on the caller's current stream (or
 returns arrays of the caller's library; NumPy (host) arrays run on the CPU backend.
 """
 
+import sys
+
 try:
     from . import _sluice
 except ImportError:  # a development build: PYTHONPATH names the build folder that holds _sluice
     import _sluice  # type: ignore[no-redef]
+
+    sys.modules[__name__ + "._sluice"] = _sluice
 
 from ._sluice import (  # noqa: F401
     argsort,
@@ -16,7 +20,6 @@ from ._sluice import (  # noqa: F401
     device_count,
     exclusive_scan,
     exclusive_scan_by_key,
-    fill,
     first_order_linear_recurrence,
     gather,
     histogram_even,
@@ -34,7 +37,6 @@ from ._sluice import (  # noqa: F401
     radix_sort_pairs,
     reduce,
     reduce_by_key,
-    scale,
     scatter,
     segmented_exclusive_scan,
     segmented_inclusive_scan,

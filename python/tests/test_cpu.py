@@ -147,8 +147,11 @@ def test_sorts(dtype, n):
     np.testing.assert_array_equal(sluice.radix_sort(keys), np.sort(keys, kind="stable"))
     np.testing.assert_array_equal(sluice.radix_sort(keys, descending=True), np.sort(keys)[::-1])
     np.testing.assert_array_equal(sluice.argsort(keys), np.argsort(keys, kind="stable"))
-    if np.dtype(dtype) in (np.int32, np.int64, np.float32, np.float64):
+    if np.dtype(dtype).kind == "f":
         np.testing.assert_array_equal(sluice.merge_sort(keys), np.sort(keys, kind="stable"))
+        positions = np.arange(n, dtype=np.int64)
+        sorted_keys, moved = sluice.merge_sort(keys, positions)
+        np.testing.assert_array_equal(moved, np.argsort(keys, kind="stable"))
 
 
 @pytest.mark.parametrize("dtype", NUMERIC)

@@ -1,8 +1,7 @@
 // libsluice_python_kernels: what no family owns: dtype names, the names of operators and strategies (the
-// one place that parses them), the context cache, counts read back, device facts, element-wise helpers.
+// one place that parses them), the context cache, counts read back, device facts.
 #include "common.hpp"
 
-#include <sluice/core/launch.hpp>
 #include <sluice/core/memory.hpp>
 
 #include <cuda/std/__cccl/version.h>
@@ -271,59 +270,6 @@ int pointer_device(const void* pointer) {
 void synchronize(const call& c) {
   if (c.on_host()) return;
   guarded([&] { context_for(c).synchronize(); });
-}
-
-// ---- element-wise helpers ---------------------------------------------------------------------------------
-
-namespace {
-template <class T>
-__global__ void scale_kernel(const T* in, T* out, std::size_t n, T alpha) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
-    out[i] = in[i] * alpha;
-}
-template <class T>
-__global__ void fill_kernel(T* out, std::size_t n, T value) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
-    out[i] = value;
-}
-}  // namespace
-
-void scale(const call& c, const array& in, const array& out, scalar alpha) {
-  guarded([&] {
-    require_type(out, in.type, "scale", "out");
-    if (out.size != in.size) throw error(error_kind::value, "sluice.scale: 'out' must have as many elements as 'in'");
-    visit(numeric_types{}, in.type, "scale", "in", [&]<class T>(type_tag<T>) {
-      const T a = scalar_as<T>(alpha);
-      if (c.on_host()) {
-        for (std::size_t i = 0; i < in.size; ++i) host_span<T>(out)[i] = host_span<const T>(in)[i] * a;
-        return;
-      }
-      if (in.size == 0) return;
-      context& ctx = context_for(c);
-      auto device = ctx.activate();
-      scale_kernel<<<detail::streaming_grid(ctx, scale_kernel<T>, in.size), 256, 0, ctx.stream()>>>(
-          static_cast<const T*>(in.data), static_cast<T*>(out.data), in.size, a);
-      SLUICE_CHECK_LAUNCH();
-    });
-  });
-}
-
-void fill(const call& c, const array& out, scalar value) {
-  guarded([&] {
-    visit(numeric_types{}, out.type, "fill", "out", [&]<class T>(type_tag<T>) {
-      const T v = scalar_as<T>(value);
-      if (c.on_host()) {
-        for (T& x : host_span<T>(out)) x = v;
-        return;
-      }
-      if (out.size == 0) return;
-      context& ctx = context_for(c);
-      auto device = ctx.activate();
-      fill_kernel<<<detail::streaming_grid(ctx, fill_kernel<T>, out.size), 256, 0, ctx.stream()>>>(
-          static_cast<T*>(out.data), out.size, v);
-      SLUICE_CHECK_LAUNCH();
-    });
-  });
 }
 
 }  // namespace sluice::python

@@ -223,9 +223,4 @@ std::size_t multiscan(const call& c, const array& labels, const array& values, c
 std::size_t multitag(const call& c, const array& labels, const array& rank, std::uint32_t m, const array* counts,
                      multiscan_algorithm algorithm, bool strict, bool count_dropped);
 
-/// Element-wise helpers the drop-ins need on the device: out[i] = in[i] · alpha (same dtype);
-/// fill out with value.
-void scale(const call& c, const array& in, const array& out, scalar alpha);
-void fill(const call& c, const array& out, scalar value);
-
 }  // namespace sluice::python

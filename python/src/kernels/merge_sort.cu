@@ -1,6 +1,7 @@
 // libsluice_python_kernels: comparison sort (sluice/merge_sort.cuh; CPU: std::stable_sort as in
-// sluice/reference/sort.hpp, reference speed). Keys int32, int64, float32, float64 under <, ascending;
-// values moved as 8-byte words.
+// sluice/reference/sort.hpp, reference speed). Keys float32 and float64 under <, ascending (stable: −0.0
+// and +0.0 keep their order, unlike the radix sort's total order; integer keys belong to radix_sort,
+// which merge_sort's automatic strategy would run anyway); values moved as 8-byte words.
 #include "common.hpp"
 
 #include <sluice/merge_sort.cuh>
@@ -24,7 +25,7 @@ void merge_sort(const call& c, const array& keys, const array* values, const arr
       require_type(*out_values, values->type, function, "out_values");
       if (itemsize(values->type) != 8) throw_unsupported(function, "values", values->type, "any dtype of 8 bytes");
     }
-    visit(types<std::int32_t, std::int64_t, float, double>{}, keys.type, function, "keys", [&]<class K>(type_tag<K>) {
+    visit(types<float, double>{}, keys.type, function, "keys", [&]<class K>(type_tag<K>) {
       const merge_sort_options options{.algorithm = algorithm};
       if (c.on_host()) {
         const auto from = host_span<const K>(keys);

@@ -508,31 +508,7 @@ nb::object multitag(nb::handle labels, std::int64_t m, bool counts, std::string_
   return rank.object;
 }
 
-// ---- helpers for the drop-ins, the device, timing ----------------------------------------------------------
-
-nb::object scale(nb::handle x, nb::handle alpha, nb::handle out, nb::handle stream) {
-  invocation inv("scale", stream);
-  const argument in = inv.input(x, "x");
-  const argument result = inv.output(out, in.shape, in.view.type, "out");
-  const scalar factor = to_scalar(alpha, "scale", "alpha");
-  {
-    nb::gil_scoped_release unlocked;
-    python::scale(inv.context(), in.view, result.view, factor);
-  }
-  return result.object;
-}
-
-nb::object fill(nb::handle out, nb::handle value, nb::handle stream) {
-  invocation inv("fill", stream);
-  const argument target = inv.input(out, "out");
-  if (!target.object.is(out)) raise(error_kind::value, "sluice.fill: 'out' must be contiguous (it is written)");
-  const scalar v = to_scalar(value, "fill", "value");
-  {
-    nb::gil_scoped_release unlocked;
-    python::fill(inv.context(), target.view, v);
-  }
-  return target.object;
-}
+// ---- the device, timing ----------------------------------------------------------------------------------
 
 nb::dict info(int device) {
   nb::dict out;
@@ -704,8 +680,6 @@ NB_MODULE(_sluice, module_) {
         "strict"_a = false, "out"_a = none, "stream"_a = none);
   module_.def("multitag", &mod::multitag, "labels"_a, "m"_a, nb::kw_only(), "counts"_a = false, "algorithm"_a = "automatic",
         "strict"_a = false, "stream"_a = none);
-  module_.def("scale", &mod::scale, "x"_a, "alpha"_a, nb::kw_only(), "out"_a = none, "stream"_a = none);
-  module_.def("fill", &mod::fill, "out"_a, "value"_a, nb::kw_only(), "stream"_a = none);
   module_.def("info", &mod::info, "device"_a = 0);
   module_.def("device_count", [] { return sp::device_count(); });
   module_.def("synchronize", &mod::synchronize_stream, "x"_a, nb::kw_only(), "stream"_a = none,
