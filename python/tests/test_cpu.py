@@ -159,7 +159,7 @@ def test_search(dtype):
     keys = np.sort(values(500, dtype, high=200))
     queries = values(300, dtype, seed=9, high=250)
     np.testing.assert_array_equal(sluice.lower_bound(keys, queries), np.searchsorted(keys, queries, "left"))
-    np.testing.assert_array_equal(sluice.upper_bound(keys, queries, out_dtype="int32"),
+    np.testing.assert_array_equal(sluice.upper_bound(keys, queries),
                                   np.searchsorted(keys, queries, "right"))
 
 

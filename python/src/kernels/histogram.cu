@@ -1,7 +1,7 @@
 // libsluice_python_kernels: histograms (sluice/histogram.cuh; CPU: sluice/host/histogram.hpp and, for
 // weights, sluice/host/multireduce.hpp or the oracle sluice/reference/histogram.hpp). Samples int32,
 // int64, float32, float64 for even and range bins, int32 and int64 for bincount (one bin per value);
-// counts int64, weighted sums float32 or float64.
+// counts int64; weighted sums float64 (even, range) or float32 / float64 (bincount).
 #include "common.hpp"
 
 #include <sluice/histogram.cuh>
@@ -34,8 +34,9 @@ void store(const std::vector<R>& result, const array& bins, bool accumulate) {
 template <class B>
 constexpr bool weighted = !std::is_same_v<B, std::int64_t>;
 
-/// Calls f(type_tag<B>) for the bins' type: int64 counts without weights, the weights' dtype with them.
-template <class F>
+/// Calls f(type_tag<B>) for the bins' type: int64 counts without weights, the weights' dtype with them
+/// (Weights: float32 and float64 for bincount, float64 for even and range bins: compile time).
+template <class Weights = weight_types, class F>
 void visit_bins(const char* function, const array* weights, const array& bins, F&& f) {
   if (!weights) {
     if (bins.type != dtype::int64) throw_unsupported(function, "bins", bins.type, "int64 (counts)");
@@ -43,7 +44,7 @@ void visit_bins(const char* function, const array* weights, const array& bins, F
     return;
   }
   require_type(bins, weights->type, function, "bins");
-  visit(weight_types{}, weights->type, function, "weights", f);
+  visit(Weights{}, weights->type, function, "weights", f);
 }
 }  // namespace
 
@@ -52,7 +53,7 @@ void histogram_even(const call& c, const array& samples, const array* weights, c
   guarded([&] {
     const char* function = "histogram_even";
     visit(sample_types{}, samples.type, function, "samples", [&]<class S>(type_tag<S>) {
-      visit_bins(function, weights, bins, [&]<class B>(type_tag<B>) {
+      visit_bins<types<double>>(function, weights, bins, [&]<class B>(type_tag<B>) {
         const S lo = scalar_as<S>(lower), hi = scalar_as<S>(upper);
         if (c.on_host()) {
           const host::even_bins<S> binning(lo, hi, bins.size);
@@ -84,7 +85,7 @@ void histogram_range(const call& c, const array& samples, const array* weights, 
     const char* function = "histogram_range";
     require_type(splitters, samples.type, function, "splitters");
     visit(sample_types{}, samples.type, function, "samples", [&]<class S>(type_tag<S>) {
-      visit_bins(function, weights, bins, [&]<class B>(type_tag<B>) {
+      visit_bins<types<double>>(function, weights, bins, [&]<class B>(type_tag<B>) {
         if (c.on_host()) {
           const host::range_bins<S> binning(host_span<const S>(splitters));
           if (binning.bins() != bins.size)

@@ -1,7 +1,7 @@
 // libsluice_python_kernels: multireduce (sluice/multireduce.cuh; CPU: sluice/host/multireduce.hpp), the
 // engine of index_add, scatter_reduce and weighted bincount. Labels int64 (torch's index dtype) with values
-// int32, int64, float32, float64 and sum, prod, min, max (and the bit operators for integers); labels int32
-// with sum (bincount-style inputs), to keep the compile time down.
+// int32, int64, float32, float64 and sum, prod, min, max (and the bit operators, int64 values); labels int32
+// with sum (bincount-style inputs); the bit operators on int64 values: to keep the compile time down.
 #include "common.hpp"
 
 #include <sluice/host/multireduce.hpp>
@@ -14,13 +14,18 @@ namespace sluice::python {
 namespace {
 using value_types = types<std::int32_t, std::int64_t, float, double>;
 
+/// The operators of int64 labels: every one, the bit operators on int64 values only.
+template <class T>
+constexpr unsigned int64_label_operators = std::is_same_v<T, std::int64_t> ? with_bits : arithmetic;
+
 template <class L, unsigned Allowed>
 std::size_t run(const call& c, const array& labels, const array& values, const array& out, operator_kind op,
                 const multireduce_options& options, bool count_dropped) {
   const char* function = std::is_same_v<L, std::int32_t> ? "multireduce (int32 labels)" : "multireduce";
   require_type(out, values.type, function, "out");
   return visit(value_types{}, values.type, function, "values", [&]<class T>(type_tag<T>) {
-    return visit_operator<Allowed, T>(op, function, values.type, [&]<class Op>(Op f) -> std::size_t {
+    constexpr unsigned operators = Allowed == sum_only ? sum_only : int64_label_operators<T>;
+    return visit_operator<operators, T>(op, function, values.type, [&]<class Op>(Op f) -> std::size_t {
       if (c.on_host()) {
         const host::multireduce_options host_options{.strict = options.strict};
         const auto to = host_span<T>(out);

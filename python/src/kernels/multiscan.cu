@@ -1,6 +1,6 @@
 // libsluice_python_kernels: multiscan and multitag (sluice/multiscan.cuh; CPU: sluice/host/multiscan.hpp
-// and, for the totals, sluice/host/multireduce.hpp). Values int32, int64, float32, float64; labels int64
-// with sum, min and max, labels int32 with sum (fewer instantiations: compile time).
+// and, for the totals, sluice/host/multireduce.hpp). Labels int32 or int64; values int32, int64, float32,
+// float64; the sum only (each operator costs 16 instantiations of the heaviest kernels to compile).
 #include "common.hpp"
 
 #include <sluice/host/multireduce.hpp>
@@ -19,9 +19,7 @@ std::size_t multiscan(const call& c, const array& labels, const array& values, c
     return visit(signed_index_types{}, labels.type, function, "labels", [&]<class L>(type_tag<L>) {
       return visit(types<std::int32_t, std::int64_t, float, double>{}, values.type, function, "values",
                    [&]<class T>(type_tag<T>) {
-                     constexpr unsigned operators = std::is_same_v<L, std::int64_t> ? ordered : sum_only;
-                     const char* named = std::is_same_v<L, std::int64_t> ? function : "multiscan (int32 labels)";
-                     return visit_operator<operators, T>(op, named, values.type, [&]<class Op>(Op f) -> std::size_t {
+                     return visit_operator<sum_only, T>(op, function, values.type, [&]<class Op>(Op f) -> std::size_t {
                        const auto l = host_span<const L>(labels);
                        if (c.on_host()) {
                          const host::multireduce_options options{.strict = strict};

@@ -1,6 +1,6 @@
 // libsluice_python_kernels: batched lower_bound / upper_bound over sorted keys (sluice/search.cuh; CPU:
 // std::lower_bound / std::upper_bound per query, as sluice/reference/search.hpp, without its sortedness
-// check). Keys and queries of one of the numeric dtypes; answers int32 or int64.
+// check). Keys and queries of one of the numeric dtypes; answers int64 (torch.searchsorted's default).
 #include "common.hpp"
 
 #include <sluice/search.cuh>
@@ -15,7 +15,7 @@ void search(const call& c, const array& sorted_keys, const array& queries, const
     const char* function = upper ? "upper_bound" : "lower_bound";
     require_type(queries, sorted_keys.type, function, "queries");
     visit(numeric_types{}, sorted_keys.type, function, "sorted_keys", [&]<class K>(type_tag<K>) {
-      visit(signed_index_types{}, out.type, function, "out", [&]<class O>(type_tag<O>) {
+      visit(types<std::int64_t>{}, out.type, function, "out", [&]<class O>(type_tag<O>) {
         if (c.on_host()) {
           const auto keys = host_span<const K>(sorted_keys);
           const auto qs = host_span<const K>(queries);

@@ -378,14 +378,12 @@ nb::object merge_sort(nb::handle keys, nb::handle values, std::string_view algor
   return out_keys.object;
 }
 
-nb::object search(bool upper, nb::handle sorted_keys, nb::handle queries, std::string_view out_dtype,
-                  std::string_view algorithm, bool queries_sorted, nb::handle out, nb::handle stream) {
+nb::object search(bool upper, nb::handle sorted_keys, nb::handle queries, std::string_view algorithm,
+                  bool queries_sorted, nb::handle out, nb::handle stream) {
   invocation inv(upper ? "upper_bound" : "lower_bound", stream);
   const argument k = inv.input(sorted_keys, "sorted_keys");
   const argument q = inv.input(queries, "queries");
-  if (out_dtype != "int64" && out_dtype != "int32")
-    raise(error_kind::type, "sluice.lower_bound: 'out_dtype' must be 'int64' or 'int32'");
-  const argument result = inv.output(out, q.shape, out_dtype == "int32" ? dtype::int32 : dtype::int64, "out");
+  const argument result = inv.output(out, q.shape, dtype::int64, "out");
   const search_algorithm how = parse_search_algorithm(algorithm);
   {
     nb::gil_scoped_release unlocked;
@@ -642,18 +640,14 @@ NB_MODULE(_sluice, module_) {
   module_.def("merge_sort", &mod::merge_sort, "keys"_a, "values"_a = none, nb::kw_only(), "algorithm"_a = "automatic",
         "stream"_a = none);
   module_.def("lower_bound",
-        [](nb::handle k, nb::handle q, std::string_view out_dtype, std::string_view algorithm, bool queries_sorted,
-           nb::handle out, nb::handle stream) {
-          return mod::search(false, k, q, out_dtype, algorithm, queries_sorted, out, stream);
-        },
-        "sorted_keys"_a, "queries"_a, nb::kw_only(), "out_dtype"_a = "int64", "algorithm"_a = "automatic",
+        [](nb::handle k, nb::handle q, std::string_view algorithm, bool queries_sorted, nb::handle out,
+           nb::handle stream) { return mod::search(false, k, q, algorithm, queries_sorted, out, stream); },
+        "sorted_keys"_a, "queries"_a, nb::kw_only(), "algorithm"_a = "automatic",
         "queries_sorted"_a = false, "out"_a = none, "stream"_a = none);
   module_.def("upper_bound",
-        [](nb::handle k, nb::handle q, std::string_view out_dtype, std::string_view algorithm, bool queries_sorted,
-           nb::handle out, nb::handle stream) {
-          return mod::search(true, k, q, out_dtype, algorithm, queries_sorted, out, stream);
-        },
-        "sorted_keys"_a, "queries"_a, nb::kw_only(), "out_dtype"_a = "int64", "algorithm"_a = "automatic",
+        [](nb::handle k, nb::handle q, std::string_view algorithm, bool queries_sorted, nb::handle out,
+           nb::handle stream) { return mod::search(true, k, q, algorithm, queries_sorted, out, stream); },
+        "sorted_keys"_a, "queries"_a, nb::kw_only(), "algorithm"_a = "automatic",
         "queries_sorted"_a = false, "out"_a = none, "stream"_a = none);
   module_.def("histogram_even", &mod::histogram_even, "samples"_a, "bins"_a, "lower"_a, "upper"_a, nb::kw_only(),
         "weights"_a = none, "algorithm"_a = "automatic", "accumulate"_a = false, "out"_a = none, "stream"_a = none);
