@@ -2,10 +2,12 @@
 # Builds the Python package's parts apart, for a machine whose Python differs from the build machine's
 # (the GPU machine: Python 3.12 with torch and CuPy, no network):
 #   scripts/build_python_module.sh kernels
-#       here: builds libsluice_python_kernels.so (all the CUDA; the python preset, build/python) and packs
-#       it into build/python-prebuilt.tar.xz with the shared libraries it links that the other machine
-#       may lack (libcudart.so.13, libtbb.so.12); stages nanobind into .deps/nanobind and the wheels of
-#       pytest into .deps/wheels. Carry build/python-prebuilt.tar.xz and .deps to the other machine.
+#       here: builds libsluice_python_kernels.so (all the CUDA) in build/python-gpu for sm_90 SASS alone,
+#       without line tables (the python preset's library, with PTX and -lineinfo, packs to 60 MB, too
+#       much for the device tool's 64 MiB carry), and packs it into build/python-prebuilt.tar.xz with
+#       the shared libraries it links that the other machine may lack (libcudart.so.13, libtbb.so.12);
+#       stages nanobind into .deps/nanobind and the wheels of pytest into .deps/wheels. Carry
+#       build/python-prebuilt.tar.xz and .deps to the other machine.
 #   scripts/build_python_module.sh module [PYTHON] [PREBUILT]
 #       there: builds only the _sluice module (host C++, seconds) for PYTHON (default
 #       /opt/torch/.venv/bin/python3) against the prebuilt library (PREBUILT: the .tar.xz or its unpacked
@@ -19,13 +21,14 @@ mode=${1:?usage: scripts/build_python_module.sh kernels | module [PYTHON] [PREBU
 
 case "$mode" in
   kernels)
-    cmake --preset python >/dev/null
-    cmake --build --preset python --target sluice_python_kernels
+    cmake --preset python -B build/python-gpu -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_CUDA_FLAGS= >/dev/null
+    cmake --build build/python-gpu --target sluice_python_kernels -j "${SLUICE_JOBS:-$(nproc)}"
+    library=build/python-gpu/python/libsluice_python_kernels.so
     prebuilt=build/python-prebuilt
     rm -rf "$prebuilt" && mkdir -p "$prebuilt"
-    cp build/python/python/libsluice_python_kernels.so "$prebuilt/"
-    for library in libcudart.so.13 libtbb.so.12; do
-      path=$(ldd build/python/python/libsluice_python_kernels.so | awk -v l="$library" '$1 == l { print $3 }')
+    cp "$library" "$prebuilt/"
+    for dependency in libcudart.so.13 libtbb.so.12; do
+      path=$(ldd "$library" | awk -v l="$dependency" '$1 == l { print $3 }')
       [ -n "$path" ] && cp -L "$path" "$prebuilt/"
     done
     if [ ! -d .deps/nanobind ] && nanobind_dir=$(python3 -c 'import nanobind, os; print(os.path.dirname(nanobind.__file__))'); then
