@@ -425,6 +425,8 @@ argument invocation::allocate(const shape_t& shape, dtype type) {
   const library kind = allocating_library();
   switch (kind) {
     case library::torch: {
+      if (!torch.dtypes[static_cast<std::size_t>(type)])
+        raise(error_kind::type, "sluice." + std::string(function_) + ": this torch has no " + dtype_name + " dtype");
       nb::object device = device_object_.is_valid() ? device_object_ : nb::str(("cuda:" + std::to_string(call_.device)).c_str());
       made = nb::borrow(torch.empty)(shape_tuple(shape), "dtype"_a = torch.dtypes[static_cast<std::size_t>(type)],
                                      "device"_a = device);
