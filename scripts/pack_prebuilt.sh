@@ -10,20 +10,25 @@
 # binary's), which is how the gpu tests of a few suites fit beside the bench. SLUICE_PACK_BENCH_CASES="radix_sort
 # multisplit" likewise packs a `sluice` whose bench holds those cases alone (bench/cases/NAME.cu; the full
 # binary's link line, ~6 MB packed instead of 22), so that two builds can be timed side by side in one call.
+# SLUICE_PACK_SKIP_BUILD=1 builds nothing and packs no whole binary unless named: the chosen objects were
+# compiled one by one (ninja OBJECT), and a full build would first recompile every other stale object.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
   echo "pack_prebuilt: commit first (the tree has uncommitted changes)" >&2
   exit 1
 fi
+build() { [ "${SLUICE_PACK_SKIP_BUILD:-}" = 1 ] || cmake --build --preset release --target "$@"; }
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(tests/sluice_gpu_tests tests/sluice_host_tests sluice examples/sssp_delta_stepping)
-cmake --build --preset release --target "${targets[@]##*/}"
+if [ ${#targets[@]} -eq 0 ] && [ "${SLUICE_PACK_SKIP_BUILD:-}" != 1 ]; then
+  targets=(tests/sluice_gpu_tests tests/sluice_host_tests sluice examples/sssp_delta_stepping)
+fi
+[ ${#targets[@]} -eq 0 ] || build "${targets[@]##*/}"
 staging=build/prebuilt-staging
 rm -rf "$staging" && mkdir -p "$staging/lib"
-for target in "${targets[@]}"; do install -D "build/release/$target" "$staging/$target"; done
+for target in "${targets[@]+"${targets[@]}"}"; do install -D "build/release/$target" "$staging/$target"; done
 if [ -n "${SLUICE_PACK_TESTS:-}" ]; then
-  cmake --build --preset release --target sluice_gpu_tests
+  build sluice_gpu_tests
   objects=(build/release/tests/CMakeFiles/sluice_gpu_tests.dir/support/gpu_main.cu.o)
   for name in $SLUICE_PACK_TESTS; do objects+=("build/release/tests/CMakeFiles/sluice_gpu_tests.dir/gpu/${name}_test.cu.o"); done
   # The full binary's link line (build.ninja), with the chosen objects only.
@@ -33,7 +38,7 @@ if [ -n "${SLUICE_PACK_TESTS:-}" ]; then
   c++ -O3 "${objects[@]}" -o "$staging/tests/sluice_gpu_tests" -L/usr/local/cuda/targets/x86_64-linux/lib $libraries
 fi
 if [ -n "${SLUICE_PACK_BENCH_CASES:-}" ]; then
-  cmake --build --preset release --target sluice
+  build sluice
   # The full binary's link line (build.ninja) with the chosen cases' objects only.
   mapfile -t inputs < <(awk '/^build sluice:/ { for (i = 4; i <= NF && $i != "|"; ++i) print $i; exit }' build/release/build.ninja |
     grep -v '/cases/')

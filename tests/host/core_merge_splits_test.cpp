@@ -64,8 +64,7 @@ std::vector<int> merge_by_workers(const std::vector<int>& a, const std::vector<i
                                              na + static_cast<int>(diagonal(k) - s), na + static_cast<int>(diagonal(k + 1) - e)};
     int keys[32];
     int index[32];
-    sluice::block::serial_merge(tile.data(), total - 1, cursor, static_cast<int>(diagonal(k + 1) - diagonal(k)), keys,
-                                index, less);
+    sluice::block::serial_merge(tile.data(), total - 1, cursor, keys, index, less);
     out.insert(out.end(), keys, keys + (diagonal(k + 1) - diagonal(k)));
   }
   return out;

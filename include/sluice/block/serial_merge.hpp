@@ -7,7 +7,7 @@
 // less(right, left), so it permutes; the merge takes a key from b only while b has keys left and from a
 // only while a has, and every read lands in the tile (positions clamped to `last`), so it writes each
 // key of its pieces once whatever `less` answers. Network: E passes of ⌊E/2⌋ compare-swaps; merge: one
-// comparison and one shared read per output (plus two to start).
+// comparison and one shared read per step, E steps (plus two reads to start).
 #pragma once
 
 #include <sluice/core/config.hpp>
@@ -54,9 +54,12 @@ struct merge_cursor {
   int b_end;
 
   /// Whether the next output comes from b: stable (ties from a), and only from a side with keys left.
+  /// Evaluated without short-circuits (both keys are in-tile reads): a select per output, no branch.
   template <class K, class Less>
   [[nodiscard]] SLUICE_HOST_DEVICE SLUICE_FORCEINLINE bool takes_b(const K& a_key, const K& b_key, Less less) const {
-    return b < b_end && (a >= a_end || less(b_key, a_key));
+    const bool a_done = a >= a_end;
+    const bool b_first = less(b_key, a_key);
+    return (b < b_end) & (a_done | b_first);
   }
 
   /// Consumes the head of the chosen side; the tile position to read next (its new head, clamped to the
@@ -67,24 +70,25 @@ struct merge_cursor {
   }
 };
 
-/// Merges the cursor's pieces into keys[0, count) (count ≤ Items, the pieces' total), index[k] being the
-/// tile position keys[k] came from. `tile` is the shared tile (anything indexable by int: the host model
-/// passes a recorder), `last` its last valid position.
+/// Merges the cursor's pieces into keys[0, count), count = the pieces' total (≤ Items), index[k] being
+/// the tile position keys[k] came from; keys[count, Items) and index[count, Items) are unspecified. All
+/// Items steps run unguarded, as CUB's SerialMerge does (a guard per step costs a branch per output): past
+/// count both sides are spent, so each step takes a and reads its clamped, in-tile position. `tile` is
+/// the shared tile (anything indexable by int: the host model passes a recorder), `last` its last valid
+/// position.
 template <int Items, class Tile, class K, class Less>
-SLUICE_HOST_DEVICE SLUICE_FORCEINLINE void serial_merge(Tile tile, int last, merge_cursor cursor, int count,
-                                                        K (&keys)[Items], int (&index)[Items], Less less) {
+SLUICE_HOST_DEVICE SLUICE_FORCEINLINE void serial_merge(Tile tile, int last, merge_cursor cursor, K (&keys)[Items],
+                                                        int (&index)[Items], Less less) {
   K a_key = tile[cursor.a < last ? cursor.a : last];
   K b_key = tile[cursor.b < last ? cursor.b : last];
 SLUICE_UNROLL
   for (int k = 0; k < Items; ++k) {
-    if (k < count) {
-      const bool from_b = cursor.takes_b(a_key, b_key, less);
-      keys[k] = from_b ? b_key : a_key;
-      index[k] = from_b ? cursor.b : cursor.a;
-      const K next = tile[cursor.advance(from_b, last)];
-      if (from_b) b_key = next;
-      else a_key = next;
-    }
+    const bool from_b = cursor.takes_b(a_key, b_key, less);
+    keys[k] = from_b ? b_key : a_key;
+    index[k] = from_b ? cursor.b : cursor.a;
+    const K next = tile[cursor.advance(from_b, last)];
+    b_key = from_b ? next : b_key;
+    a_key = from_b ? a_key : next;
   }
 }
 

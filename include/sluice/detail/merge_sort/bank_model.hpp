@@ -84,8 +84,8 @@ bank_statistics merge_round(std::vector<K>& tile, int threads, int coop, Group g
                                      start + a_count + diagonal_end - split_end};
     K keys[Items];
     int index[Items];
-    block::serial_merge(recording_tile<K>{tile.data(), &reads[static_cast<std::size_t>(t)]}, last, cursor,
-                        diagonal_end - diagonal, keys, index, less);
+    block::serial_merge(recording_tile<K>{tile.data(), &reads[static_cast<std::size_t>(t)]}, last, cursor, keys,
+                        index, less);
     for (int k = 0; k < diagonal_end - diagonal; ++k) merged[static_cast<std::size_t>(start + diagonal + k)] = keys[k];
   }
   tile = merged;
