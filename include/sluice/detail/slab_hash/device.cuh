@@ -328,9 +328,9 @@ struct table_view {
         for (int j = 0; j < tasks; ++j) head[j] = buckets + broadcast(my_bucket, group.source[j]);
         #pragma unroll
         for (int j = 0; j < tasks; ++j) base[j] = read(head[j]);
+        // Entries past group.count repeat the first task: a find run twice gives the same outcome.
         #pragma unroll
-        for (int j = 0; j < tasks; ++j)
-          if (j < group.count) deliver(find_from(broadcast(key, group.source[j]), head[j], base[j]), group.source[j]);
+        for (int j = 0; j < tasks; ++j) deliver(find_from(broadcast(key, group.source[j]), head[j], base[j]), group.source[j]);
       }
       return result;
     } else if constexpr (Op == int(slab_op::insert) || Op == int(slab_op::insert_or_assign)) {
