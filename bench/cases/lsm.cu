@@ -59,7 +59,7 @@ using namespace sluice;
 using map_type = lsm<std::uint32_t, std::uint32_t>;
 constexpr std::uint32_t absent_value = 0xFFFFFFFFu;
 
-std::string power_name(std::size_t n) { return "2^" + std::to_string(std::bit_width(n) - 1); }
+using bench::power_name;
 
 /// Keys [0, n) and n absent ones, values key·3 + 1, on the host and the device.
 struct key_set {

@@ -69,7 +69,7 @@ using table_type = slab_hash<std::uint32_t, std::uint32_t>;
 constexpr std::uint32_t absent_value = 0xFFFFFFFFu;
 constexpr double sector = 32.0;
 
-std::string power_name(std::size_t n) { return "2^" + std::to_string(std::bit_width(n) - 1); }
+using bench::power_name;
 std::string fixed(double x, int digits) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.*f", digits, x);
