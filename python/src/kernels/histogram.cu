@@ -46,6 +46,21 @@ void visit_bins(const char* function, const array* weights, const array& bins, F
   require_type(bins, weights->type, function, "bins");
   visit(Weights{}, weights->type, function, "weights", f);
 }
+
+/// The CPU backend's histogram of `binning` into bins: counts, or the sums of the weights.
+template <class S, class B, class Binning>
+void host_histogram(const array& samples, const array* weights, const Binning& binning, const array& bins,
+                    bool accumulate) {
+  if (!weights) {
+    std::vector<std::uint64_t> counts(bins.size);
+    host::histogram(host_span<const S>(samples), std::span<std::uint64_t>(counts), binning);
+    store<B>(counts, bins, accumulate);
+  } else {
+    store<B>(reference::weighted_histogram(host_span<const S>(samples), host_span<const B>(*weights), binning).sums,
+             bins, accumulate);
+  }
+}
+
 }  // namespace
 
 void histogram_even(const call& c, const array& samples, const array* weights, const array& bins, scalar lower,
@@ -57,14 +72,7 @@ void histogram_even(const call& c, const array& samples, const array* weights, c
         const S lo = scalar_as<S>(lower), hi = scalar_as<S>(upper);
         if (c.on_host()) {
           const host::even_bins<S> binning(lo, hi, bins.size);
-          if (!weights) {
-            std::vector<std::uint64_t> counts(bins.size);
-            host::histogram(host_span<const S>(samples), std::span<std::uint64_t>(counts), binning);
-            store<B>(counts, bins, accumulate);
-          } else {
-            store<B>(reference::weighted_histogram(host_span<const S>(samples), host_span<const B>(*weights), binning).sums,
-                     bins, accumulate);
-          }
+          host_histogram<S, B>(samples, weights, binning, bins, accumulate);
           return;
         }
         context& ctx = context_for(c);
@@ -90,14 +98,7 @@ void histogram_range(const call& c, const array& samples, const array* weights, 
           const host::range_bins<S> binning(host_span<const S>(splitters));
           if (binning.bins() != bins.size)
             throw invalid_argument(function, "splitters", "must have one entry more than bins");
-          if (!weights) {
-            std::vector<std::uint64_t> counts(bins.size);
-            host::histogram(host_span<const S>(samples), std::span<std::uint64_t>(counts), binning);
-            store<B>(counts, bins, accumulate);
-          } else {
-            store<B>(reference::weighted_histogram(host_span<const S>(samples), host_span<const B>(*weights), binning).sums,
-                     bins, accumulate);
-          }
+          host_histogram<S, B>(samples, weights, binning, bins, accumulate);
           return;
         }
         context& ctx = context_for(c);
