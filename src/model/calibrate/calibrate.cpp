@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <string>
 #include <vector>
 
@@ -86,12 +87,6 @@ device_profile describe(int device) {
   return p;
 }
 
-std::size_t power_of_two_at_most(std::size_t x) {
-  std::size_t p = 1;
-  while (p * 2 <= x) p *= 2;
-  return p;
-}
-
 calibration::sizes work_for(const device_profile& p, bool quick) {
   calibration::sizes work;
   std::size_t free = 0, total = 0;
@@ -100,7 +95,7 @@ calibration::sizes work_for(const device_profile& p, bool quick) {
   while (work.dram_words > (std::size_t{1} << 20) && 2 * work.dram_words * 4 > free / 2) work.dram_words /= 2;
   // A quarter of the L2 an array at most (the two arrays stay resident): 2^21 words on an H100's 50 MB, which
   // holds one chunk of every grid but the largest (16 blocks an SM at ILP 8), whose point is skipped.
-  work.l2_words = power_of_two_at_most(std::max<std::size_t>(p.l2_bytes / 16, 1024));
+  work.l2_words = std::bit_floor(std::max<std::size_t>(p.l2_bytes / 16, 1024));
   work.l2_passes = static_cast<int>(std::max<std::size_t>(1, (std::size_t{1} << (quick ? 26 : 28)) / work.l2_words));
   work.steps = quick ? 1024 : 4096;
   work.atomic_steps = quick ? 64 : 256;
