@@ -120,9 +120,9 @@ void check_arguments(const context& ctx, const char* function, cuda::std::span<c
 }
 
 /// Runs the plan's passes from (keys, values) to (out_keys, out_values): pass(from, from_values, to,
-/// to_values, digit) is one stable pass by `digit`. Destinations alternate between out and one temporary
-/// so that the last pass writes out. V = no_values: keys only (the value pointers are null).
-/// run_passes with the temporary given (n keys and n values, unused for one pass).
+/// to_values, digit) is one stable pass by `digit`. Destinations alternate between out and the caller's
+/// temporary (n keys and n values; unused for one pass) so that the last pass writes out. V = no_values:
+/// keys only (the value pointers are null).
 template <class K, class V, class Pass>
 void run_passes_through(const K* keys, const V* values, K* out_keys, V* out_values, K* keys_temp, V* values_temp,
                         const pass_plan& plan, bool descending, Pass pass) {
@@ -139,6 +139,7 @@ void run_passes_through(const K* keys, const V* values, K* out_keys, V* out_valu
   }
 }
 
+/// run_passes_through with the temporary from the context's pool.
 template <class K, class V, class Pass>
 void run_passes(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n,
                 const pass_plan& plan, bool descending, Pass pass) {
