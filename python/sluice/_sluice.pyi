@@ -51,6 +51,16 @@ def argsort(keys: object, *, descending: bool = False, algorithm: str = 'automat
 
 def merge_sort(keys: object, values: object | None = None, *, algorithm: str = 'automatic', stream: object | None = None) -> object: ...
 
+def segmented_sort(keys: object, offsets: object, values: object | None = None, *, descending: bool = False, validate_offsets: bool = False, out: object | None = None, out_values: object | None = None, stream: object | None = None) -> object:
+    """
+    Every segment [offsets[s], offsets[s+1]) of keys stably sorted (keys outside [offsets[0], offsets[-1]) copied through); with values, (keys, values) each value moving with its key. Keys: int32, uint32, int64, uint64, float32, float64 in radix_sort's order (-0.0 before +0.0, NaNs by their sign); offsets: int64 or uint64, segments + 1 non-decreasing entries <= len(keys) (checked on the device, synchronising, with validate_offsets; always on the host); values: 8-byte dtypes, or 4-byte ones with 4-byte keys.
+    """
+
+def merge(a: object, b: object, *, a_values: object | None = None, b_values: object | None = None, descending: bool = False, out: object | None = None, out_values: object | None = None, stream: object | None = None) -> object:
+    """
+    The stable merge of the sorted arrays a and b (ties: a's keys first), flattened, len(a) + len(b) elements; with a_values and b_values, (keys, values). Keys and values as segmented_sort's. Inputs must be sorted in that order (descending when descending=True): unsorted ones give an unspecified permutation on the device and a ValueError naming the input on the host.
+    """
+
 def lower_bound(sorted_keys: object, queries: object, *, algorithm: str = 'automatic', queries_sorted: bool = False, out: object | None = None, stream: object | None = None) -> object: ...
 
 def upper_bound(sorted_keys: object, queries: object, *, algorithm: str = 'automatic', queries_sorted: bool = False, out: object | None = None, stream: object | None = None) -> object: ...

@@ -253,3 +253,146 @@ def test_non_contiguous_inputs_are_copied():
     np.testing.assert_array_equal(sluice.inclusive_scan(x), np.cumsum(x))
     with pytest.raises(ValueError, match="contiguous"):
         sluice.inclusive_scan(np.arange(10, dtype=np.int64), out=np.empty(20, dtype=np.int64)[::2])
+
+
+# ---- segmented_sort, merge -------------------------------------------------------------------------------
+# Sizes around the device's tiers (segments of up to 36 / 20 keys by four lanes, 224 / 160 by a warp, tiles
+# of 4352 / 2816 keys for 4- / 8-byte keys) and 0, 1, 31, 33; the host runs the same checks.
+SORT_SIZES = [0, 1, 31, 33, 2815, 2817, 4351, 4353, 20_000]
+SEGMENT_SIZES = [0, 1, 19, 21, 31, 33, 35, 37, 159, 161, 223, 225, 2815, 2817, 4351, 4353]
+
+
+def descending_key(x):
+    """A key whose ascending stable order is x's descending stable order (no overflow, no NaNs here)."""
+    return -x if x.dtype.kind == "f" else ~x
+
+
+def segmented_oracle(keys, offsets, values=None, descending=False):
+    keys_out, values_out = keys.copy(), None if values is None else values.copy()
+    for s in range(len(offsets) - 1):
+        lo, hi = offsets[s], offsets[s + 1]
+        segment = keys[lo:hi]
+        order = np.argsort(descending_key(segment) if descending else segment, kind="stable")
+        keys_out[lo:hi] = segment[order]
+        if values is not None:
+            values_out[lo:hi] = values[lo:hi][order]
+    return keys_out if values is None else (keys_out, values_out)
+
+
+def random_offsets(n, seed, first=0, last=None):
+    """Offsets of segments of the tier-crossing sizes (cycled, shuffled) within [first, last)."""
+    rng = np.random.default_rng(seed)
+    last = n if last is None else last
+    cuts, at = [first], first
+    for size in rng.permutation(SEGMENT_SIZES * 2):
+        if at + size > last:
+            break
+        at += int(size)
+        cuts.append(at)
+    cuts.append(last)
+    return np.array(cuts, dtype=np.int64)
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+@pytest.mark.parametrize("n", SORT_SIZES)
+def test_segmented_sort_one_segment(dtype, n):
+    keys = values(n, dtype, high=50)  # many ties: stability shows
+    offsets = np.array([0, n], dtype=np.int64)
+    np.testing.assert_array_equal(sluice.segmented_sort(keys, offsets), segmented_oracle(keys, offsets),
+                                  err_msg=f"n={n} dtype={np.dtype(dtype)}")
+    positions = np.arange(n, dtype=np.int64)
+    sorted_keys, moved = sluice.segmented_sort(keys, offsets, positions, descending=True)
+    expected_keys, expected_positions = segmented_oracle(keys, offsets, positions, descending=True)
+    np.testing.assert_array_equal(sorted_keys, expected_keys, err_msg=f"n={n} descending")
+    np.testing.assert_array_equal(moved, expected_positions, err_msg=f"n={n} descending")
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_segmented_sort_segments(dtype):
+    n = 30_000
+    keys = values(n, dtype, high=1000)
+    offsets = random_offsets(n, seed=5, first=7, last=n - 3)  # keys outside the segments copied through
+    assert offsets[0] == 7
+    np.testing.assert_array_equal(sluice.segmented_sort(keys, offsets), segmented_oracle(keys, offsets))
+    payload = values(n, np.float32 if np.dtype(dtype).itemsize == 4 else np.float64, seed=8)
+    out, out_values = np.full(n, 99, dtype=dtype), np.full(n, -1, dtype=payload.dtype)  # poisoned
+    result = sluice.segmented_sort(keys, offsets.astype(np.uint64), payload, out=out, out_values=out_values)
+    assert result[0] is out and result[1] is out_values
+    expected_keys, expected_values = segmented_oracle(keys, offsets, payload)
+    np.testing.assert_array_equal(out, expected_keys)
+    np.testing.assert_array_equal(out_values, expected_values)
+
+
+def test_segmented_sort_orders_floats_as_radix_sort():
+    keys = np.array([0.0, -0.0, np.inf, -np.inf, 1.5, -1.5], dtype=np.float64)
+    result = sluice.segmented_sort(keys, np.array([0, 6], dtype=np.int64))
+    np.testing.assert_array_equal(result.view(np.uint64), sluice.radix_sort(keys).view(np.uint64))
+
+
+def test_segmented_sort_bad_inputs():
+    keys = np.arange(10, dtype=np.int32)
+    offsets = np.array([0, 5, 10], dtype=np.int64)
+    with pytest.raises(TypeError, match="'keys'.*supported"):
+        sluice.segmented_sort(keys.astype(np.int16), offsets)
+    with pytest.raises(TypeError, match="'offsets'"):
+        sluice.segmented_sort(keys, offsets.astype(np.int32))
+    with pytest.raises(ValueError, match="'offsets'.*non-decreasing.*index 2"):
+        sluice.segmented_sort(keys, np.array([0, 6, 5, 10], dtype=np.int64))
+    with pytest.raises(ValueError, match="'offsets'.*beyond"):
+        sluice.segmented_sort(keys, np.array([0, 11], dtype=np.int64))
+    with pytest.raises(ValueError, match="'offsets'"):
+        sluice.segmented_sort(keys, np.array([], dtype=np.int64))
+    with pytest.raises(ValueError, match="'values'"):
+        sluice.segmented_sort(keys, offsets, np.arange(9, dtype=np.int64))
+    with pytest.raises(TypeError, match="'values'"):
+        sluice.segmented_sort(keys.astype(np.int64), offsets, np.arange(10, dtype=np.int32))
+    with pytest.raises(TypeError, match="'out'"):
+        sluice.segmented_sort(keys, offsets, out=np.empty(10, dtype=np.int64))
+    with pytest.raises(ValueError, match="'out'"):
+        sluice.segmented_sort(keys, offsets, out=np.empty(9, dtype=np.int32))
+    with pytest.raises(ValueError, match="'out_values'"):
+        sluice.segmented_sort(keys, offsets, out_values=np.empty(10, dtype=np.int64))
+
+
+def merge_oracle(a, b, a_values=None, b_values=None, descending=False):
+    keys = np.concatenate([a, b])
+    order = np.argsort(descending_key(keys) if descending else keys, kind="stable")  # ties: a's first
+    if a_values is None:
+        return keys[order]
+    return keys[order], np.concatenate([a_values, b_values])[order]
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+@pytest.mark.parametrize("n", SORT_SIZES)
+def test_merge(dtype, n):
+    a = np.sort(values(n, dtype, high=60))
+    b = np.sort(values(n // 2 + 3, dtype, seed=4, high=60))
+    np.testing.assert_array_equal(sluice.merge(a, b), merge_oracle(a, b), err_msg=f"n={n} dtype={np.dtype(dtype)}")
+    np.testing.assert_array_equal(sluice.merge(b, a), merge_oracle(b, a), err_msg=f"n={n} swapped")
+    av, bv = np.arange(len(a), dtype=np.int64), np.arange(len(a), len(a) + len(b), dtype=np.int64)
+    out, out_values = np.full(len(a) + len(b), 7, dtype=dtype), np.full(len(a) + len(b), -1, dtype=np.int64)
+    keys, moved = sluice.merge(a, b, a_values=av, b_values=bv, out=out, out_values=out_values)
+    assert keys is out and moved is out_values
+    expected_keys, expected_values = merge_oracle(a, b, av, bv)
+    np.testing.assert_array_equal(out, expected_keys, err_msg=f"n={n} pairs")
+    np.testing.assert_array_equal(out_values, expected_values, err_msg=f"n={n} pairs")
+    ad, bd = a[::-1].copy(), b[::-1].copy()
+    np.testing.assert_array_equal(sluice.merge(ad, bd, descending=True), merge_oracle(ad, bd, descending=True))
+
+
+def test_merge_bad_inputs():
+    a, b = np.arange(5, dtype=np.int64), np.arange(3, dtype=np.int64)
+    with pytest.raises(TypeError, match="'b'"):
+        sluice.merge(a, b.astype(np.int32))
+    with pytest.raises(TypeError, match="'a'.*supported"):
+        sluice.merge(a.astype(np.int8), b.astype(np.int8))
+    with pytest.raises(ValueError, match="'a'.*not sorted.*index 2"):
+        sluice.merge(np.array([0, 5, 4], dtype=np.int64), b)
+    with pytest.raises(ValueError, match="'b'.*not sorted"):
+        sluice.merge(a[::-1].copy(), b, descending=True)
+    with pytest.raises(ValueError, match="together"):
+        sluice.merge(a, b, a_values=a)
+    with pytest.raises(ValueError, match="'a_values'"):
+        sluice.merge(a, b, a_values=a[:4], b_values=b)
+    with pytest.raises(ValueError, match="'out'"):
+        sluice.merge(a, b, out=np.empty(7, dtype=np.int64))

@@ -170,3 +170,79 @@ def test_info_names_the_device():
         pytest.skip("no CUDA device")
     facts = sluice.info()
     assert facts["sm_count"] > 0 and facts["name"]
+
+
+# ---- segmented_sort, merge (oracles: NumPy's stable argsort) ---------------------------------------------
+# 0, 1, 31, 33, the tiles of 8- and 4-byte keys (2816, 4352) ± 1, and a larger size.
+SORT_SIZES = [0, 1, 31, 33, 2815, 2817, 4351, 4353, (1 << 20) + 3]
+SEGMENT_SIZES = [0, 1, 19, 21, 35, 37, 159, 161, 223, 225, 2815, 2817, 4351, 4353, 50_000]
+
+
+def stable_order(keys, descending=False):
+    return np.argsort((-keys if keys.dtype.kind == "f" else ~keys) if descending else keys, kind="stable")
+
+
+def segment_offsets(n, seed):
+    rng = np.random.default_rng(seed)
+    cuts, at = [0], 0
+    while True:
+        size = int(rng.choice(SEGMENT_SIZES))
+        if at + size > n:
+            break
+        at += size
+        cuts.append(at)
+    cuts.append(n)
+    return np.array(cuts, dtype=np.int64)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64])
+@pytest.mark.parametrize("n", SORT_SIZES)
+def test_segmented_sort(arrays, dtype, n):
+    keys = rng_values(n, dtype, high=100)
+    offsets = segment_offsets(n, seed=n)
+    expected_keys, expected_positions = keys.copy(), np.arange(n, dtype=np.int64)
+    for lo, hi in zip(offsets[:-1], offsets[1:]):
+        order = stable_order(keys[lo:hi], descending=True)
+        expected_keys[lo:hi] = keys[lo:hi][order]
+        expected_positions[lo:hi] = lo + order
+    dk, do = arrays.device(keys), arrays.device(offsets)
+    out = arrays.device(np.full(n, 7, dtype=dtype))  # poisoned
+    out_values = arrays.device(np.full(n, -1, dtype=np.int64))
+    sorted_keys, moved = sluice.segmented_sort(dk, do, arrays.device(np.arange(n, dtype=np.int64)), descending=True,
+                                               out=out, out_values=out_values)
+    assert sorted_keys is out and arrays.is_mine(moved)
+    np.testing.assert_array_equal(arrays.host(out), expected_keys, err_msg=f"n={n} dtype={np.dtype(dtype)} pairs")
+    np.testing.assert_array_equal(arrays.host(out_values), expected_positions, err_msg=f"n={n} pairs")
+    ascending = arrays.host(sluice.segmented_sort(dk, do))
+    for lo, hi in zip(offsets[:-1], offsets[1:]):
+        np.testing.assert_array_equal(ascending[lo:hi], np.sort(keys[lo:hi], kind="stable"),
+                                      err_msg=f"n={n} dtype={np.dtype(dtype)} segment [{lo}, {hi})")
+
+
+def test_segmented_sort_validates_offsets(arrays):
+    keys = arrays.device(np.arange(10, dtype=np.int32))
+    with pytest.raises(ValueError, match="'offsets'.*index 2"):
+        sluice.segmented_sort(keys, arrays.device(np.array([0, 6, 5, 10], dtype=np.int64)), validate_offsets=True)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64])
+@pytest.mark.parametrize("n", SORT_SIZES)
+def test_merge(arrays, dtype, n):
+    a = np.sort(rng_values(n, dtype, high=100))
+    b = np.sort(rng_values(n // 3 + 5, dtype, seed=2, high=100))
+    keys = np.concatenate([a, b])
+    order = stable_order(keys)  # ties: a's keys first
+    out = arrays.device(np.full(len(keys), 3, dtype=dtype))  # poisoned
+    result = sluice.merge(arrays.device(a), arrays.device(b), out=out)
+    assert result is out
+    np.testing.assert_array_equal(arrays.host(out), keys[order], err_msg=f"n={n} dtype={np.dtype(dtype)}")
+    positions = np.arange(len(keys), dtype=np.int64)
+    merged, moved = sluice.merge(arrays.device(a), arrays.device(b), a_values=arrays.device(positions[:len(a)]),
+                                 b_values=arrays.device(positions[len(a):]))
+    assert arrays.is_mine(merged) and arrays.is_mine(moved)
+    np.testing.assert_array_equal(arrays.host(moved), order, err_msg=f"n={n} dtype={np.dtype(dtype)} pairs")
+    if np.dtype(dtype).itemsize == 4:
+        small = positions.astype(np.uint32)
+        _, moved32 = sluice.merge(arrays.device(a), arrays.device(b), a_values=arrays.device(small[:len(a)]),
+                                  b_values=arrays.device(small[len(a):]))
+        np.testing.assert_array_equal(arrays.host(moved32), order, err_msg=f"n={n} 4-byte values")

@@ -21,6 +21,8 @@ std::int64_t element_count(const shape_t& shape) {
   return n;
 }
 
+std::int64_t length(const argument& a) { return static_cast<std::int64_t>(a.view.size); }
+
 namespace {
 
 constexpr std::size_t dtype_count = 12;

@@ -72,5 +72,7 @@ nb::object reshaped(const argument& a, const shape_t& shape);
 
 [[noreturn]] void raise(error_kind kind, const std::string& message);
 std::int64_t element_count(const shape_t& shape);
+/// The elements of an argument (N-D arrays count flattened).
+std::int64_t length(const argument& a);
 
 }  // namespace sluice::python::module

@@ -3,6 +3,7 @@
 // arrays, scalars and enums, allocates the outputs with the caller's library and maps its errors onto
 // Python's exceptions.
 #include "arrays.hpp"
+#include "bindings.hpp"
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
@@ -36,8 +37,6 @@ std::uint32_t bucket_count(std::int64_t m, const char* function) {
     raise(error_kind::value, "sluice." + std::string(function) + ": 'm' must be in [1, 2^32 - 2], got " + std::to_string(m));
   return static_cast<std::uint32_t>(m);
 }
-
-std::int64_t length(const argument& a) { return static_cast<std::int64_t>(a.view.size); }
 
 // ---- reduce, scan ---------------------------------------------------------------------------------------
 
@@ -674,6 +673,7 @@ NB_MODULE(_sluice, module_) {
         "strict"_a = false, "out"_a = none, "stream"_a = none);
   module_.def("multitag", &mod::multitag, "labels"_a, "m"_a, nb::kw_only(), "counts"_a = false, "algorithm"_a = "automatic",
         "strict"_a = false, "stream"_a = none);
+  mod::bind_sorting(module_);
   module_.def("info", &mod::info, "device"_a = 0);
   module_.def("device_count", [] { return sp::device_count(); });
   module_.def("synchronize", &mod::synchronize_stream, "x"_a, nb::kw_only(), "stream"_a = none,

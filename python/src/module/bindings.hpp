@@ -1,0 +1,11 @@
+// _sluice: the families bound beside module.cpp's, each in its own file, registered by NB_MODULE there.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace sluice::python::module {
+
+/// segmented_sort and merge (sorting.cpp).
+void bind_sorting(nanobind::module_& m);
+
+}  // namespace sluice::python::module
