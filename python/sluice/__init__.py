@@ -15,6 +15,7 @@ except ImportError:  # a development build: PYTHONPATH names the build folder th
     sys.modules[__name__ + "._sluice"] = _sluice
 
 from ._sluice import (  # noqa: F401
+    SearchIndex,
     argsort,
     bincount,
     device_count,
@@ -34,6 +35,7 @@ from ._sluice import (  # noqa: F401
     multiscan_inclusive,
     multisplit,
     multitag,
+    predecessor,
     radix_sort,
     radix_sort_pairs,
     reduce,

@@ -65,6 +65,43 @@ def lower_bound(sorted_keys: object, queries: object, *, algorithm: str = 'autom
 
 def upper_bound(sorted_keys: object, queries: object, *, algorithm: str = 'automatic', queries_sorted: bool = False, out: object | None = None, stream: object | None = None) -> object: ...
 
+def predecessor(sorted_keys: object, queries: object, *, algorithm: str = 'automatic', queries_sorted: bool = False, out: object | None = None, stream: object | None = None) -> object:
+    """
+    int64: the largest index j with sorted_keys[j] <= q for each query, or -1 where no key is <= q (and for a NaN query): upper_bound - 1 (Karsin Def 6.0.1). Arguments as lower_bound's.
+    """
+
+class SearchIndex:
+    """
+    Sorted keys laid out for batched search (search.cuh's search_index, Karsin 6.1): layout 'sorted' (binary search), 'eytzinger' (level-order binary tree) or 'btree' (level-order B-tree of btree_keys_per_node keys a node; 0: the device's tuning). Built on the device of sorted_keys, on the call's stream, which the constructor then waits for, so that any stream may query it; it owns a copy of the keys (the argument is no longer needed). Host (NumPy) keys are copied and searched by binary search whatever the layout. Queries of the keys' dtype on the index's device; answers int64 indices into the sorted order.
+    """
+
+    def __init__(self, sorted_keys: object, layout: str = 'eytzinger', *, btree_keys_per_node: int = 0, stream: object | None = None) -> None: ...
+
+    def lower_bound(self, queries: object, *, out: object | None = None, stream: object | None = None) -> object:
+        """int64: the first index j with keys[j] >= q for each query (len(self) if none)."""
+
+    def upper_bound(self, queries: object, *, out: object | None = None, stream: object | None = None) -> object:
+        """int64: the first index j with keys[j] > q for each query (len(self) if none)."""
+
+    def predecessor(self, queries: object, *, out: object | None = None, stream: object | None = None) -> object:
+        """int64: upper_bound - 1 for each query (-1 where no key is <= q, and for NaN)."""
+
+    def __len__(self) -> int: ...
+
+    @property
+    def layout(self) -> str: ...
+
+    @property
+    def keys_per_node(self) -> int:
+        """B of a btree; 1 for the other layouts"""
+
+    @property
+    def dtype(self) -> str: ...
+
+    @property
+    def device(self) -> int:
+        """the CUDA device of the keys; -1: host memory"""
+
 def histogram_even(samples: object, bins: int, lower: object, upper: object, *, weights: object | None = None, algorithm: str = 'automatic', accumulate: bool = False, out: object | None = None, stream: object | None = None) -> object: ...
 
 def histogram_range(samples: object, splitters: object, *, weights: object | None = None, algorithm: str = 'automatic', accumulate: bool = False, out: object | None = None, stream: object | None = None) -> object: ...

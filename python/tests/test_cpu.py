@@ -396,3 +396,45 @@ def test_merge_bad_inputs():
         sluice.merge(a, b, a_values=a[:4], b_values=b)
     with pytest.raises(ValueError, match="'out'"):
         sluice.merge(a, b, out=np.empty(7, dtype=np.int64))
+
+
+# ---- predecessor, SearchIndex ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+@pytest.mark.parametrize("n", [0, 1, 31, 33, 1000])
+def test_predecessor_and_search_index(dtype, n):
+    keys = np.sort(values(n, dtype, high=200))
+    queries = values(300, dtype, seed=9, high=250)
+    right = np.searchsorted(keys, queries, "right")
+    out = np.full(300, 77, dtype=np.int64)  # poisoned
+    assert sluice.predecessor(keys, queries, out=out) is out
+    np.testing.assert_array_equal(out, right - 1, err_msg=f"n={n} dtype={np.dtype(dtype)}")
+    for layout in ["sorted", "eytzinger", "btree"]:
+        index = sluice.SearchIndex(keys, layout)
+        assert len(index) == n and index.layout == layout and index.device == -1
+        assert index.dtype == np.dtype(dtype).name
+        np.testing.assert_array_equal(index.lower_bound(queries), np.searchsorted(keys, queries, "left"))
+        np.testing.assert_array_equal(index.upper_bound(queries), right)
+        np.testing.assert_array_equal(index.predecessor(queries, out=out), right - 1)
+
+
+def test_predecessor_of_nan_is_minus_one():
+    keys = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(sluice.predecessor(keys, np.array([np.nan, 0.5, 2.0])), [-1, -1, 1])
+    np.testing.assert_array_equal(sluice.SearchIndex(keys).predecessor(np.array([np.nan, 9.0])), [-1, 2])
+
+
+def test_search_index_bad_inputs():
+    keys = np.arange(10, dtype=np.int32)
+    with pytest.raises(ValueError, match="unknown search layout"):
+        sluice.SearchIndex(keys, "bst")
+    with pytest.raises(TypeError, match="'sorted_keys'"):
+        sluice.SearchIndex(keys.astype(np.int8))
+    index = sluice.SearchIndex(keys)
+    with pytest.raises(TypeError, match="'queries'"):
+        index.lower_bound(np.arange(3, dtype=np.int64))
+    with pytest.raises(TypeError, match="'out'"):
+        index.lower_bound(keys, out=np.empty(10, dtype=np.int32))
+    with pytest.raises(TypeError, match="'queries'"):
+        sluice.predecessor(keys, keys.astype(np.float32))

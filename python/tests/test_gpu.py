@@ -246,3 +246,44 @@ def test_merge(arrays, dtype, n):
         _, moved32 = sluice.merge(arrays.device(a), arrays.device(b), a_values=arrays.device(small[:len(a)]),
                                   b_values=arrays.device(small[len(a):]))
         np.testing.assert_array_equal(arrays.host(moved32), order, err_msg=f"n={n} 4-byte values")
+
+
+# ---- predecessor, SearchIndex ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64])
+@pytest.mark.parametrize("n", [0, 1, 31, 33, 4095, 4097, (1 << 20) + 3])
+def test_predecessor_and_search_index(arrays, dtype, n):
+    keys = np.sort(rng_values(n, dtype, high=1 << 20))
+    queries = rng_values(5000, dtype, seed=4, high=(1 << 20) + 100)
+    right = np.searchsorted(keys, queries, "right")
+    dk, dq = arrays.device(keys), arrays.device(queries)
+    out = arrays.device(np.full(len(queries), 77, dtype=np.int64))  # poisoned
+    assert sluice.predecessor(dk, dq, out=out) is out
+    np.testing.assert_array_equal(arrays.host(out), right - 1, err_msg=f"n={n} dtype={np.dtype(dtype)}")
+    for layout in ["sorted", "eytzinger", "btree"]:
+        index = sluice.SearchIndex(dk, layout)
+        assert len(index) == n and index.layout == layout and index.device == 0
+        out = arrays.device(np.full(len(queries), 77, dtype=np.int64))
+        index.lower_bound(dq, out=out)
+        np.testing.assert_array_equal(arrays.host(out), np.searchsorted(keys, queries, "left"),
+                                      err_msg=f"n={n} dtype={np.dtype(dtype)} layout={layout} lower_bound")
+        upper = index.upper_bound(dq)
+        assert arrays.is_mine(upper)
+        np.testing.assert_array_equal(arrays.host(upper), right, err_msg=f"n={n} layout={layout} upper_bound")
+        np.testing.assert_array_equal(arrays.host(index.predecessor(dq)), right - 1,
+                                      err_msg=f"n={n} layout={layout} predecessor")
+
+
+def test_search_index_other_stream_and_device_errors(arrays):
+    keys = np.arange(0, 20_000, 2, dtype=np.int64)
+    index = sluice.SearchIndex(arrays.device(keys), "btree")
+    stream = arrays.stream()
+    queries = np.arange(-3, 20_003, dtype=np.int64)
+    with arrays.use(stream):
+        dq = arrays.device(queries)
+        result = index.predecessor(dq)
+    arrays.sync()
+    np.testing.assert_array_equal(arrays.host(result), np.searchsorted(keys, queries, "right") - 1)
+    with pytest.raises(ValueError, match="index"):
+        index.lower_bound(queries)  # host queries, device index

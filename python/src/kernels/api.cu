@@ -1,5 +1,6 @@
 // libsluice_python_kernels: what no family owns: dtype names, the names of operators and strategies (the
 // one place that parses them), the context cache, counts read back, device facts.
+#include "api_search.hpp"
 #include "common.hpp"
 
 #include <sluice/core/memory.hpp>
@@ -208,6 +209,22 @@ search_algorithm parse_search_algorithm(std::string_view text) {
       {{"automatic", a::automatic}, {"binary_search", a::binary_search}, {"merge_path", a::merge_path},
        {"eytzinger", a::eytzinger}, {"btree", a::btree}, {"sort_queries", a::sort_queries}}};
   return parse_name(text, table, "search algorithm");
+}
+
+search_layout parse_search_layout(std::string_view text) {
+  using l = search_layout;
+  static constexpr std::array<std::pair<std::string_view, l>, 3> table{
+      {{"sorted", l::sorted}, {"eytzinger", l::eytzinger}, {"btree", l::btree}}};
+  return parse_name(text, table, "search layout");
+}
+
+std::string_view name(search_layout layout) {
+  switch (layout) {
+    case search_layout::sorted: return "sorted";
+    case search_layout::eytzinger: return "eytzinger";
+    case search_layout::btree: return "btree";
+  }
+  return "?";
 }
 
 // ---- contexts ----------------------------------------------------------------------------------------------

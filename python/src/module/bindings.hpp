@@ -7,5 +7,7 @@ namespace sluice::python::module {
 
 /// segmented_sort and merge (sorting.cpp).
 void bind_sorting(nanobind::module_& m);
+/// predecessor and the SearchIndex class (search.cpp).
+void bind_search(nanobind::module_& m);
 
 }  // namespace sluice::python::module
