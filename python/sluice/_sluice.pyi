@@ -102,6 +102,26 @@ class SearchIndex:
     def device(self) -> int:
         """the CUDA device of the keys; -1: host memory"""
 
+def string_match(text: object, pattern: object, *, algorithm: str = 'automatic', alphabet_bits: int = 8, verification: str = 'exact', check_alphabet: bool = True, stream: object | None = None) -> object:
+    """
+    int64 positions r, ascending, where text[r:r+len(pattern)] == pattern (overlapping matches all count). text: a uint8/int8 array or bytes; pattern: bytes, str (UTF-8) or a 1-byte array. Counts first, then writes the positions: two passes, reading the count back (synchronises the stream). algorithm: automatic, crk, crk_recurrence, drk, drk_wom32, drk_wom64, hrk, drk_2s; alphabet_bits (1-8): characters compare by their low bits, checked unless check_alphabet=False; verification: exact or fingerprint (the seed's probabilistic matchers).
+    """
+
+def string_match_count(text: object, pattern: object, *, algorithm: str = 'automatic', alphabet_bits: int = 8, verification: str = 'exact', check_alphabet: bool = True, stream: object | None = None) -> int:
+    """
+    The number of matches of pattern in text (an int: synchronises the stream); arguments as string_match's.
+    """
+
+def string_match_bitmap(text: object, pattern: object, *, algorithm: str = 'automatic', alphabet_bits: int = 8, verification: str = 'exact', check_alphabet: bool = True, out: object | None = None, stream: object | None = None) -> object:
+    """
+    uint32 words, bit r % 32 of word r // 32 set where a match starts at r: ceil((n - m + 1) / 32) words (0 when the pattern is longer than the text). Asynchronous (unless alphabet_bits < 8 is checked).
+    """
+
+def multi_string_match(text: object, patterns: object, *, alphabet_bits: int = 8, check_alphabet: bool = True, stream: object | None = None) -> tuple:
+    """
+    (positions int64, pattern_ids int32): every match of any of the patterns (a sequence of bytes or str), sorted by position and then pattern index; overlapping matches and patterns that are prefixes of others all count. Two passes (count, then the hits), each reading the count back.
+    """
+
 def histogram_even(samples: object, bins: int, lower: object, upper: object, *, weights: object | None = None, algorithm: str = 'automatic', accumulate: bool = False, out: object | None = None, stream: object | None = None) -> object: ...
 
 def histogram_range(samples: object, splitters: object, *, weights: object | None = None, algorithm: str = 'automatic', accumulate: bool = False, out: object | None = None, stream: object | None = None) -> object: ...

@@ -438,3 +438,81 @@ def test_search_index_bad_inputs():
         index.lower_bound(keys, out=np.empty(10, dtype=np.int32))
     with pytest.raises(TypeError, match="'queries'"):
         sluice.predecessor(keys, keys.astype(np.float32))
+
+
+# ---- string_match ----------------------------------------------------------------------------------------
+TEXT_SIZES = [0, 1, 31, 33, 8191, 8193, 100_000]
+
+
+def match_oracle(text, pattern):
+    m = len(pattern)
+    if m > len(text):
+        return np.zeros(0, dtype=np.int64)
+    windows = np.lib.stride_tricks.sliding_window_view(text, m)
+    return np.flatnonzero((windows == np.frombuffer(pattern, dtype=np.uint8)).all(axis=1))
+
+
+def random_text(n, alphabet=b"ab", seed=3):
+    rng = np.random.default_rng(seed + n)
+    return np.frombuffer(alphabet, dtype=np.uint8)[rng.integers(0, len(alphabet), n)]
+
+
+@pytest.mark.parametrize("n", TEXT_SIZES)
+@pytest.mark.parametrize("pattern", [b"a", b"aba", b"abbabaab", b"ab" * 9 + b"b", b"aab" * 13])
+def test_string_match(n, pattern):
+    text = random_text(n)
+    expected = match_oracle(text, pattern)
+    np.testing.assert_array_equal(sluice.string_match(text, pattern), expected, err_msg=f"n={n} m={len(pattern)}")
+    assert sluice.string_match_count(text, pattern) == len(expected)
+    words = max(0, (n - len(pattern) + 1 + 31) // 32)
+    out = np.full(words, 0xDEADBEEF, dtype=np.uint32)  # poisoned
+    assert sluice.string_match_bitmap(text, pattern, out=out) is out
+    bits = np.unpackbits(out.view(np.uint8), bitorder="little")
+    np.testing.assert_array_equal(np.flatnonzero(bits), expected, err_msg=f"n={n} bitmap")
+
+
+def test_string_match_pattern_kinds_and_overlaps():
+    text = np.frombuffer(b"aaaaaaaa", dtype=np.uint8)
+    for pattern in [b"aaaa", "aaaa", bytearray(b"aaaa"), np.frombuffer(b"aaaa", dtype=np.uint8)]:
+        np.testing.assert_array_equal(sluice.string_match(text, pattern), np.arange(5))
+    assert sluice.string_match_count(b"abcabc", "bc") == 2  # bytes as the text: the CPU backend
+
+
+def test_string_match_small_alphabet():
+    dna = np.array([0, 1, 2, 3, 0, 1, 2, 3, 1], dtype=np.uint8)
+    np.testing.assert_array_equal(sluice.string_match(dna, bytes([1, 2]), alphabet_bits=2), [1, 5])
+    with pytest.raises(ValueError, match="'text'.*index 2"):
+        sluice.string_match(np.array([0, 1, 4], dtype=np.uint8), bytes([1]), alphabet_bits=2)
+    np.testing.assert_array_equal(  # unchecked: compared by the low 2 bits
+        sluice.string_match(np.array([0, 1, 5], dtype=np.uint8), bytes([1]), alphabet_bits=2, check_alphabet=False),
+        [1, 2])
+
+
+def test_multi_string_match():
+    text = random_text(5000, b"abc")
+    patterns = [b"ab", "abc", b"cab", b"a", b"bcabca"]
+    positions, ids = sluice.multi_string_match(text, patterns)
+    expected = sorted((r, k) for k, p in enumerate(patterns)
+                      for r in match_oracle(text, p.encode() if isinstance(p, str) else p))
+    assert positions.dtype == np.int64 and ids.dtype == np.int32
+    np.testing.assert_array_equal(np.stack([positions, ids], axis=1), np.array(expected).reshape(-1, 2))
+
+
+def test_string_match_bad_inputs():
+    text = random_text(100)
+    with pytest.raises(ValueError, match="'pattern'.*empty"):
+        sluice.string_match(text, b"")
+    with pytest.raises(TypeError, match="'text'"):
+        sluice.string_match(text.astype(np.int32), b"a")
+    with pytest.raises(TypeError, match="'pattern'"):
+        sluice.string_match(text, np.arange(3, dtype=np.int16))
+    with pytest.raises(ValueError, match="'alphabet_bits'"):
+        sluice.string_match(text, b"a", alphabet_bits=9)
+    with pytest.raises(ValueError, match="unknown string match algorithm"):
+        sluice.string_match(text, b"a", algorithm="kmp")
+    with pytest.raises(ValueError, match="'out'"):
+        sluice.string_match_bitmap(text, b"a", out=np.empty(2, dtype=np.uint32))
+    with pytest.raises(TypeError, match="'patterns'"):
+        sluice.multi_string_match(text, "ab")
+    with pytest.raises(ValueError, match="'patterns'"):
+        sluice.multi_string_match(text, [b"a", b""])

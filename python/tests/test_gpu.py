@@ -287,3 +287,57 @@ def test_search_index_other_stream_and_device_errors(arrays):
     np.testing.assert_array_equal(arrays.host(result), np.searchsorted(keys, queries, "right") - 1)
     with pytest.raises(ValueError, match="index"):
         index.lower_bound(queries)  # host queries, device index
+
+
+# ---- string_match ----------------------------------------------------------------------------------------
+
+
+def match_oracle(text, pattern):
+    m = len(pattern)
+    if m > len(text):
+        return np.zeros(0, dtype=np.int64)
+    windows = np.lib.stride_tricks.sliding_window_view(text, m)
+    return np.flatnonzero((windows == np.frombuffer(bytes(pattern), dtype=np.uint8)).all(axis=1))
+
+
+@pytest.mark.parametrize("algorithm", ["automatic", "crk", "drk", "hrk", "drk_2s"])
+@pytest.mark.parametrize("n", [0, 1, 31, 33, 8191, 8193, (1 << 22) + 5])
+def test_string_match(arrays, algorithm, n):
+    rng = np.random.default_rng(n)
+    text = np.frombuffer(b"ab", dtype=np.uint8)[rng.integers(0, 2, n)]
+    dt = arrays.device(text)
+    for pattern in [b"ab", b"abbabaab", b"ab" * 9 + b"b", b"aab" * 13]:
+        if algorithm == "drk_2s" and len(pattern) < 8:
+            continue
+        expected = match_oracle(text, pattern)
+        positions = sluice.string_match(dt, pattern, algorithm=algorithm)
+        assert arrays.is_mine(positions)
+        np.testing.assert_array_equal(arrays.host(positions), expected,
+                                      err_msg=f"n={n} m={len(pattern)} algorithm={algorithm}")
+        assert sluice.string_match_count(dt, arrays.device(np.frombuffer(pattern, dtype=np.uint8)),
+                                         algorithm=algorithm) == len(expected)
+        words = max(0, (n - len(pattern) + 1 + 31) // 32)
+        out = arrays.device(np.full(words, 0xDEADBEEF, dtype=np.uint32))  # poisoned
+        sluice.string_match_bitmap(dt, pattern, algorithm=algorithm, out=out)
+        bits = np.unpackbits(arrays.host(out).view(np.uint8), bitorder="little")
+        np.testing.assert_array_equal(np.flatnonzero(bits), expected, err_msg=f"n={n} m={len(pattern)} bitmap")
+
+
+@pytest.mark.parametrize("n", [0, 1, 33, 100_000])
+def test_multi_string_match(arrays, n):
+    rng = np.random.default_rng(n)
+    text = np.frombuffer(b"abc", dtype=np.uint8)[rng.integers(0, 3, n)]
+    patterns = [b"ab", b"abc", b"cab", b"a", b"bcabca"]
+    positions, ids = sluice.multi_string_match(arrays.device(text), patterns)
+    assert arrays.is_mine(positions) and arrays.is_mine(ids)
+    expected = sorted((r, k) for k, p in enumerate(patterns) for r in match_oracle(text, p))
+    got = np.stack([arrays.host(positions), arrays.host(ids)], axis=1)
+    np.testing.assert_array_equal(got, np.array(expected, dtype=np.int64).reshape(-1, 2), err_msg=f"n={n}")
+
+
+def test_string_match_errors(arrays):
+    text = arrays.device(np.array([0, 1, 4, 1], dtype=np.uint8))
+    with pytest.raises(ValueError, match="'text'.*index 2"):
+        sluice.string_match(text, bytes([1]), alphabet_bits=2)
+    with pytest.raises(ValueError, match="'pattern'"):
+        sluice.string_match(text, b"")

@@ -1,6 +1,7 @@
 // libsluice_python_kernels: what no family owns: dtype names, the names of operators and strategies (the
 // one place that parses them), the context cache, counts read back, device facts.
 #include "api_search.hpp"
+#include "api_strings.hpp"
 #include "common.hpp"
 
 #include <sluice/core/memory.hpp>
@@ -225,6 +226,21 @@ std::string_view name(search_layout layout) {
     case search_layout::btree: return "btree";
   }
   return "?";
+}
+
+string_match_algorithm parse_string_match_algorithm(std::string_view text) {
+  using a = string_match_algorithm;
+  static constexpr std::array<std::pair<std::string_view, a>, 8> table{
+      {{"automatic", a::automatic}, {"crk", a::crk}, {"crk_recurrence", a::crk_recurrence}, {"drk", a::drk},
+       {"drk_wom32", a::drk_wom32}, {"drk_wom64", a::drk_wom64}, {"hrk", a::hrk}, {"drk_2s", a::drk_2s}}};
+  return parse_name(text, table, "string match algorithm");
+}
+
+match_verification parse_match_verification(std::string_view text) {
+  using v = match_verification;
+  static constexpr std::array<std::pair<std::string_view, v>, 2> table{
+      {{"exact", v::exact}, {"fingerprint", v::fingerprint}}};
+  return parse_name(text, table, "match verification");
 }
 
 // ---- contexts ----------------------------------------------------------------------------------------------

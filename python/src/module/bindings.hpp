@@ -9,5 +9,7 @@ namespace sluice::python::module {
 void bind_sorting(nanobind::module_& m);
 /// predecessor and the SearchIndex class (search.cpp).
 void bind_search(nanobind::module_& m);
+/// string_match, string_match_count, string_match_bitmap, multi_string_match (strings.cpp).
+void bind_strings(nanobind::module_& m);
 
 }  // namespace sluice::python::module

@@ -674,6 +674,7 @@ NB_MODULE(_sluice, module_) {
   module_.def("multitag", &mod::multitag, "labels"_a, "m"_a, nb::kw_only(), "counts"_a = false, "algorithm"_a = "automatic",
         "strict"_a = false, "stream"_a = none);
   mod::bind_sorting(module_);
+  mod::bind_strings(module_);
   mod::bind_search(module_);
   module_.def("info", &mod::info, "device"_a = 0);
   module_.def("device_count", [] { return sp::device_count(); });
