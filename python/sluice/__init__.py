@@ -16,6 +16,7 @@ except ImportError:  # a development build: PYTHONPATH names the build folder th
 
 from ._sluice import (  # noqa: F401
     SearchIndex,
+    SlabHash,
     argsort,
     bincount,
     device_count,
@@ -23,6 +24,8 @@ from ._sluice import (  # noqa: F401
     exclusive_scan_by_key,
     first_order_linear_recurrence,
     gather,
+    group_by_reduce,
+    hash_unique,
     histogram_even,
     histogram_range,
     inclusive_scan,

@@ -102,6 +102,71 @@ class SearchIndex:
     def device(self) -> int:
         """the CUDA device of the keys; -1: host memory"""
 
+class SlabHash:
+    """
+    A GPU hash table (containers/slab_hash.cuh, Ashkiani ch. 5): a map of int32/uint32/int64/uint64 keys to values of the key's width (int, uint or float), or, with value_dtype=None, a set. Duplicates are kept by insert (a multimap), one instance a key by insert_or_assign. Keys are hashed and compared as bits: the bit patterns 0xFF..FF and 0xFF..FE are reserved (-1 and -2 for signed keys): insert and erase raise ValueError naming 'keys' and the index, queries report them absent. It grows (more buckets) as it fills unless grow=False; capacity sizes it at first. device: a CUDA ordinal (default 0) or 'cpu' (a sequential table with the same semantics, NumPy arrays). Every call runs on its stream= or its keys' library's current stream; changes, size and retrieve_all read a status back (synchronising that stream), queries (find, contains, count) are asynchronous.
+    """
+
+    def __init__(self, key_dtype: object, value_dtype: object | None = None, *, capacity: int = 0, grow: bool = True, device: object = 0, stream: object | None = None) -> None: ...
+
+    def insert(self, keys: object, values: object | None = None, *, stream: object | None = None) -> None:
+        """Inserts every key (with its value for a map); duplicates are kept."""
+
+    def insert_or_assign(self, keys: object, values: object | None = None, *, stream: object | None = None) -> None:
+        """
+        Sets each key's value, inserting absent keys (equal keys in one batch: one of their values remains); a set inserts the keys not present.
+        """
+
+    def erase(self, keys: object, *, stream: object | None = None) -> None:
+        """Removes each key's least recent instance (absent keys: nothing)."""
+
+    def find(self, keys: object, default: object | None = None, *, stream: object | None = None) -> object:
+        """
+        The value of each key's least recent instance: with default=, the values (default where absent); without, (values, found) with 0 where absent and found a bool mask (a second query).
+        """
+
+    def contains(self, keys: object, *, stream: object | None = None) -> object:
+        """bool: each key present."""
+
+    def count(self, keys: object, *, stream: object | None = None) -> object:
+        """uint32: the instances of each key."""
+
+    def size(self, *, stream: object | None = None) -> int:
+        """Live elements (synchronises the stream)."""
+
+    def __len__(self) -> int: ...
+
+    def retrieve_all(self, *, like: object | None = None, stream: object | None = None) -> object:
+        """
+        Every live element in no particular order: keys, or (keys, values) for a map; arrays of the library of like= or of the last keys the table was given.
+        """
+
+    def clear(self, *, stream: object | None = None) -> None:
+        """Removes every element."""
+
+    @property
+    def key_dtype(self) -> str: ...
+
+    @property
+    def value_dtype(self) -> str | None: ...
+
+    @property
+    def is_map(self) -> bool: ...
+
+    @property
+    def device(self) -> int:
+        """a CUDA ordinal; -1: the host"""
+
+def hash_unique(keys: object, *, stream: object | None = None) -> object:
+    """
+    The distinct keys (int32, uint32, int64, uint64; SlabHash's reserved words rejected) in no particular order, by a slab set (containers/group_by.cuh's unique; no sort; the host: first occurrences in order). Flattened; reads the count back (synchronises the stream). sluice.unique is the sorted-runs one.
+    """
+
+def group_by_reduce(keys: object, values: object, op: str = 'sum', *, stream: object | None = None) -> tuple:
+    """
+    (distinct keys, op over each key's values) in no particular order, by a slab hash insert-or-reduce (containers/group_by.cuh; no sort; the host: first occurrences in order). Keys as hash_unique's; values a numeric dtype of the keys' width; op: sum, min, max (float sums round differently run to run). Reads the count back (synchronises).
+    """
+
 def string_match(text: object, pattern: object, *, algorithm: str = 'automatic', alphabet_bits: int = 8, verification: str = 'exact', check_alphabet: bool = True, stream: object | None = None) -> object:
     """
     int64 positions r, ascending, where text[r:r+len(pattern)] == pattern (overlapping matches all count). text: a uint8/int8 array or bytes; pattern: bytes, str (UTF-8) or a 1-byte array. Counts first, then writes the positions: two passes, reading the count back (synchronises the stream). algorithm: automatic, crk, crk_recurrence, drk, drk_wom32, drk_wom64, hrk, drk_2s; alphabet_bits (1-8): characters compare by their low bits, checked unless check_alphabet=False; verification: exact or fingerprint (the seed's probabilistic matchers).

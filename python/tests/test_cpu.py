@@ -516,3 +516,105 @@ def test_string_match_bad_inputs():
         sluice.multi_string_match(text, "ab")
     with pytest.raises(ValueError, match="'patterns'"):
         sluice.multi_string_match(text, [b"a", b""])
+
+
+# ---- SlabHash (device="cpu": the sequential table with the slab hash's semantics) ------------------------
+KEY_VALUE = [(np.int32, np.int32), (np.uint32, np.float32), (np.int64, np.float64), (np.uint64, np.uint64)]
+
+
+@pytest.mark.parametrize("key_dtype,value_dtype", KEY_VALUE)
+@pytest.mark.parametrize("n", [0, 1, 31, 33, 1000])
+def test_slab_hash_map_on_host(key_dtype, value_dtype, n):
+    rng = np.random.default_rng(n)
+    keys = rng.permutation(np.arange(n, dtype=key_dtype) * 3)  # distinct
+    vals = (np.arange(n) + 0.5 if np.dtype(value_dtype).kind == "f" else np.arange(n)).astype(value_dtype)
+    table = sluice.SlabHash(key_dtype, value_dtype, capacity=n, device="cpu")
+    assert table.is_map and table.device == -1 and table.key_dtype == np.dtype(key_dtype).name
+    table.insert(keys, vals)
+    assert len(table) == n
+    queries = np.concatenate([keys[: n // 2], np.arange(n, dtype=key_dtype) * 3 + 1])  # present, then absent
+    found, present = table.find(queries)
+    expected_present = np.concatenate([np.ones(n // 2, bool), np.zeros(n, bool)])
+    np.testing.assert_array_equal(present, expected_present)
+    np.testing.assert_array_equal(found[: n // 2], vals[: n // 2])
+    np.testing.assert_array_equal(found[n // 2:], np.zeros(n, value_dtype))
+    np.testing.assert_array_equal(table.find(queries, default=7)[n // 2:], np.full(n, 7, value_dtype))
+    np.testing.assert_array_equal(table.contains(queries), expected_present)
+    table.insert(keys[:5], vals[:5])  # duplicates kept
+    np.testing.assert_array_equal(table.count(keys[:7]), [2] * min(5, n) + [1] * max(0, min(7, n) - 5))
+    table.erase(keys[:5])  # the least recent instances
+    np.testing.assert_array_equal(table.count(keys[:5]), np.ones(min(5, n), np.uint32))
+    table.insert_or_assign(keys, vals[::-1].copy())
+    np.testing.assert_array_equal(table.find(keys, default=0), vals[::-1])
+    out_keys, out_values = table.retrieve_all()
+    order = np.argsort(out_keys)
+    np.testing.assert_array_equal(out_keys[order], np.sort(keys))
+    np.testing.assert_array_equal(out_values[order], vals[::-1][np.argsort(keys)])
+    table.clear()
+    assert table.size() == 0 and len(table.retrieve_all()[0]) == 0
+
+
+@pytest.mark.parametrize("key_dtype", [np.int32, np.uint64])
+def test_slab_set_on_host(key_dtype):
+    table = sluice.SlabHash(key_dtype, device="cpu")
+    assert not table.is_map and table.value_dtype is None
+    keys = np.array([5, 9, 5, 1], dtype=key_dtype)
+    table.insert_or_assign(keys)  # a set: each key once
+    assert len(table) == 3
+    table.insert(keys)  # duplicates kept
+    np.testing.assert_array_equal(table.count(np.array([5, 9, 2], dtype=key_dtype)), [3, 2, 0])
+    np.testing.assert_array_equal(np.sort(table.retrieve_all()), np.sort(np.concatenate([[1, 5, 9], keys])))
+
+
+def test_slab_hash_bad_inputs():
+    with pytest.raises(TypeError, match="'key_dtype'"):
+        sluice.SlabHash(np.float32, device="cpu")
+    with pytest.raises(TypeError, match="'value_dtype'"):
+        sluice.SlabHash(np.int32, np.int64, device="cpu")
+    with pytest.raises(TypeError, match="'key_dtype'"):
+        sluice.SlabHash("int33", device="cpu")
+    table = sluice.SlabHash("int64", "float64", device="cpu")
+    keys = np.array([1, -1, 3], dtype=np.int64)
+    with pytest.raises(ValueError, match="'keys'.*reserved.*index 1"):
+        table.insert(keys, np.zeros(3))
+    assert len(table) == 0  # a rejected batch changes nothing
+    with pytest.raises(TypeError, match="'keys'"):
+        table.insert(keys.astype(np.int32), np.zeros(3))
+    with pytest.raises(ValueError, match="'values'"):
+        table.insert(np.array([1, 2], dtype=np.int64), np.zeros(3))
+    with pytest.raises(ValueError, match="needs 'values'"):
+        table.insert(np.array([1, 2], dtype=np.int64))
+    with pytest.raises(ValueError, match="no 'values'"):
+        sluice.SlabHash("int32", device="cpu").insert(np.array([1], np.int32), np.array([1], np.int32))
+    np.testing.assert_array_equal(table.contains(keys), [False, False, False])  # queries: reserved keys absent
+
+
+@pytest.mark.parametrize("key_dtype,value_dtype", KEY_VALUE)
+@pytest.mark.parametrize("n", [0, 1, 31, 33, 1000])
+def test_hash_unique_and_group_by_reduce(key_dtype, value_dtype, n):
+    rng = np.random.default_rng(n)
+    keys = rng.integers(0, max(1, n // 3), n).astype(key_dtype)
+    vals = rng.integers(-50 if np.dtype(value_dtype).kind != "u" else 0, 50, n).astype(value_dtype)
+    np.testing.assert_array_equal(np.sort(sluice.hash_unique(keys)), np.unique(keys))
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    for op, ufunc, start in [("sum", np.add, 0), ("min", np.minimum, np.inf), ("max", np.maximum, -np.inf)]:
+        expected = np.full(len(distinct), start, dtype=np.float64)
+        ufunc.at(expected, inverse.reshape(-1), vals.astype(np.float64))
+        out_keys, out_values = sluice.group_by_reduce(keys, vals, op)
+        order = np.argsort(out_keys)
+        np.testing.assert_array_equal(out_keys[order], distinct, err_msg=f"n={n} op={op}")
+        np.testing.assert_array_equal(out_values[order], expected.astype(value_dtype), err_msg=f"n={n} op={op}")
+
+
+def test_group_by_bad_inputs():
+    keys = np.array([1, 2, 1], dtype=np.int32)
+    with pytest.raises(TypeError, match="'keys'"):
+        sluice.hash_unique(keys.astype(np.float32))
+    with pytest.raises(ValueError, match="'keys'.*index 0"):
+        sluice.hash_unique(np.array([-1, 2], dtype=np.int32))
+    with pytest.raises(TypeError, match="'values'"):
+        sluice.group_by_reduce(keys, np.ones(3, dtype=np.float64))
+    with pytest.raises(ValueError, match="'values'"):
+        sluice.group_by_reduce(keys, np.ones(2, dtype=np.float32))
+    with pytest.raises(ValueError, match="operator 'prod'"):
+        sluice.group_by_reduce(keys, np.ones(3, dtype=np.float32), "prod")

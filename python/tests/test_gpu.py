@@ -341,3 +341,75 @@ def test_string_match_errors(arrays):
         sluice.string_match(text, bytes([1]), alphabet_bits=2)
     with pytest.raises(ValueError, match="'pattern'"):
         sluice.string_match(text, b"")
+
+
+# ---- SlabHash ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key_dtype,value_dtype", [(np.int32, np.int32), (np.uint32, np.float32),
+                                                   (np.int64, np.float64), (np.uint64, np.uint64)])
+@pytest.mark.parametrize("n", [0, 1, 31, 33, 4095, 4097, (1 << 20) + 3])
+def test_slab_hash_map(arrays, key_dtype, value_dtype, n):
+    rng = np.random.default_rng(n)
+    keys = rng.permutation(np.arange(n, dtype=key_dtype) * 3)  # distinct
+    vals = rng.integers(0, 1 << 20, n).astype(value_dtype)
+    table = sluice.SlabHash(key_dtype, value_dtype, capacity=n // 4)  # grows
+    dk, dv = arrays.device(keys), arrays.device(vals)
+    table.insert(dk, dv)
+    assert table.size() == n, f"n={n} {np.dtype(key_dtype)}"
+    queries = np.concatenate([keys[: n // 2], np.arange(n, dtype=key_dtype) * 3 + 1])  # present, then absent
+    found, present = table.find(arrays.device(queries))
+    assert arrays.is_mine(found) and arrays.is_mine(present)
+    expected_present = np.concatenate([np.ones(n // 2, bool), np.zeros(n, bool)])
+    np.testing.assert_array_equal(arrays.host(present), expected_present, err_msg=f"n={n} contains")
+    np.testing.assert_array_equal(arrays.host(found)[: n // 2], vals[: n // 2], err_msg=f"n={n} find")
+    with_default = arrays.host(table.find(arrays.device(queries), default=7))
+    np.testing.assert_array_equal(with_default[n // 2:], np.full(n, 7, value_dtype), err_msg=f"n={n} default")
+    table.insert(dk[:100], dv[:100])  # duplicates kept
+    counts = arrays.host(table.count(dk[:200]))
+    np.testing.assert_array_equal(counts, [2] * min(100, n) + [1] * max(0, min(200, n) - 100), err_msg=f"n={n}")
+    table.erase(dk[:100])
+    table.insert_or_assign(dk, arrays.device(vals[::-1].copy()))
+    np.testing.assert_array_equal(arrays.host(table.find(dk, default=0)), vals[::-1], err_msg=f"n={n} assign")
+    out_keys, out_values = table.retrieve_all()
+    assert arrays.is_mine(out_keys)
+    order = np.argsort(arrays.host(out_keys))
+    np.testing.assert_array_equal(arrays.host(out_keys)[order], np.sort(keys), err_msg=f"n={n} retrieve_all")
+    np.testing.assert_array_equal(arrays.host(out_values)[order], vals[::-1][np.argsort(keys)])
+    table.clear()
+    assert len(table) == 0
+
+
+def test_slab_set_and_errors(arrays):
+    table = sluice.SlabHash(np.uint64)
+    keys = arrays.device(np.array([5, 9, 5, 1], dtype=np.uint64))
+    table.insert_or_assign(keys)
+    assert len(table) == 3
+    np.testing.assert_array_equal(arrays.host(table.contains(keys)), [True] * 4)
+    with pytest.raises(ValueError, match="'keys'.*index 1"):
+        table.insert(arrays.device(np.array([3, (1 << 64) - 1], dtype=np.uint64)))
+    assert len(table) == 3  # a rejected batch changes nothing
+    with pytest.raises(ValueError, match="host memory"):
+        table.insert(np.array([3], dtype=np.uint64))
+
+
+@pytest.mark.parametrize("value_dtype", [np.int32, np.float32, np.int64, np.float64])
+@pytest.mark.parametrize("n", [0, 1, 31, 33, 4097, (1 << 20) + 3])
+def test_hash_unique_and_group_by_reduce(arrays, value_dtype, n):
+    key_dtype = np.int32 if np.dtype(value_dtype).itemsize == 4 else np.uint64
+    rng = np.random.default_rng(n)
+    keys = rng.integers(0, max(1, n // 5), n).astype(key_dtype)
+    vals = rng.integers(-100, 100, n).astype(value_dtype)  # integral: float sums exact
+    dk, dv = arrays.device(keys), arrays.device(vals)
+    unique_keys = sluice.hash_unique(dk)
+    assert arrays.is_mine(unique_keys)
+    np.testing.assert_array_equal(np.sort(arrays.host(unique_keys)), np.unique(keys), err_msg=f"n={n}")
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    for op, ufunc, start in [("sum", np.add, 0), ("min", np.minimum, np.inf), ("max", np.maximum, -np.inf)]:
+        expected = np.full(len(distinct), start, dtype=np.float64)
+        ufunc.at(expected, inverse.reshape(-1), vals.astype(np.float64))
+        out_keys, out_values = sluice.group_by_reduce(dk, dv, op)
+        order = np.argsort(arrays.host(out_keys))
+        np.testing.assert_array_equal(arrays.host(out_keys)[order], distinct, err_msg=f"n={n} op={op}")
+        np.testing.assert_array_equal(arrays.host(out_values)[order], expected.astype(value_dtype),
+                                      err_msg=f"n={n} op={op} values={np.dtype(value_dtype)}")

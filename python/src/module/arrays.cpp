@@ -23,6 +23,13 @@ std::int64_t element_count(const shape_t& shape) {
 
 std::int64_t length(const argument& a) { return static_cast<std::int64_t>(a.view.size); }
 
+scalar to_scalar(nb::handle value, const char* function, const char* parameter) {
+  if (PyBool_Check(value.ptr()) || PyLong_Check(value.ptr())) return scalar::of(nb::cast<std::int64_t>(value));
+  if (PyFloat_Check(value.ptr())) return scalar::of(nb::cast<double>(value));
+  if (nb::hasattr(value, "item")) return to_scalar(value.attr("item")(), function, parameter);  // 0-d arrays, numpy scalars
+  raise(error_kind::type, "sluice." + std::string(function) + ": '" + parameter + "' must be a number");
+}
+
 namespace {
 
 constexpr std::size_t dtype_count = 12;
@@ -317,6 +324,25 @@ std::uintptr_t stream_value(nb::handle stream) {
 }
 
 }  // namespace
+
+call call_on(int device, nb::handle stream) {
+  call c;
+  c.device = device;
+  if (device >= 0 && stream && !stream.is_none()) c.stream = stream_value(stream);
+  return c;
+}
+
+std::optional<dtype> dtype_named(nb::handle type) {
+  std::string text = nb::cast<std::string>(nb::str(type));
+  if (!PyUnicode_Check(type.ptr())) {
+    if (text.starts_with("torch.")) text = text.substr(6);                              // torch.int32
+    else if (nb::hasattr(type, "name") && !PyType_Check(type.ptr())) text = nb::cast<std::string>(type.attr("name"));  // numpy.dtype
+    else if (nb::hasattr(type, "__name__")) text = nb::cast<std::string>(type.attr("__name__"));  // numpy.int32
+  }
+  for (std::size_t k = 0; k < dtype_count; ++k)
+    if (name(static_cast<dtype>(k)) == text) return static_cast<dtype>(k);
+  return std::nullopt;
+}
 
 // ---- invocation -------------------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,5 +75,12 @@ nb::object reshaped(const argument& a, const shape_t& shape);
 std::int64_t element_count(const shape_t& shape);
 /// The elements of an argument (N-D arrays count flattened).
 std::int64_t length(const argument& a);
+/// A number argument (int, float, bool, NumPy scalar, 0-d array), else a type error naming it.
+scalar to_scalar(nb::handle value, const char* function, const char* parameter);
+/// A call on `device` (−1: the host) and the explicit stream, or the legacy default one: for calls
+/// without an array to take them from.
+call call_on(int device, nb::handle stream);
+/// The dtype a name or dtype object stands for ("int32", numpy.int32, numpy.dtype("int32"), torch.int32).
+std::optional<dtype> dtype_named(nb::handle type);
 
 }  // namespace sluice::python::module

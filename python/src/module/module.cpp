@@ -20,13 +20,6 @@ namespace {
 
 using namespace nb::literals;
 
-scalar to_scalar(nb::handle value, const char* function, const char* parameter) {
-  if (PyBool_Check(value.ptr()) || PyLong_Check(value.ptr())) return scalar::of(nb::cast<std::int64_t>(value));
-  if (PyFloat_Check(value.ptr())) return scalar::of(nb::cast<double>(value));
-  if (nb::hasattr(value, "item")) return to_scalar(value.attr("item")(), function, parameter);  // 0-d arrays, numpy scalars
-  raise(error_kind::type, "sluice." + std::string(function) + ": '" + parameter + "' must be a number");
-}
-
 std::optional<scalar> optional_scalar(nb::handle value, const char* function, const char* parameter) {
   if (value.is_none()) return std::nullopt;
   return to_scalar(value, function, parameter);
@@ -676,6 +669,7 @@ NB_MODULE(_sluice, module_) {
   mod::bind_sorting(module_);
   mod::bind_strings(module_);
   mod::bind_search(module_);
+  mod::bind_containers(module_);
   module_.def("info", &mod::info, "device"_a = 0);
   module_.def("device_count", [] { return sp::device_count(); });
   module_.def("synchronize", &mod::synchronize_stream, "x"_a, nb::kw_only(), "stream"_a = none,
