@@ -15,6 +15,7 @@ except ImportError:  # a development build: PYTHONPATH names the build folder th
     sys.modules[__name__ + "._sluice"] = _sluice
 
 from ._sluice import (  # noqa: F401
+    Lsm,
     SearchIndex,
     SlabHash,
     argsort,

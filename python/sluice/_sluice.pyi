@@ -157,6 +157,63 @@ class SlabHash:
     def device(self) -> int:
         """a CUDA ordinal; -1: the host"""
 
+class Lsm:
+    """
+    A GPU LSM (containers/lsm.cuh, Ashkiani ch. 4): a batched ordered map of int32/uint32/int64/uint64 keys (every bit pattern usable, ordered as their dtype) to values of the key's width (int, uint or float), in levels of sorted arrays of batch_size * 2^i elements. Updates apply in batch order (the last operation on a key in a batch wins); capacity bounds the resident elements (stale copies and tombstones included: cleanup() drops them; cleanup_stale_fraction > 0 runs it by itself). device: a CUDA ordinal (default 0) or 'cpu' (a std::map with the same semantics). Calls run as SlabHash's: updates and lookups asynchronous, count / range / size read sizes back.
+    """
+
+    def __init__(self, key_dtype: object, value_dtype: object, *, batch_size: int = 65536, capacity: int = 16777216, cleanup_stale_fraction: float = 0.0, device: object = 0, stream: object | None = None) -> None: ...
+
+    def insert(self, keys: object, values: object, *, stream: object | None = None) -> None:
+        """k -> v for every pair, replacing."""
+
+    def erase(self, keys: object, *, stream: object | None = None) -> None:
+        """Removes every key (a tombstone each; absent keys: nothing)."""
+
+    def bulk_build(self, keys: object, values: object, *, stream: object | None = None) -> None:
+        """The content replaced by the pairs (the last of equal keys wins): one sort."""
+
+    def lookup(self, queries: object, default: object | None = None, *, stream: object | None = None) -> object:
+        """Each query's value: with default=, the values (default where absent); without, (values, found)."""
+
+    def contains(self, queries: object, *, stream: object | None = None) -> object:
+        """bool: each query present."""
+
+    def count(self, k1: object, k2: object, *, stream: object | None = None) -> object:
+        """uint64: the live keys in [k1[i], k2[i]] (0 where k1[i] > k2[i])."""
+
+    def range(self, k1: object, k2: object, *, stream: object | None = None) -> tuple:
+        """
+        (offsets uint64, keys, values): query i's live pairs in [k1[i], k2[i]], ascending, at [offsets[i], offsets[i+1]).
+        """
+
+    def successor(self, queries: object, *, stream: object | None = None) -> tuple:
+        """(keys, values, found): the live pair with the smallest key >= q (found False: none)."""
+
+    def predecessor(self, queries: object, *, stream: object | None = None) -> tuple:
+        """(keys, values, found): the live pair with the largest key <= q (found False: none)."""
+
+    def cleanup(self, *, stream: object | None = None) -> None:
+        """Drops stale copies and tombstones (the answers do not change)."""
+
+    def clear(self, *, stream: object | None = None) -> None:
+        """Removes every element."""
+
+    def size(self, *, stream: object | None = None) -> int:
+        """Live keys (synchronises the stream)."""
+
+    def __len__(self) -> int: ...
+
+    @property
+    def key_dtype(self) -> str: ...
+
+    @property
+    def value_dtype(self) -> str: ...
+
+    @property
+    def device(self) -> int:
+        """a CUDA ordinal; -1: the host"""
+
 def hash_unique(keys: object, *, stream: object | None = None) -> object:
     """
     The distinct keys (int32, uint32, int64, uint64; SlabHash's reserved words rejected) in no particular order, by a slab set (containers/group_by.cuh's unique; no sort; the host: first occurrences in order). Flattened; reads the count back (synchronises the stream). sluice.unique is the sorted-runs one.

@@ -618,3 +618,56 @@ def test_group_by_bad_inputs():
         sluice.group_by_reduce(keys, np.ones(2, dtype=np.float32))
     with pytest.raises(ValueError, match="operator 'prod'"):
         sluice.group_by_reduce(keys, np.ones(3, dtype=np.float32), "prod")
+
+
+# ---- Lsm (device="cpu": a std::map with the LSM's semantics) ---------------------------------------------
+
+
+@pytest.mark.parametrize("key_dtype,value_dtype", [(np.int32, np.float32), (np.uint32, np.uint32),
+                                                   (np.int64, np.int64), (np.uint64, np.float64)])
+def test_lsm_on_host(key_dtype, value_dtype):
+    lsm = sluice.Lsm(key_dtype, value_dtype, batch_size=64, device="cpu")
+    assert lsm.device == -1 and lsm.key_dtype == np.dtype(key_dtype).name
+    keys = np.array([5, 3, 9, 3, 1], dtype=key_dtype)
+    lsm.insert(keys, np.array([50, 30, 90, 31, 10], dtype=value_dtype))  # the batch's last 3 wins
+    lsm.erase(np.array([9, 4], dtype=key_dtype))
+    assert len(lsm) == 3
+    queries = np.array([1, 3, 4, 5, 9], dtype=key_dtype)
+    found, present = lsm.lookup(queries)
+    np.testing.assert_array_equal(present, [True, True, False, True, False])
+    np.testing.assert_array_equal(found[present], np.array([10, 31, 50], dtype=value_dtype))
+    np.testing.assert_array_equal(lsm.lookup(queries, default=-1 if np.dtype(value_dtype).kind != "u" else 7)[2],
+                                  -1 if np.dtype(value_dtype).kind != "u" else 7)
+    np.testing.assert_array_equal(lsm.contains(queries), present)
+    k1, k2 = np.array([0, 2, 6, 5], dtype=key_dtype), np.array([10, 4, 8, 1], dtype=key_dtype)
+    np.testing.assert_array_equal(lsm.count(k1, k2), [3, 1, 0, 0])
+    offsets, range_keys, range_values = lsm.range(k1, k2)
+    np.testing.assert_array_equal(offsets, [0, 3, 4, 4, 4])
+    np.testing.assert_array_equal(range_keys, np.array([1, 3, 5, 3], dtype=key_dtype))
+    np.testing.assert_array_equal(range_values, np.array([10, 31, 50, 31], dtype=value_dtype))
+    succ_keys, succ_values, succ_found = lsm.successor(np.array([2, 6], dtype=key_dtype))
+    np.testing.assert_array_equal(succ_keys[succ_found], [3])
+    np.testing.assert_array_equal(succ_found, [True, False])
+    pred_keys, _, pred_found = lsm.predecessor(np.array([0, 4], dtype=key_dtype))
+    np.testing.assert_array_equal(pred_found, [False, True])
+    assert pred_keys[1] == 3
+    lsm.bulk_build(np.array([2, 2], dtype=key_dtype), np.array([1, 2], dtype=value_dtype))
+    assert len(lsm) == 1 and lsm.lookup(np.array([2], dtype=key_dtype), default=0)[0] == 2
+    lsm.clear()
+    assert lsm.size() == 0
+
+
+def test_lsm_bad_inputs():
+    with pytest.raises(TypeError, match="'key_dtype'"):
+        sluice.Lsm(np.float64, np.float64, device="cpu")
+    with pytest.raises(TypeError, match="'value_dtype'"):
+        sluice.Lsm(np.int64, np.int32, device="cpu")
+    lsm = sluice.Lsm(np.int64, np.int64, device="cpu")
+    with pytest.raises(TypeError, match="'keys'"):
+        lsm.insert(np.arange(3, dtype=np.int32), np.arange(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="'values'"):
+        lsm.insert(np.arange(3, dtype=np.int64), np.arange(2, dtype=np.int64))
+    with pytest.raises(TypeError, match="insert"):
+        lsm.insert(np.arange(3, dtype=np.int64), None)
+    with pytest.raises(ValueError, match="'k2'"):
+        lsm.count(np.arange(3, dtype=np.int64), np.arange(2, dtype=np.int64))

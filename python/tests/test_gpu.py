@@ -413,3 +413,47 @@ def test_hash_unique_and_group_by_reduce(arrays, value_dtype, n):
         np.testing.assert_array_equal(arrays.host(out_keys)[order], distinct, err_msg=f"n={n} op={op}")
         np.testing.assert_array_equal(arrays.host(out_values)[order], expected.astype(value_dtype),
                                       err_msg=f"n={n} op={op} values={np.dtype(value_dtype)}")
+
+
+# ---- Lsm --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key_dtype,value_dtype", [(np.int32, np.float32), (np.uint32, np.uint32),
+                                                   (np.int64, np.int64), (np.uint64, np.float64)])
+@pytest.mark.parametrize("n", [0, 1, 31, 33, 4095, 4097, (1 << 20) + 3])
+def test_lsm(arrays, key_dtype, value_dtype, n):
+    rng = np.random.default_rng(n)
+    low = -(1 << 20) if np.dtype(key_dtype).kind == "i" else 0
+    keys = rng.integers(low, 1 << 20, n).astype(key_dtype)
+    vals = rng.integers(0, 1 << 20, n).astype(value_dtype)
+    erased = keys[: n // 4]
+    model = dict(zip(keys.tolist(), vals.tolist()))  # the last of equal keys wins
+    for k in erased.tolist():
+        model.pop(k, None)
+    lsm = sluice.Lsm(key_dtype, value_dtype, batch_size=4096, capacity=4 * n + 4096)
+    lsm.insert(arrays.device(keys), arrays.device(vals))
+    lsm.erase(arrays.device(erased))
+    assert lsm.size() == len(model), f"n={n}"
+    queries = rng.integers(low, 1 << 20, 5000).astype(key_dtype)
+    found, present = lsm.lookup(arrays.device(queries))
+    assert arrays.is_mine(found)
+    expected_present = np.array([q in model for q in queries.tolist()], dtype=bool)
+    np.testing.assert_array_equal(arrays.host(present), expected_present, err_msg=f"n={n} lookup")
+    np.testing.assert_array_equal(arrays.host(found)[expected_present],
+                                  np.array([model[q] for q in queries[expected_present].tolist()], dtype=value_dtype))
+    live = np.array(sorted(model), dtype=key_dtype)
+    k1 = np.sort(queries[:100])
+    k2 = k1 + key_dtype(5000)  # keys stay below 2^20 + 5000: no overflow
+    expected_counts = np.searchsorted(live, k2, "right") - np.searchsorted(live, k1, "left")
+    np.testing.assert_array_equal(arrays.host(lsm.count(arrays.device(k1), arrays.device(k2))), expected_counts)
+    offsets, range_keys, _ = lsm.range(arrays.device(k1), arrays.device(k2))
+    np.testing.assert_array_equal(np.diff(arrays.host(offsets)), expected_counts, err_msg=f"n={n} range")
+    np.testing.assert_array_equal(arrays.host(range_keys),
+                                  np.concatenate([live[np.searchsorted(live, a): np.searchsorted(live, b, "right")]
+                                                  for a, b in zip(k1, k2)] + [np.zeros(0, key_dtype)]))
+    succ_keys, _, succ_found = lsm.successor(arrays.device(queries))
+    at = np.searchsorted(live, queries, "left")
+    np.testing.assert_array_equal(arrays.host(succ_found), at < len(live), err_msg=f"n={n} successor")
+    np.testing.assert_array_equal(arrays.host(succ_keys)[at < len(live)], live[at[at < len(live)]])
+    lsm.cleanup()
+    assert len(lsm) == len(model)

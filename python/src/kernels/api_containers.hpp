@@ -5,6 +5,7 @@
 
 #include "api.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -51,6 +52,60 @@ class slab_hash_handle {
   [[nodiscard]] dtype key_type() const;
   [[nodiscard]] std::optional<dtype> value_type() const;
   /// −1: the host table.
+  [[nodiscard]] int device() const;
+
+  struct impl;
+
+ private:
+  std::unique_ptr<impl> impl_;
+};
+
+/// An LSM (containers/lsm.cuh, Ashkiani ch. 4): an ordered map of int32, uint32, int64 or uint64 keys (every
+/// bit pattern usable, ordered as their dtype) to values of the key's width (int, uint or float; moved as
+/// words): four instantiations. Updates apply in batch order (the last operation on a key in a batch wins).
+/// Device −1: a std::map with the same semantics. On the device as slab_hash_handle's: memory from the
+/// pool of the (device, stream) it was made on, each call on its own call's stream.
+class lsm_handle {
+ public:
+  struct options {
+    std::size_t batch_size = std::size_t{1} << 16;
+    std::size_t capacity = std::size_t{1} << 24;
+    double cleanup_stale_fraction = 0;
+  };
+  /// The arrays a range query writes, made once its size is known: offsets (uint64, Q + 1), keys, values.
+  struct range_outputs {
+    array offsets, keys, values;
+  };
+  using range_allocator = std::function<range_outputs(std::size_t pairs)>;
+
+  lsm_handle(const call& c, dtype key_type, dtype value_type, const options& how);
+  ~lsm_handle();
+  lsm_handle(lsm_handle&&) noexcept;
+  lsm_handle& operator=(lsm_handle&&) noexcept;
+
+  void insert(const call& c, const array& keys, const array& values);
+  void erase(const call& c, const array& keys);
+  /// The content replaced by (keys, values) (the last of equal keys wins).
+  void bulk_build(const call& c, const array& keys, const array& values);
+  void cleanup(const call& c);
+  void clear(const call& c);
+  /// found[i] = queries[i]'s value, or `absent` (converted to the value dtype).
+  void lookup(const call& c, const array& queries, const array& found, scalar absent) const;
+  void contains(const call& c, const array& queries, const array& present) const;
+  /// counts[i] (uint64) = the live keys in [k1[i], k2[i]].
+  void count(const call& c, const array& k1, const array& k2, const array& counts) const;
+  /// The live pairs in [k1[i], k2[i]], ascending, per query after offsets; outputs from `allocate`, called
+  /// once with the number of pairs (synchronises).
+  void range(const call& c, const array& k1, const array& k2, const range_allocator& allocate) const;
+  /// The live pair with the smallest key ≥ q (successor) or the largest ≤ q; found[i] = 0 where none
+  /// (keys[i] = queries[i], values[i] = 0 there).
+  void neighbour(const call& c, bool successor, const array& queries, const array& keys, const array& values,
+                 const array& found) const;
+  /// Live keys (synchronises, unless cleanup_stale_fraction keeps the count).
+  [[nodiscard]] std::size_t size(const call& c) const;
+
+  [[nodiscard]] dtype key_type() const;
+  [[nodiscard]] dtype value_type() const;
   [[nodiscard]] int device() const;
 
   struct impl;

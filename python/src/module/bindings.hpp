@@ -9,7 +9,7 @@ namespace sluice::python::module {
 void bind_sorting(nanobind::module_& m);
 /// predecessor and the SearchIndex class (search.cpp).
 void bind_search(nanobind::module_& m);
-/// The SlabHash class, hash_unique and group_by_reduce (containers.cpp).
+/// The SlabHash and Lsm classes, hash_unique and group_by_reduce (containers.cpp).
 void bind_containers(nanobind::module_& m);
 /// string_match, string_match_count, string_match_bitmap, multi_string_match (strings.cpp).
 void bind_strings(nanobind::module_& m);

@@ -21,21 +21,21 @@ struct slab_table {
   nb::object like;  ///< the last keys given: outputs of retrieve_all are of their library
 };
 
-dtype dtype_argument(nb::handle type, const char* parameter) {
+dtype dtype_argument(nb::handle type, const char* parameter, const char* owner = "SlabHash") {
   const std::optional<dtype> named = dtype_named(type);
   if (!named)
-    raise(error_kind::type, "sluice.SlabHash: '" + std::string(parameter) + "' " +
+    raise(error_kind::type, "sluice." + std::string(owner) + ": '" + std::string(parameter) + "' " +
                                 nb::cast<std::string>(nb::repr(type)) + " is not a dtype sluice knows");
   return *named;
 }
 
-int device_argument(nb::handle device) {
+int device_argument(nb::handle device, const char* owner = "SlabHash") {
   if (PyUnicode_Check(device.ptr())) {
     const std::string text = nb::cast<std::string>(device);
     if (text == "cpu") return -1;
     if (text == "cuda") return 0;
     if (text.starts_with("cuda:")) return std::stoi(text.substr(5));
-    raise(error_kind::value, "sluice.SlabHash: 'device' must be a CUDA ordinal, 'cuda', 'cuda:N' or 'cpu'");
+    raise(error_kind::value, "sluice." + std::string(owner) + ": 'device' must be a CUDA ordinal, 'cuda', 'cuda:N' or 'cpu'");
   }
   return nb::cast<int>(device);
 }
@@ -154,6 +154,117 @@ void clear(slab_table& table, nb::handle stream) {
   table.handle.clear(c);
 }
 
+// ---- Lsm ---------------------------------------------------------------------------------------------------
+
+struct lsm_table {
+  lsm_handle handle;
+};
+
+void make_lsm(lsm_table* self, nb::handle key_dtype, nb::handle value_dtype, std::size_t batch_size,
+              std::size_t capacity, double cleanup_stale_fraction, nb::handle device, nb::handle stream) {
+  const dtype key = dtype_argument(key_dtype, "key_dtype", "Lsm");
+  const dtype value = dtype_argument(value_dtype, "value_dtype", "Lsm");
+  const call c = call_on(device_argument(device, "Lsm"), stream);
+  const lsm_handle::options how{.batch_size = batch_size, .capacity = capacity,
+                                .cleanup_stale_fraction = cleanup_stale_fraction};
+  nb::gil_scoped_release unlocked;
+  new (self) lsm_table{lsm_handle(c, key, value, how)};
+}
+
+void lsm_update(lsm_table& table, const char* function, nb::handle keys, nb::handle values, nb::handle stream) {
+  invocation inv(function, stream);
+  const argument k = inv.input(keys, "keys");
+  const auto v = inv.optional_input(values, "values");  // None: erase
+  nb::gil_scoped_release unlocked;
+  if (!v) table.handle.erase(inv.context(), k.view);
+  else if (std::string_view(function) == "Lsm.insert") table.handle.insert(inv.context(), k.view, v->view);
+  else table.handle.bulk_build(inv.context(), k.view, v->view);
+}
+
+nb::object lsm_lookup(lsm_table& table, nb::handle queries, nb::handle default_value, nb::handle stream) {
+  invocation inv("Lsm.lookup", stream);
+  const argument q = inv.input(queries, "queries");
+  const scalar absent = default_value.is_none() ? scalar::of(std::int64_t{0}) : to_scalar(default_value, "Lsm.lookup", "default");
+  const argument found = inv.allocate(q.shape, table.handle.value_type());
+  {
+    nb::gil_scoped_release unlocked;
+    table.handle.lookup(inv.context(), q.view, found.view, absent);
+  }
+  if (!default_value.is_none()) return found.object;
+  const argument present = inv.allocate(q.shape, dtype::bool_);
+  {
+    nb::gil_scoped_release unlocked;
+    table.handle.contains(inv.context(), q.view, present.view);
+  }
+  return nb::make_tuple(found.object, present.object);
+}
+
+nb::object lsm_contains(lsm_table& table, nb::handle queries, nb::handle stream) {
+  invocation inv("Lsm.contains", stream);
+  const argument q = inv.input(queries, "queries");
+  const argument present = inv.allocate(q.shape, dtype::bool_);
+  nb::gil_scoped_release unlocked;
+  table.handle.contains(inv.context(), q.view, present.view);
+  return present.object;
+}
+
+nb::object lsm_count(lsm_table& table, nb::handle k1, nb::handle k2, nb::handle stream) {
+  invocation inv("Lsm.count", stream);
+  const argument lo = inv.input(k1, "k1");
+  const argument hi = inv.input(k2, "k2");
+  const argument counts = inv.allocate(lo.shape, dtype::uint64);
+  nb::gil_scoped_release unlocked;
+  table.handle.count(inv.context(), lo.view, hi.view, counts.view);
+  return counts.object;
+}
+
+nb::tuple lsm_range(lsm_table& table, nb::handle k1, nb::handle k2, nb::handle stream) {
+  invocation inv("Lsm.range", stream);
+  const argument lo = inv.input(k1, "k1");
+  const argument hi = inv.input(k2, "k2");
+  std::optional<argument> offsets, keys, values;
+  const auto allocate = [&](std::size_t pairs) {
+    nb::gil_scoped_acquire locked;  // the outputs are made by the caller's library once their size is known
+    offsets = inv.allocate({length(lo) + 1}, dtype::uint64);
+    keys = inv.allocate({static_cast<std::int64_t>(pairs)}, table.handle.key_type());
+    values = inv.allocate({static_cast<std::int64_t>(pairs)}, table.handle.value_type());
+    return lsm_handle::range_outputs{offsets->view, keys->view, values->view};
+  };
+  {
+    nb::gil_scoped_release unlocked;
+    table.handle.range(inv.context(), lo.view, hi.view, allocate);
+  }
+  return nb::make_tuple(offsets->object, keys->object, values->object);
+}
+
+nb::tuple lsm_neighbour(lsm_table& table, bool successor, nb::handle queries, nb::handle stream) {
+  invocation inv(successor ? "Lsm.successor" : "Lsm.predecessor", stream);
+  const argument q = inv.input(queries, "queries");
+  const argument keys = inv.allocate(q.shape, table.handle.key_type());
+  const argument values = inv.allocate(q.shape, table.handle.value_type());
+  const argument found = inv.allocate(q.shape, dtype::bool_);
+  {
+    nb::gil_scoped_release unlocked;
+    table.handle.neighbour(inv.context(), successor, q.view, keys.view, values.view, found.view);
+  }
+  return nb::make_tuple(keys.object, values.object, found.object);
+}
+
+void lsm_maintain(lsm_table& table, bool cleanup, nb::handle stream) {
+  const call c = call_on(table.handle.device(), stream);
+  nb::gil_scoped_release unlocked;
+  if (cleanup) table.handle.cleanup(c);
+  else table.handle.clear(c);
+}
+
+std::size_t lsm_size(const lsm_table& table, nb::handle stream) {
+  const call c = call_on(table.handle.device(), stream);
+  nb::gil_scoped_release unlocked;
+  return table.handle.size(c);
+}
+
+// ---- group_by -----------------------------------------------------------------------------------------------
+
 nb::object hash_unique(nb::handle keys, nb::handle stream) {
   invocation inv("hash_unique", stream);
   const argument k = inv.input(keys, "keys");
@@ -225,6 +336,48 @@ void bind_containers(nb::module_& m) {
       })
       .def_prop_ro("is_map", [](const slab_table& t) { return t.handle.value_type().has_value(); })
       .def_prop_ro("device", [](const slab_table& t) { return t.handle.device(); }, "a CUDA ordinal; -1: the host");
+  nb::class_<lsm_table>(
+      m, "Lsm",
+      "A GPU LSM (containers/lsm.cuh, Ashkiani ch. 4): a batched ordered map of int32/uint32/int64/uint64 keys "
+      "(every bit pattern usable, ordered as their dtype) to values of the key's width (int, uint or float), "
+      "in levels of sorted arrays of batch_size * 2^i elements. Updates apply in batch order (the last "
+      "operation on a key in a batch wins); capacity bounds the resident elements (stale copies and "
+      "tombstones included: cleanup() drops them; cleanup_stale_fraction > 0 runs it by itself). device: a "
+      "CUDA ordinal (default 0) or 'cpu' (a std::map with the same semantics). Calls run as SlabHash's: "
+      "updates and lookups asynchronous, count / range / size read sizes back.")
+      .def("__init__", &make_lsm, "key_dtype"_a, "value_dtype"_a, nb::kw_only(), "batch_size"_a = std::size_t{1} << 16,
+           "capacity"_a = std::size_t{1} << 24, "cleanup_stale_fraction"_a = 0.0, "device"_a = 0, "stream"_a = none)
+      .def("insert", [](lsm_table& t, nb::handle k, nb::handle v, nb::handle s) { lsm_update(t, "Lsm.insert", k, v, s); },
+           "keys"_a, "values"_a, nb::kw_only(), "stream"_a = none, "k -> v for every pair, replacing.")
+      .def("erase", [](lsm_table& t, nb::handle k, nb::handle s) { lsm_update(t, "Lsm.erase", k, nb::none(), s); },
+           "keys"_a, nb::kw_only(), "stream"_a = none, "Removes every key (a tombstone each; absent keys: nothing).")
+      .def("bulk_build", [](lsm_table& t, nb::handle k, nb::handle v, nb::handle s) {
+             lsm_update(t, "Lsm.bulk_build", k, v, s);
+           }, "keys"_a, "values"_a, nb::kw_only(), "stream"_a = none,
+           "The content replaced by the pairs (the last of equal keys wins): one sort.")
+      .def("lookup", &lsm_lookup, "queries"_a, "default"_a = none, nb::kw_only(), "stream"_a = none,
+           "Each query's value: with default=, the values (default where absent); without, (values, found).")
+      .def("contains", &lsm_contains, "queries"_a, nb::kw_only(), "stream"_a = none, "bool: each query present.")
+      .def("count", &lsm_count, "k1"_a, "k2"_a, nb::kw_only(), "stream"_a = none,
+           "uint64: the live keys in [k1[i], k2[i]] (0 where k1[i] > k2[i]).")
+      .def("range", &lsm_range, "k1"_a, "k2"_a, nb::kw_only(), "stream"_a = none,
+           "(offsets uint64, keys, values): query i's live pairs in [k1[i], k2[i]], ascending, at "
+           "[offsets[i], offsets[i+1]).")
+      .def("successor", [](lsm_table& t, nb::handle q, nb::handle s) { return lsm_neighbour(t, true, q, s); },
+           "queries"_a, nb::kw_only(), "stream"_a = none,
+           "(keys, values, found): the live pair with the smallest key >= q (found False: none).")
+      .def("predecessor", [](lsm_table& t, nb::handle q, nb::handle s) { return lsm_neighbour(t, false, q, s); },
+           "queries"_a, nb::kw_only(), "stream"_a = none,
+           "(keys, values, found): the live pair with the largest key <= q (found False: none).")
+      .def("cleanup", [](lsm_table& t, nb::handle s) { lsm_maintain(t, true, s); }, nb::kw_only(), "stream"_a = none,
+           "Drops stale copies and tombstones (the answers do not change).")
+      .def("clear", [](lsm_table& t, nb::handle s) { lsm_maintain(t, false, s); }, nb::kw_only(), "stream"_a = none,
+           "Removes every element.")
+      .def("size", &lsm_size, nb::kw_only(), "stream"_a = none, "Live keys (synchronises the stream).")
+      .def("__len__", [](const lsm_table& t) { return lsm_size(t, nb::none()); })
+      .def_prop_ro("key_dtype", [](const lsm_table& t) { return std::string(name(t.handle.key_type())); })
+      .def_prop_ro("value_dtype", [](const lsm_table& t) { return std::string(name(t.handle.value_type())); })
+      .def_prop_ro("device", [](const lsm_table& t) { return t.handle.device(); }, "a CUDA ordinal; -1: the host");
   m.def("hash_unique", &hash_unique, "keys"_a, nb::kw_only(), "stream"_a = none,
         "The distinct keys (int32, uint32, int64, uint64; SlabHash's reserved words rejected) in no particular "
         "order, by a slab set (containers/group_by.cuh's unique; no sort; the host: first occurrences in order). "
