@@ -105,6 +105,7 @@ bench::work_description sort_work(const std::string& name, std::size_t n) {
   constexpr std::size_t value_bytes = detail::has_values<V> ? sizeof(V) : 0;
   bench::work_description work{"merge_sort", name, n, 2.0 * static_cast<double>(sizeof(K) + value_bytes) * static_cast<double>(n)};
   work.model = model::problem{.family = "merge_sort",
+                              .algorithm = "",
                               .n = n,
                               .key_bytes = sizeof(K),
                               .value_bytes = value_bytes,

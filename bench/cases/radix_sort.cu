@@ -46,7 +46,7 @@ std::string resolved(const radix_sort_options& options, std::size_t value_bytes)
 /// The work of a sort of n keys (and values) as the rows and the model see it.
 bench::work_description sort_work(const char* name, std::size_t n, std::size_t key_bytes, std::size_t value_bytes) {
   bench::work_description work{"radix_sort", name, n, 2.0 * static_cast<double>(key_bytes + value_bytes) * static_cast<double>(n)};
-  work.model = model::problem{.family = "radix_sort", .n = n, .key_bytes = key_bytes, .value_bytes = value_bytes};
+  work.model = model::problem{.family = "radix_sort", .algorithm = "", .n = n, .key_bytes = key_bytes, .value_bytes = value_bytes};
   return work;
 }
 

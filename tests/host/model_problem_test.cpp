@@ -151,7 +151,7 @@ TEST(ModelProblem, SaysWhatItDoesNotModel) {
             std::string::npos);
   EXPECT_NE(message({.family = "scan", .algorithm = "brent_kung", .n = n28}).find("only the decoupled_look_back"),
             std::string::npos);
-  EXPECT_NE(message({.family = "lsm", .n = 1}).find("lsm: the family has no counts"), std::string::npos);
+  EXPECT_NE(message({.family = "lsm", .algorithm = "", .n = 1}).find("lsm: the family has no counts"), std::string::npos);
   EXPECT_NE(message({.family = "select", .algorithm = "tile tuning", .n = n28}).find("select [tile tuning]"),
             std::string::npos);
 }
