@@ -40,7 +40,8 @@ SLUICE_BENCH_CASE("copy", "u32 device to device", gpu) {
     data::generate(ctx, in.span(), spec);
     const auto expected = data::generate_host<std::uint32_t>(n, spec);
     auto verify = [&] { return out.to_host() == expected; };
-    const bench::work_description work{"copy", "u32 device to device", n, 8.0 * static_cast<double>(n)};
+    bench::work_description work{"copy", "u32 device to device", n, 8.0 * static_cast<double>(n)};
+    work.model = model::problem{.family = "copy", .algorithm = "copy", .n = n, .key_bytes = sizeof(std::uint32_t)};
 
     out.fill_bytes(0xA5);
     bench::measure(session, work, "cudaMemcpyAsync D2D", bench::role::baseline, true, [&] {

@@ -86,6 +86,42 @@ std::vector<std::pair<std::string, merge_sort_options>> strategy_rows(const benc
   return rows;
 }
 
+/// The strategy a row runs as the dispatch resolves it, by the model's name.
+template <class K, class Less>
+std::string resolved(const merge_sort_options& options) {
+  switch (detail::merge_sort::resolve<K, Less>("bench", options)) {
+    case merge_sort_algorithm::pairwise: return "pairwise";
+    case merge_sort_algorithm::gpu_mms: return "gpu_mms";
+    case merge_sort_algorithm::radix: return "radix";
+    case merge_sort_algorithm::automatic: break;
+  }
+  return "automatic";
+}
+
+/// The work of a sort of n keys of K (and values of V, no_values: none) under Less, for the rows and the
+/// model: GPU-MMS tags its items where the order's stability is observable (gpu_mms.cuh's sort).
+template <class K, class V, class Less>
+bench::work_description sort_work(const std::string& name, std::size_t n) {
+  constexpr std::size_t value_bytes = detail::has_values<V> ? sizeof(V) : 0;
+  bench::work_description work{"merge_sort", name, n, 2.0 * static_cast<double>(sizeof(K) + value_bytes) * static_cast<double>(n)};
+  work.model = model::problem{.family = "merge_sort",
+                              .algorithm = "",
+                              .n = n,
+                              .key_bytes = sizeof(K),
+                              .value_bytes = value_bytes,
+                              .stability_observable = !detail::merge_sort::gpu_mms::stability_unobservable<K, Less>};
+  return work;
+}
+
+/// The work of one strategy row: its resolved strategy, E and K.
+template <class K, class Less>
+bench::work_description row_work(const bench::work_description& work, const merge_sort_options& options) {
+  bench::work_description w = work.running(resolved<K, Less>(options));
+  w.model->items_per_thread = options.items_per_thread;
+  w.model->ways = options.ways;
+  return w;
+}
+
 template <class K, class Less>
 void sort_keys_case(bench::case_context& session, const std::string& name, input kind, Less less) {
   auto& ctx = session.gpu();
@@ -95,12 +131,12 @@ void sort_keys_case(bench::case_context& session, const std::string& name, input
     std::vector<K> expected(host);
     std::stable_sort(expected.begin(), expected.end(), less);
     auto verify = [&] { return out.to_host() == expected; };
-    const bench::work_description work{"merge_sort", name, n, 2.0 * sizeof(K) * static_cast<double>(n)};
+    const bench::work_description work = sort_work<K, detail::no_values, Less>(name, n);
     auto rows = strategy_rows(session);
     if (detail::merge_sort::radix_orders<K, Less>) rows.push_back({"sluice [radix]", {.algorithm = merge_sort_algorithm::radix}});
     for (const auto& [row, options] : rows) {
       out.fill_bytes(0xA5);
-      bench::measure(session, work, row, bench::role::subject, true,
+      bench::measure(session, row_work<K, Less>(work, options), row, bench::role::subject, true,
                      [&] { merge_sort(ctx, keys.span(), out.span(), options, less); }, verify);
     }
     std::size_t temp_bytes = 0;
@@ -141,14 +177,14 @@ void sort_pairs_case(bench::case_context& session, const std::string& name, inpu
       }
       return true;
     };
-    const bench::work_description work{"merge_sort", name, n, 16.0 * static_cast<double>(n)};
+    const bench::work_description work = sort_work<std::uint32_t, std::uint32_t, std::less<>>(name, n);
     auto rows = strategy_rows(session);
     rows.front().first = "sluice::merge_sort_pairs";
     rows.push_back({"sluice [radix]", {.algorithm = merge_sort_algorithm::radix}});
     for (const auto& [row, options] : rows) {
       out.fill_bytes(0xA5);
       out_values.fill_bytes(0xA5);
-      bench::measure(session, work, row, bench::role::subject, true, [&] {
+      bench::measure(session, row_work<std::uint32_t, std::less<>>(work, options), row, bench::role::subject, true, [&] {
         merge_sort_pairs(ctx, keys.span(), values.span(), out.span(), out_values.span(), options);
       }, verify);
     }

@@ -32,6 +32,24 @@ struct strategy {
   radix_sort_options options;
 };
 
+/// The strategy a row runs, as the dispatch resolves it (the model's name for it).
+std::string resolved(const radix_sort_options& options, std::size_t value_bytes) {
+  switch (detail::radix_sort::resolve(options, value_bytes)) {
+    case radix_sort_algorithm::onesweep: return "onesweep";
+    case radix_sort_algorithm::multisplit: return "multisplit";
+    case radix_sort_algorithm::split: return "split";
+    case radix_sort_algorithm::automatic: break;
+  }
+  return "automatic";
+}
+
+/// The work of a sort of n keys (and values) as the rows and the model see it.
+bench::work_description sort_work(const char* name, std::size_t n, std::size_t key_bytes, std::size_t value_bytes) {
+  bench::work_description work{"radix_sort", name, n, 2.0 * static_cast<double>(key_bytes + value_bytes) * static_cast<double>(n)};
+  work.model = model::problem{.family = "radix_sort", .algorithm = "", .n = n, .key_bytes = key_bytes, .value_bytes = value_bytes};
+  return work;
+}
+
 /// The sluice rows of a case: automatic, onesweep, multisplit, the seed's r sweep (full runs), the split
 /// sort.
 std::vector<strategy> strategies(const bench::case_context& session) {
@@ -57,10 +75,10 @@ void sort_keys_case(bench::case_context& session, const char* name) {
   std::vector<K> expected(n);
   host::radix_sort_keys<K>(host, expected);
   auto verify = [&] { return out.to_host() == expected; };
-  const bench::work_description work{"radix_sort", name, n, 2.0 * sizeof(K) * static_cast<double>(n)};
+  const bench::work_description work = sort_work(name, n, sizeof(K), 0);
   for (const strategy& s : strategies(session)) {
     out.fill_bytes(0xA5);
-    bench::measure(session, work, s.name, bench::role::subject, true,
+    bench::measure(session, work.running(resolved(s.options, 0)), s.name, bench::role::subject, true,
                    [&] { radix_sort(ctx, keys.span(), out.span(), s.options); }, verify);
   }
   std::size_t temp_bytes = 0;
@@ -102,10 +120,10 @@ SLUICE_BENCH_CASE("radix_sort", "sort 2^28 u32 pairs", gpu) {
     out_keys.fill_bytes(0xA5);
     out_values.fill_bytes(0xA5);
   };
-  const bench::work_description work{"radix_sort", "sort 2^28 u32 pairs", n, 16.0 * static_cast<double>(n)};
+  const bench::work_description work = sort_work("sort 2^28 u32 pairs", n, 4, 4);
   for (const strategy& s : strategies(session)) {
     poison();
-    bench::measure(session, work, s.name, bench::role::subject, true, [&] {
+    bench::measure(session, work.running(resolved(s.options, 4)), s.name, bench::role::subject, true, [&] {
       radix_sort_pairs(ctx, keys.span(), values.span(), out_keys.span(), out_values.span(), s.options);
     }, verify);
   }

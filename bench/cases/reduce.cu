@@ -53,7 +53,13 @@ void measure_sluice_sum(bench::case_context& session, const bench::work_descript
                         const std::string& implementation, reduce_options options) {
   auto& ctx = session.gpu();
   problem.out.fill_bytes(0xA5);
-  bench::measure(session, work, implementation, bench::role::subject, true,
+  // The model's name of the strategy the dispatch runs (automatic runs two_pass_tiles).
+  const reduce_algorithm runs =
+      options.algorithm == reduce_algorithm::automatic ? reduce_algorithm::two_pass_tiles : options.algorithm;
+  bench::work_description modelled = work;
+  modelled.model = model::problem{.family = "reduce", .algorithm = std::string(to_string(runs)), .n = work.items,
+                                  .key_bytes = sizeof(std::uint32_t)};
+  bench::measure(session, modelled, implementation, bench::role::subject, true,
                  [&] { reduce(ctx, problem.in.span(), problem.out.data(), 0u, plus{}, options); },
                  [&] { return problem.verify(); });
 }

@@ -130,9 +130,14 @@ void lower_bound_rows(bench::case_context& session, bool sorted_queries) {
     const std::string name = "lower_bound u32, 2^26 " + kind + " queries, N = " + power_name(n);
     // Sorted queries: every row is charged the merge's floor (each key and query read, each answer written).
     const double merge_floor = 4.0 * static_cast<double>(n) + 8.0 * static_cast<double>(query_count);
-    auto work = [&](search_layout layout, std::size_t b) {
+    // The model's problem: the strategy the row runs (binary_search, eytzinger, btree walks of a built
+    // index; what else runs is named so the model says it has no counts for it).
+    auto work = [&](search_layout layout, std::size_t b, const std::string& algorithm = "") {
       const double bytes = sorted_queries ? merge_floor : static_cast<double>(query_count) * bytes_per_query(layout, n, b, l2);
-      return bench::work_description{"search", name, query_count, bytes};
+      bench::work_description w{"search", name, query_count, bytes};
+      w.model = model::problem{.family = "search", .algorithm = algorithm, .n = n, .m = query_count,
+                               .key_bytes = sizeof(std::uint32_t), .keys_per_node = static_cast<int>(b)};
+      return w;
     };
     out.fill_bytes(0xA5);
     bench::measure(session, work(search_layout::sorted, 1), "thrust::lower_bound", bench::role::baseline, true, [&] {
@@ -144,7 +149,8 @@ void lower_bound_rows(bench::case_context& session, bool sorted_queries) {
     const search_algorithm automatic = detail::search::chosen_algo<std::uint32_t, std::less<>>(
         ctx, {.queries_sorted = sorted_queries}, n, query_count);
     const std::size_t default_b = static_cast<std::size_t>(detail::search::btree_keys_per_node<std::uint32_t>(0, "bench"));
-    auto automatic_work = work(sorted_queries ? search_layout::sorted : search_layout::btree, default_b);
+    auto automatic_work = work(sorted_queries ? search_layout::sorted : search_layout::btree, default_b,
+                               "automatic: merge_path, sort_queries or a btree with its build");
     if (automatic == search_algorithm::btree) automatic_work.bytes += 8.0 * static_cast<double>(n);
     if (automatic == search_algorithm::sort_queries) automatic_work.bytes = sort_queries_bytes(n, query_count);
     out.fill_bytes(0xA5);
@@ -152,13 +158,13 @@ void lower_bound_rows(bench::case_context& session, bool sorted_queries) {
       sluice::lower_bound(ctx, keys.span(), queries.span(), out.span(), {.queries_sorted = sorted_queries});
     }, verify);
     out.fill_bytes(0xA5);
-    bench::measure(session, work(search_layout::sorted, 1), "sluice::lower_bound [binary_search]", bench::role::subject, true,
+    bench::measure(session, work(search_layout::sorted, 1, "binary_search"), "sluice::lower_bound [binary_search]", bench::role::subject, true,
                    [&] {
                      sluice::lower_bound(ctx, keys.span(), queries.span(), out.span(),
                                          {.algorithm = search_algorithm::binary_search});
                    }, verify);
     if (!sorted_queries) {
-      auto sort_work = work(search_layout::sorted, 1);
+      auto sort_work = work(search_layout::sorted, 1, "sort_queries");
       sort_work.bytes = sort_queries_bytes(n, query_count);
       out.fill_bytes(0xA5);
       bench::measure(session, sort_work, "sluice::lower_bound [sort_queries]", bench::role::subject, true, [&] {
@@ -168,13 +174,13 @@ void lower_bound_rows(bench::case_context& session, bool sorted_queries) {
     {
       const search_index<std::uint32_t> index(ctx, keys.span(), search_layout::eytzinger);
       out.fill_bytes(0xA5);
-      bench::measure(session, work(search_layout::eytzinger, 1), "sluice::search_index [eytzinger]", bench::role::subject, true,
+      bench::measure(session, work(search_layout::eytzinger, 1, "eytzinger"), "sluice::search_index [eytzinger]", bench::role::subject, true,
                      [&] { index.lower_bound(ctx, queries.span(), out.span()); }, verify);
     }
     for (int b : {8, 16, 32}) {
       const search_index<std::uint32_t> index(ctx, keys.span(), search_layout::btree, {.btree_keys_per_node = b});
       out.fill_bytes(0xA5);
-      bench::measure(session, work(search_layout::btree, static_cast<std::size_t>(b)),
+      bench::measure(session, work(search_layout::btree, static_cast<std::size_t>(b), "btree"),
                      "sluice::search_index [btree B=" + std::to_string(b) + "]", bench::role::subject, true,
                      [&] { index.lower_bound(ctx, queries.span(), out.span()); }, verify);
     }

@@ -45,7 +45,14 @@ struct problem {
   }
   /// Bytes: the input read, the kept elements (select) or every element (partition) written.
   [[nodiscard]] bench::work_description work(const std::string& name) const {
-    return {"select", name, items, 4.0 * static_cast<double>(items) + 4.0 * static_cast<double>(Partition ? items : kept())};
+    bench::work_description w{"select", name, items,
+                              4.0 * static_cast<double>(items) + 4.0 * static_cast<double>(Partition ? items : kept())};
+    w.model = model::problem{.family = "select",
+                             .algorithm = Partition ? "stable_partition" : "select_if",
+                             .n = items,
+                             .key_bytes = sizeof(std::uint32_t),
+                             .kept = static_cast<double>(kept()) / static_cast<double>(items)};
+    return w;
   }
   /// The contract of sluice's operation (and of CUB's select).
   [[nodiscard]] bool verify() const {
@@ -105,7 +112,8 @@ void time_tuning(bench::case_context& session, const bench::work_description& wo
   using classes = sel::value_classes<std::uint32_t, sel::predicate_class_of<is_odd, (Classes > Kept)>>;
   auto& ctx = session.gpu();
   p.out.fill_bytes(0xA5);
-  bench::measure(session, work, name, bench::role::subject, true, [&] {
+  // A tile shape of its own: not the dispatch's launch plan, which the model's counts follow.
+  bench::measure(session, work.running("tile tuning"), name, bench::role::subject, true, [&] {
     auto device = ctx.activate();
     sel::classify_scatter<Kept, Classes, Tuning>(ctx, p.in.data(), p.out.data(), p.out.size(), p.in.size(),
                                                  classes{{}}, p.count.data());

@@ -11,6 +11,7 @@
 #include <bit>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <string>
 
 namespace sluice::bench {
@@ -21,6 +22,16 @@ struct work_description {
   std::string name;
   std::size_t items = 0;
   double bytes = 0;  ///< minimum traffic
+  /// The problem as the performance model reads it (model/problem.hpp), given to the sluice rows on the
+  /// device: the model column (harness/model_column.hpp). Empty: the family has no model.
+  std::optional<model::problem> model = std::nullopt;
+
+  /// This work with the model told which strategy the row runs (as the dispatch resolves it).
+  [[nodiscard]] work_description running(const std::string& algorithm) const {
+    work_description w = *this;
+    if (w.model) w.model->algorithm = algorithm;
+    return w;
+  }
 };
 
 /// Calls `verify` on the output the timed runs left behind and records the row with its timing.
@@ -39,6 +50,7 @@ inline void record_verified(case_context& bench, const work_description& work, c
   row.max_ms = t.max_ms;
   row.repetitions = t.repetitions;
   row.verified = verify();
+  if (kind == role::subject && on_device) row.model_problem = work.model;
   bench.record(std::move(row));
 }
 

@@ -6,11 +6,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <utility>
+#include <vector>
 
 #ifndef SLUICE_PLOT_SCRIPT
 #define SLUICE_PLOT_SCRIPT "scripts/plot_bench.py"
@@ -56,6 +59,22 @@ nlohmann::json to_json(const environment& env) {
           {"quick", env.quick}};
 }
 
+/// A row's model cell: {predicted_ms, error (a fraction, signed)} or {note}; null for baselines.
+nlohmann::json model_json(const result_row& row) {
+  if (row.kind != role::subject) return nullptr;
+  if (!row.predicted_ms) return {{"predicted_ms", nullptr}, {"note", row.model_note}};
+  const auto error = row.model_error();
+  return {{"predicted_ms", *row.predicted_ms}, {"error", error ? nlohmann::json(*error) : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json to_json(const model_summary& s) {
+  return {{"profile", s.profile},         {"unavailable", s.unavailable},
+          {"registers", s.registers},     {"modelled_rows", s.modelled},
+          {"sluice_device_rows", s.subjects}, {"mean_abs_error", s.mean_abs_error},
+          {"worst_error", s.worst_error}, {"worst_row", s.worst_row},
+          {"error_definition", "(predicted - measured) / measured"}};
+}
+
 }  // namespace
 
 double ratio_to_baseline(const run_result& result, const result_row& subject) {
@@ -80,19 +99,59 @@ void print_environment(std::ostream& out, const environment& env) {
                      env.commit, env.quick ? ", --quick" : "");
 }
 
+namespace {
+
+/// The model column's two cells: predicted ms and the signed error, "—" where a sluice row has no
+/// prediction, empty for baselines.
+std::pair<std::string, std::string> model_cells(const result_row& row) {
+  if (row.kind != role::subject) return {"", ""};
+  if (!row.predicted_ms) return {"—", ""};
+  const auto error = row.model_error();
+  return {fmt::format("{:.4f}", *row.predicted_ms), error ? fmt::format("{:+.1f}%", 100 * *error) : ""};
+}
+
+/// The summary under the table: the errors over the modelled rows, then why the others have no prediction
+/// (one line a reason).
+void print_model_summary(std::ostream& out, const run_result& result) {
+  const model_summary& s = result.model;
+  if (s.subjects == 0) return;
+  if (!s.unavailable.empty()) {
+    out << fmt::format("model: no predictions: {}\n", s.unavailable);
+    return;
+  }
+  out << fmt::format("model ({}; registers: {}): {} of {} sluice rows on the device modelled", s.profile, s.registers,
+                     s.modelled, s.subjects);
+  if (s.modelled > 0)
+    out << fmt::format(", mean |error| {:.1f}%, worst {:+.1f}% ({})", 100 * s.mean_abs_error, 100 * s.worst_error,
+                       s.worst_row);
+  out << "\n";
+  std::vector<std::pair<std::string, int>> reasons;
+  for (const auto& row : result.rows) {
+    if (row.kind != role::subject || row.predicted_ms || row.model_note.empty()) continue;
+    auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == row.model_note; });
+    if (it == reasons.end()) reasons.push_back({row.model_note, 1});
+    else ++it->second;
+  }
+  for (const auto& [reason, count] : reasons) out << fmt::format("model —: {} row(s): {}\n", count, reason);
+}
+
+}  // namespace
+
 void print_table(std::ostream& out, const run_result& result) {
   print_environment(out, result.env);
-  const auto line = "{:<10} {:<30} {:<34} {:>9} {:>10} {:>9} {:>7} {:>10} {:>8} {:>4}\n";
+  const auto line = "{:<10} {:<30} {:<34} {:>9} {:>10} {:>9} {:>7} {:>10} {:>8} {:>4} {:>10} {:>8}\n";
   out << fmt::format(fmt::runtime(line), "family", "case", "implementation", "n", "ms", "GB/s", "%copy", "Gitems/s",
-                     "vs base", "ok");
+                     "vs base", "ok", "model ms", "error");
   for (const auto& row : result.rows) {
     const double ratio = ratio_to_baseline(result, row);
     const std::string versus = row.kind == role::baseline ? "base" : ratio > 0 ? fmt::format("{:.2f}x", ratio) : "-";
+    const auto [predicted, error] = model_cells(row);
     out << fmt::format(fmt::runtime(line), row.family, row.name, row.implementation, size_label(row.items),
                        fmt::format("{:.4f}", row.median_ms), fmt::format("{:.1f}", row.bytes_per_second() / 1e9),
                        fmt::format("{:.1f}", row.percent_of_copy()), fmt::format("{:.2f}", row.items_per_second() / 1e9),
-                       versus, row.verified ? "yes" : "NO");
+                       versus, row.verified ? "yes" : "NO", predicted, error);
   }
+  print_model_summary(out, result);
   if (!result.skipped.empty()) {
     out << fmt::format("skipped {} case(s){}:", result.skipped.size(),
                        result.env.no_gpu_reason.empty() ? "" : " (no GPU: " + result.env.no_gpu_reason + ")");
@@ -120,23 +179,30 @@ void write_json(const std::string& path, const run_result& result) {
                     {"percent_of_copy", row.percent_of_copy()},
                     {"items_per_s", row.items_per_second()},
                     {"ratio_to_baseline", ratio_to_baseline(result, row)},
-                    {"verified", row.verified}});
+                    {"verified", row.verified},
+                    {"model", model_json(row)}});
   }
-  const nlohmann::json document = {
-      {"environment", to_json(result.env)}, {"rows", rows}, {"skipped", result.skipped}, {"failed", result.failed}};
+  const nlohmann::json document = {{"environment", to_json(result.env)},
+                                   {"rows", rows},
+                                   {"model", to_json(result.model)},
+                                   {"skipped", result.skipped},
+                                   {"failed", result.failed}};
   open_for_writing(path) << document.dump(2) << "\n";
 }
 
 void write_csv(const std::string& path, const run_result& result) {
   auto out = open_for_writing(path);
   out << "family,case,implementation,role,on_device,n,bytes,median_ms,min_ms,max_ms,repetitions,gb_per_s,"
-         "percent_of_copy,items_per_s,ratio_to_baseline,verified,device,commit,date\n";
-  for (const auto& row : result.rows)
-    out << fmt::format("{},\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\",\"{}\",{}\n", row.family, row.name,
+         "percent_of_copy,items_per_s,ratio_to_baseline,verified,device,commit,date,model_predicted_ms,model_error\n";
+  for (const auto& row : result.rows) {
+    const auto error = row.model_error();
+    out << fmt::format("{},\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\",\"{}\",{},{},{}\n", row.family, row.name,
                        row.implementation, role_name(row.kind), row.on_device, row.items, row.bytes, row.median_ms,
                        row.min_ms, row.max_ms, row.repetitions, row.bytes_per_second() / 1e9, row.percent_of_copy(),
                        row.items_per_second(), ratio_to_baseline(result, row), row.verified, result.env.device,
-                       result.env.commit, result.env.date);
+                       result.env.commit, result.env.date, row.predicted_ms ? fmt::format("{}", *row.predicted_ms) : "",
+                       error ? fmt::format("{}", *error) : "");
+  }
 }
 
 bool write_plots(const std::string& directory, const run_result& result, std::string& why) {

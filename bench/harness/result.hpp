@@ -1,7 +1,10 @@
 // bench/harness/result.hpp: one row of benchmark output and the figures derived from it.
 #pragma once
 
+#include "model/problem.hpp"
+
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace sluice::bench {
@@ -25,6 +28,11 @@ struct result_row {
   int repetitions = 0;
   bool verified = false;       ///< the result matched the oracle
   double copy_bandwidth = 0;   ///< bytes/s of a device (or host) copy measured in this process
+  /// The model column (harness/model_column.hpp): what the case told the model about a sluice row, the
+  /// prediction, or why there is none.
+  std::optional<model::problem> model_problem;
+  std::optional<double> predicted_ms;
+  std::string model_note;
 
   [[nodiscard]] double bytes_per_second() const { return median_ms > 0 ? bytes / (median_ms * 1e-3) : 0; }
   [[nodiscard]] double items_per_second() const {
@@ -32,6 +40,11 @@ struct result_row {
   }
   [[nodiscard]] double percent_of_copy() const {
     return copy_bandwidth > 0 ? 100.0 * bytes_per_second() / copy_bandwidth : 0;
+  }
+  /// (predicted − measured) / measured: positive where the model predicts a slower run than measured.
+  [[nodiscard]] std::optional<double> model_error() const {
+    if (!predicted_ms || median_ms <= 0) return std::nullopt;
+    return (*predicted_ms - median_ms) / median_ms;
   }
   /// Rows of the same work: a subject is compared with the baseline of its group.
   [[nodiscard]] std::string group() const { return family + "|" + name + "|" + std::to_string(items); }

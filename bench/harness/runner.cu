@@ -133,6 +133,7 @@ run_result run_benchmarks(const run_options& options, std::ostream& log) {
       (void)cudaGetLastError();
     }
   }
+  add_model_column(result);
   for (const auto& row : result.rows)
     if (!row.verified) result.failed.push_back(row.family + "/" + row.name + " [" + row.implementation + "]: result does not match the oracle");
   return result;

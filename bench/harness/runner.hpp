@@ -2,6 +2,7 @@
 // that make them reproducible (device, driver, date, commit, measured copy bandwidth).
 #pragma once
 
+#include "harness/model_column.hpp"
 #include "harness/result.hpp"
 
 #include <iosfwd>
@@ -37,6 +38,7 @@ struct run_result {
   std::vector<result_row> rows;
   std::vector<std::string> skipped;  ///< cases not run, each with why: no GPU, or --gpu-only
   std::vector<std::string> failed;   ///< "family/name: what went wrong"
+  model_summary model;               ///< the model column's source and errors (harness/model_column.hpp)
 };
 
 /// The families known to the registry, in order of first registration.

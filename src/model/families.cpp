@@ -24,6 +24,14 @@ std::string search_kernel_key(const std::string& kernel, std::size_t key_bytes, 
   return key;
 }
 
+std::string onesweep_kernel_key(const std::string& kernel, std::size_t key_bytes, std::size_t value_bytes) {
+  return "onesweep/" + kernel + "/k" + std::to_string(key_bytes) + "v" + std::to_string(value_bytes);
+}
+
+std::string select_kernel_key(const std::string& kernel, std::size_t element_bytes) {
+  return "select/" + kernel + "/k" + std::to_string(element_bytes);
+}
+
 int registers_of(const register_table& table, const std::string& key) {
   const auto it = table.find(key);
   if (it == table.end())
@@ -62,6 +70,9 @@ register_table ptxas_registers() {
       {"gpu_mms/monotone", 19},
       {"search/tree/k4/B1", 60},             {"search/tree/k4/B8", 51},             {"search/tree/k4/B16", 38},
       {"search/tree/k4/B32", 54},            {"search/sorted/k4", 20},
+      {"onesweep/pass/k4v0", 80},            {"onesweep/pass/k8v0", 80},            {"onesweep/pass/k4v4", 80},
+      {"onesweep/histogram/k4v0", 32},       {"onesweep/histogram/k8v0", 48},
+      {"select/scatter/k4", 56},             {"select/partition_scatter/k4", 56},   {"select/count/k4", 24},
   };
 }
 

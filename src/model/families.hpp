@@ -39,6 +39,9 @@ using register_table = std::map<std::string, int>;
 /// Registers of the kernels kernel_registers.cu instantiates, as ptxas -v reported them (CUDA 13.0,
 /// sm_90): what the model uses where it cannot ask the device.
 [[nodiscard]] register_table ptxas_registers();
+/// "onesweep/<kernel>/k<key bytes>v<value bytes>" (kernel: pass, histogram; u32 pairs name the packed
+/// words' pass "onesweep/pass/k4v4").
+[[nodiscard]] std::string onesweep_kernel_key(const std::string& kernel, std::size_t key_bytes, std::size_t value_bytes);
 /// "search/tree/k<key bytes>/B<keys a node>" and "search/sorted/k<key bytes>".
 [[nodiscard]] std::string search_kernel_key(const std::string& kernel, std::size_t key_bytes, int keys_per_node);
 
@@ -116,6 +119,45 @@ struct search_problem {
 
 [[nodiscard]] algorithm_model batched_search(const device_profile& profile, const search_problem& problem,
                                              const register_table& registers);
+
+struct radix_sort_problem {
+  std::uint64_t n = 0;
+  std::size_t key_bytes = 4;    ///< every bit sorted: key_bytes 8-bit passes
+  std::size_t value_bytes = 0;  ///< 0: keys only
+};
+
+/// The launch plan of the onesweep radix sort (detail/onesweep/tuning.hpp's shapes, 32-bit offsets):
+/// u32 pairs of three passes or more move as packed 8-byte words (radix_sort/tuning.hpp).
+struct onesweep_plan {
+  int passes = 0;
+  bool packed = false;
+  int threads = 0, items = 0, tile = 0, digits = 0, lookback_ahead = 1;
+  std::uint64_t tiles = 0;
+  std::size_t shared_bytes = 0;  ///< the pass kernel's onesweep_storage (its size as the model counts it)
+  int histogram_threads = 0;
+  std::uint64_t histogram_tile = 0;
+  std::size_t histogram_shared_bytes = 0;
+};
+[[nodiscard]] onesweep_plan onesweep_plan_for(const radix_sort_problem& problem);
+/// β of a warp's stores of `element_words`-word keys at random positions of the tile (the staging).
+[[nodiscard]] double onesweep_staging_beta(int element_words);
+[[nodiscard]] algorithm_model onesweep_radix_sort(const device_profile& profile, const radix_sort_problem& problem,
+                                                  const register_table& registers);
+
+struct select_problem {
+  std::uint64_t n = 0;
+  std::size_t element_bytes = 4;
+  double kept = 0.5;       ///< the share of the elements selected (select_if) or in the first class
+  bool partition = false;  ///< stable_partition: a counting pass first, every element written
+  int items_per_thread = 0;  ///< 0: the tuning table's
+};
+
+/// "select/<kernel>/k<element bytes>" (kernel: scatter, partition_scatter, count).
+[[nodiscard]] std::string select_kernel_key(const std::string& kernel, std::size_t element_bytes);
+
+/// select_if and stable_partition as detail/select/dispatch.cuh's classify_scatter runs them.
+[[nodiscard]] algorithm_model classify_scatter(const device_profile& profile, const select_problem& problem,
+                                               const register_table& registers);
 
 enum class streaming_kind { copy, reduce, scan };
 

@@ -5,7 +5,10 @@
 #include <sluice/core/error.hpp>
 #include <sluice/detail/merge_sort/gpu_mms.cuh>
 #include <sluice/detail/merge_sort/pairwise.cuh>
+#include <sluice/detail/onesweep/dispatch.cuh>
+#include <sluice/detail/onesweep/packed_pairs.cuh>
 #include <sluice/detail/search/dispatch.cuh>
+#include <sluice/detail/select/dispatch.cuh>
 
 #include <cstdint>
 #include <functional>
@@ -18,6 +21,7 @@ namespace {
 namespace ms = sluice::detail::merge_sort;
 namespace mms = sluice::detail::merge_sort::gpu_mms;
 namespace se = sluice::detail::search;
+namespace os = sluice::detail::onesweep;
 using sluice::detail::no_values;
 
 /// The bench's 16-byte key and its order (bench/cases/merge_sort.cu).
@@ -86,6 +90,44 @@ void add_tree(register_table& table) {
   add(table, search_kernel_key("tree", 4, B), se::tree_search_kernel<B, std::uint32_t, std::less<>, std::int32_t>);
 }
 
+/// The onesweep pass kernel the radix sort launches for K keys (V values) with 32-bit offsets, and its
+/// histogram kernel (radix_sort/dispatch.cuh's sort_by_onesweep).
+template <class K, class V>
+void add_onesweep(register_table& table) {
+  using shape = typename os::onesweep_sort<K, V, std::uint32_t>::shape;
+  add(table, onesweep_kernel_key("pass", sizeof(K), sluice::detail::has_values<V> ? sizeof(V) : 0),
+      os::onesweep_kernel<shape, K, V, sluice::detail::radix_digit<K>, const K*, K*>);
+  add(table, onesweep_kernel_key("histogram", sizeof(K), 0), os::onesweep_histogram_kernel<K, os::pass_digits<K>>);
+}
+
+/// The packed u32 pairs' middle passes (sort_packed_by_onesweep: packed words in the outputs to the
+/// temporary), the pass kernel of most of that sort's passes.
+void add_onesweep_packed(register_table& table) {
+  using digit = os::packed_digit<std::uint32_t>;
+  using shape = typename os::onesweep_sort<os::packed_word, no_values, std::uint32_t, digit>::shape;
+  add(table, onesweep_kernel_key("pass", 4, 4),
+      os::onesweep_kernel<shape, os::packed_word, no_values, digit, os::packed_in_outputs, os::packed_word*>);
+}
+
+/// The bench's select predicate (bench/cases/select.cu).
+struct is_odd {
+  __host__ __device__ bool operator()(std::uint32_t x) const { return (x & 1u) != 0; }
+};
+
+/// select_if's (Partition false) or stable_partition's kernels for u32 elements and 32-bit counts.
+template <bool Partition>
+void add_select(register_table& table) {
+  namespace sel = sluice::detail::select;
+  using classes = sel::value_classes<std::uint32_t, sel::predicate_class_of<is_odd, Partition>>;
+  constexpr int classes_count = Partition ? 2 : 1;
+  using tuning = sel::default_scatter_tuning<std::uint32_t, classes_count>;
+  using status = decltype(sluice::detail::scan::make_tile_status<sel::class_counts<std::uint32_t, 1>>(nullptr, 0));
+  add(table, select_kernel_key(Partition ? "partition_scatter" : "scatter", 4),
+      sel::classify_scatter_kernel<tuning, 1, classes_count, std::uint32_t, std::uint32_t, classes, status>);
+  if constexpr (Partition)
+    add(table, select_kernel_key("count", 4), sel::count_classes_kernel<sel::tuning::count_threads, 1, std::uint32_t, classes>);
+}
+
 // The host-side copies of device constants that the counts use (families.hpp) agree with the kernels'.
 static_assert(pairwise_shared_bytes(256, 17, 4, 0) == sluice::block::merge_sort_storage_bytes<std::uint32_t, no_values>(256, 17));
 static_assert(pairwise_shared_bytes(256, 11, 4, 4) == sluice::block::merge_sort_storage_bytes<std::uint32_t, std::uint32_t>(256, 11));
@@ -114,6 +156,11 @@ register_table compiled_registers() {
   add_tree<16>(table);
   add_tree<32>(table);
   add(table, search_kernel_key("sorted", 4, 0), se::sorted_search_kernel<std::uint32_t, std::less<>, std::int32_t>);
+  add_onesweep<std::uint32_t, no_values>(table);
+  add_onesweep<std::uint64_t, no_values>(table);
+  add_onesweep_packed(table);
+  add_select<false>(table);
+  add_select<true>(table);
   return table;
 }
 

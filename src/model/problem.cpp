@@ -1,0 +1,76 @@
+// src/model/problem.cpp: a described problem onto the families' counts (see problem.hpp).
+#include "model/problem.hpp"
+
+#include <string>
+
+namespace sluice::model {
+
+namespace {
+
+[[noreturn]] void no_counts(const problem& q, const std::string& why) {
+  throw not_modelled(q.family + (q.algorithm.empty() ? "" : " [" + q.algorithm + "]") + ": " + why);
+}
+
+algorithm_model merge_sort_model(const device_profile& p, const problem& q, const register_table& regs) {
+  if (q.algorithm == "radix") return onesweep_radix_sort(p, {q.n, q.key_bytes, q.value_bytes}, regs);
+  merge_sort_problem s;
+  s.n = q.n;
+  s.key_bytes = q.key_bytes;
+  s.key_align = q.key_bytes >= 8 ? 8 : q.key_bytes;
+  s.value_bytes = q.value_bytes;
+  s.stability_observable = q.stability_observable;
+  s.items_per_thread = q.items_per_thread;
+  s.ways = q.ways;
+  if (q.algorithm == "pairwise") return pairwise_merge_sort(p, s, regs);
+  if (q.algorithm == "gpu_mms") return gpu_mms_sort(p, s, regs);
+  no_counts(q, "no counts for this strategy");
+}
+
+algorithm_model radix_sort_model(const device_profile& p, const problem& q, const register_table& regs) {
+  if (q.algorithm == "onesweep") return onesweep_radix_sort(p, {q.n, q.key_bytes, q.value_bytes}, regs);
+  no_counts(q, "only the onesweep strategy has counts (multisplit and split passes are not modelled)");
+}
+
+algorithm_model search_model(const device_profile& p, const problem& q, const register_table& regs) {
+  search_problem s;
+  s.keys = q.n;
+  s.queries = q.m;
+  s.key_bytes = q.key_bytes;
+  s.out_bytes = 4;
+  s.node_bytes = static_cast<std::size_t>(q.keys_per_node) * q.key_bytes;
+  if (q.algorithm == "binary_search") s.layout = search_layout::sorted;
+  else if (q.algorithm == "eytzinger") s.layout = search_layout::eytzinger;
+  else if (q.algorithm == "btree") s.layout = search_layout::btree;
+  else no_counts(q, "no counts for this strategy (merge_path, sort_queries and the layouts' builds are not modelled)");
+  return batched_search(p, s, regs);
+}
+
+algorithm_model streaming_model(const device_profile& p, const problem& q, streaming_kind kind, const char* only) {
+  if (q.algorithm != only) no_counts(q, std::string("only the ") + only + " strategy has counts");
+  return streaming(p, kind, q.n, q.key_bytes);
+}
+
+}  // namespace
+
+std::string describe(const problem& q) {
+  std::string text = q.family + (q.algorithm.empty() ? "" : " [" + q.algorithm + "]") + ", n = " + std::to_string(q.n);
+  if (q.m != 0) text += ", m = " + std::to_string(q.m);
+  return text;
+}
+
+algorithm_model model_of(const device_profile& p, const problem& q, const register_table& regs) {
+  if (q.family == "merge_sort") return merge_sort_model(p, q, regs);
+  if (q.family == "radix_sort") return radix_sort_model(p, q, regs);
+  if (q.family == "search") return search_model(p, q, regs);
+  if (q.family == "copy") return streaming_model(p, q, streaming_kind::copy, "copy");
+  if (q.family == "reduce") return streaming_model(p, q, streaming_kind::reduce, "two_pass_tiles");
+  if (q.family == "scan") return streaming_model(p, q, streaming_kind::scan, "decoupled_look_back");
+  if (q.family == "select") {
+    if (q.algorithm != "select_if" && q.algorithm != "stable_partition")
+      no_counts(q, "only select_if and stable_partition have counts");
+    return classify_scatter(p, {q.n, q.key_bytes, q.kept, q.algorithm == "stable_partition", q.items_per_thread}, regs);
+  }
+  no_counts(q, "the family has no counts (docs/model.md lists what is modelled)");
+}
+
+}  // namespace sluice::model

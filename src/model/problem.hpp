@@ -1,0 +1,57 @@
+// src/model/problem.hpp: a problem as a caller describes it (family, the strategy the dispatch runs, sizes,
+// element bytes) and the SPT model of it: the one place that maps such a description onto the families'
+// counts (families.hpp). `sluice bench`'s model column describes each sluice row this way, so that no
+// benchmark case repeats the model's logic.
+#pragma once
+
+#include "model/families.hpp"
+
+#include <sluice/core/error.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace sluice::model {
+
+/// A problem the model has no counts for (a family or a strategy not modelled); what() says which.
+class not_modelled : public sluice::error {
+ public:
+  using sluice::error::error;
+};
+
+/// What a kernel sequence works on. Sizes by family:
+///   merge_sort, radix_sort  n keys (key_bytes, value_bytes: 0 for keys only)
+///   search                  n keys, m queries (key_bytes; keys_per_node for the B-tree)
+///   copy, reduce, scan      n elements of key_bytes
+///   select                  n elements of key_bytes, `kept` of them selected (a share)
+///   transpose               n = rows × columns elements of key_bytes, m columns
+///   histogram               n samples of key_bytes, m bins
+///   multisplit              n keys (value_bytes: pairs), m buckets
+///   segmented_reduce        n elements of key_bytes, m segments
+///   segmented_scan          n elements of key_bytes (value_bytes: the segment keys), m segments
+struct problem {
+  std::string family;
+  /// The strategy the dispatch runs for it, as the options name it (merge_sort: pairwise, gpu_mms, radix;
+  /// radix_sort: onesweep, multisplit, split; search: binary_search, eytzinger, btree; …): the caller
+  /// resolves automatic through the dispatch, so the model describes what runs.
+  std::string algorithm;
+  std::uint64_t n = 0;
+  std::uint64_t m = 0;
+  std::size_t key_bytes = 4;
+  std::size_t value_bytes = 0;
+  bool stability_observable = false;  ///< merge_sort: GPU-MMS tags items with their input index
+  int items_per_thread = 0;           ///< 0: the tuning table's (pairwise E; select's items)
+  int ways = 0;                       ///< GPU-MMS K; 0: the tuning table's
+  int keys_per_node = 0;              ///< search B-tree B; 0: the tuning table's
+  double kept = 0.5;                  ///< select: the share of the elements kept
+};
+
+/// "family [algorithm], n = …" for messages.
+[[nodiscard]] std::string describe(const problem& q);
+
+/// The model of `q`. Throws not_modelled when the family or the strategy has no counts, and what the
+/// families throw otherwise (sluice::invalid_argument for a size or register out of range).
+[[nodiscard]] algorithm_model model_of(const device_profile& profile, const problem& q, const register_table& registers);
+
+}  // namespace sluice::model

@@ -1,0 +1,159 @@
+// The counts of the onesweep radix sort and of classify_scatter (src/model/radix_sort_counts.cpp,
+// select_counts.cpp) and the problem descriptions `sluice bench` gives the model (src/model/problem.hpp):
+// launch plans as the dispatches choose them from their tuning tables, kernel and launch counts, the
+// traffic every pass must move, the residency the registers give. What the counts predict is checked on
+// the H100 by the bench's model column (docs/model.md), not here.
+#include "model/families.hpp"
+#include "model/problem.hpp"
+#include "model_test_profiles.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+namespace {
+
+using namespace sluice::model;
+using namespace sluice::model::testing;
+
+const kernel_model& kernel(const algorithm_model& m, const std::string& name) {
+  for (const kernel_model& k : m.kernels)
+    if (k.name == name) return k;
+  ADD_FAILURE() << "no kernel " << name << " in " << m.name;
+  return m.kernels.front();
+}
+
+std::uint64_t launches(const algorithm_model& m) {
+  std::uint64_t total = 0;
+  for (const kernel_model& k : m.kernels) total += k.launches;
+  return total;
+}
+
+constexpr std::uint64_t n28 = std::uint64_t{1} << 28;
+
+TEST(ModelCountsOnesweep, PlansOfTheBenchsSorts) {
+  // u32 keys: CUB's SM90 tile 384 × 20, four 8-bit passes.
+  const onesweep_plan keys = onesweep_plan_for({n28, 4, 0});
+  EXPECT_EQ(keys.passes, 4);
+  EXPECT_FALSE(keys.packed);
+  EXPECT_EQ(keys.threads, 384);
+  EXPECT_EQ(keys.items, 20);
+  EXPECT_EQ(keys.tile, 7680);
+  EXPECT_EQ(keys.tiles, 34953u);  // ⌈2^28 / 7680⌉
+  EXPECT_EQ(keys.digits, 256);
+  EXPECT_EQ(keys.lookback_ahead, 4);
+  EXPECT_EQ(keys.histogram_threads, 128);
+  EXPECT_EQ(keys.histogram_tile, 2048u);
+  EXPECT_EQ(keys.histogram_shared_bytes, 4096u);  // 4 passes × 256 counters × one copy (ptxas: 4096)
+  // u64 keys: 384 × 30 scaled to 8-byte elements, 15; eight passes; the histogram's 8 KiB (ptxas: 8192).
+  const onesweep_plan wide = onesweep_plan_for({n28, 8, 0});
+  EXPECT_EQ(wide.passes, 8);
+  EXPECT_EQ(wide.items, 15);
+  EXPECT_EQ(wide.tile, 5760);
+  EXPECT_EQ(wide.histogram_shared_bytes, 8192u);
+  // u32 pairs: four passes, so packed 8-byte words (packed_pairs_min_passes = 3) in the u64 keys' tile.
+  const onesweep_plan pairs = onesweep_plan_for({n28, 4, 4});
+  EXPECT_TRUE(pairs.packed);
+  EXPECT_EQ(pairs.tile, 5760);
+  EXPECT_EQ(pairs.lookback_ahead, 4);  // packed words are keys without values
+}
+
+TEST(ModelCountsOnesweep, KernelsLaunchesAndTraffic) {
+  const device_profile p = synthetic_profile();
+  const algorithm_model m = onesweep_radix_sort(p, {n28, 4, 0}, ptxas_registers());
+  // Two memsets, the histogram and the digit starts, then a status memset and a pass kernel a pass.
+  EXPECT_EQ(launches(m), 2u + 1 + 1 + 4 + 4);
+  const double n = static_cast<double>(n28);
+  EXPECT_DOUBLE_EQ(kernel(m, "histogram")[op::g], n);        // the keys read once
+  EXPECT_DOUBLE_EQ(kernel(m, "histogram")[op::as], 4 * n);   // a shared atomic a key a pass
+  const kernel_model& pass = kernel(m, "pass");
+  EXPECT_EQ(pass.launches, 4u);
+  EXPECT_EQ(pass.plan.blocks, 34953u);
+  EXPECT_EQ(pass.plan.registers_per_thread, 80);
+  EXPECT_DOUBLE_EQ(pass[op::g], 4 * 2 * n);                  // read and written once a pass
+  EXPECT_DOUBLE_EQ(pass[op::v], 4 * n);                      // a match_any a key a pass
+  EXPECT_DOUBLE_EQ(pass[op::ag], 4 * 34953.0);               // a tile taken a block
+  EXPECT_DOUBLE_EQ(kernel(m, "memset (status)")[op::g], 4 * 34953.0 * 256);
+  // 80 registers × 384 threads: two blocks an SM, as the kernel's launch bounds ask.
+  const estimate e = evaluate(p, m);
+  for (const kernel_estimate& k : e.kernels)
+    if (k.name == "pass") {
+      ASSERT_TRUE(k.residency);
+      EXPECT_EQ(k.residency->blocks_per_sm, 2);
+      EXPECT_EQ(k.residency->limit, occupancy_limit::registers);
+    }
+  // Pairs as packed words move two words a key; u64 keys two words and eight passes.
+  EXPECT_DOUBLE_EQ(kernel(onesweep_radix_sort(p, {n28, 4, 4}, ptxas_registers()), "pass")[op::g], 4 * 2 * 2 * n);
+  EXPECT_DOUBLE_EQ(kernel(onesweep_radix_sort(p, {n28, 8, 0}, ptxas_registers()), "pass")[op::g], 8 * 2 * 2 * n);
+}
+
+TEST(ModelCountsOnesweep, StagingBetaOfRandomRanks) {
+  // 32 random 4-byte positions: the most lanes on one bank, about 3.5 (balls in bins), never 1 or 32.
+  const double beta = onesweep_staging_beta(1);
+  EXPECT_GT(beta, 2.5);
+  EXPECT_LT(beta, 5);
+  EXPECT_THROW((void)onesweep_plan_for({n28, 2, 0}), sluice::invalid_argument);
+}
+
+TEST(ModelCountsSelect, SelectIfAndStablePartition) {
+  const device_profile p = synthetic_profile();
+  const double n = static_cast<double>(n28);
+  const algorithm_model select = classify_scatter(p, {n28, 4, 0.5, false, 0}, ptxas_registers());
+  // The look-back state's memset and one pass of 384 × 16 tiles.
+  EXPECT_EQ(launches(select), 2u);
+  const kernel_model& scatter = kernel(select, "scatter");
+  EXPECT_EQ(scatter.plan.blocks, 43691u);  // ⌈2^28 / 6144⌉
+  EXPECT_EQ(scatter.plan.block_threads, 384);
+  EXPECT_EQ(scatter.plan.shared_bytes, 64u);  // ptxas: 64 bytes smem
+  EXPECT_DOUBLE_EQ(scatter[op::g], 1.5 * n);   // everything read, half written
+  EXPECT_DOUBLE_EQ(scatter[op::v], n);         // a ballot an element
+  // stable_partition: the counting pass first, 384 × 12 tiles, every element written.
+  const algorithm_model partition = classify_scatter(p, {n28, 4, 0.5, true, 0}, ptxas_registers());
+  EXPECT_EQ(launches(partition), 4u);
+  EXPECT_DOUBLE_EQ(kernel(partition, "count")[op::g], n);
+  const kernel_model& split = kernel(partition, "partition_scatter");
+  EXPECT_EQ(split.plan.blocks, 58255u);  // ⌈2^28 / 4608⌉
+  EXPECT_DOUBLE_EQ(split[op::g], 2 * n);
+  // 56 registers × 384 threads: three blocks an SM (tuning.hpp's comment, ptxas).
+  const estimate e = evaluate(p, select);
+  EXPECT_EQ(e.kernels[1].residency->blocks_per_sm, 3);
+}
+
+TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
+  const device_profile p = synthetic_profile();
+  const register_table regs = ptxas_registers();
+  // merge_sort's radix strategy is the onesweep sort.
+  const algorithm_model radix = model_of(p, {.family = "merge_sort", .algorithm = "radix", .n = n28}, regs);
+  EXPECT_EQ(kernel(radix, "pass").launches, 4u);
+  // pairwise at the row's E.
+  const algorithm_model pairwise =
+      model_of(p, {.family = "merge_sort", .algorithm = "pairwise", .n = 1 << 24, .items_per_thread = 11}, regs);
+  EXPECT_EQ(kernel(pairwise, "block_sort").plan.registers_per_thread, 64);
+  EXPECT_EQ(model_of(p, {.family = "search", .algorithm = "btree", .n = 1 << 20, .m = 1 << 20, .keys_per_node = 16}, regs)
+                .kernels.size(),
+            1u);
+  EXPECT_EQ(model_of(p, {.family = "copy", .algorithm = "copy", .n = n28}, regs).kernels.size(), 1u);
+}
+
+TEST(ModelProblem, SaysWhatItDoesNotModel) {
+  const device_profile p = synthetic_profile();
+  const register_table regs = ptxas_registers();
+  const auto message = [&](const problem& q) {
+    try {
+      (void)model_of(p, q, regs);
+    } catch (const not_modelled& e) {
+      return std::string(e.what());
+    }
+    return std::string("modelled");
+  };
+  EXPECT_NE(message({.family = "radix_sort", .algorithm = "multisplit", .n = n28}).find("radix_sort [multisplit]: only the onesweep"),
+            std::string::npos);
+  EXPECT_NE(message({.family = "scan", .algorithm = "brent_kung", .n = n28}).find("only the decoupled_look_back"),
+            std::string::npos);
+  EXPECT_NE(message({.family = "lsm", .algorithm = "", .n = 1}).find("lsm: the family has no counts"), std::string::npos);
+  EXPECT_NE(message({.family = "select", .algorithm = "tile tuning", .n = n28}).find("select [tile tuning]"),
+            std::string::npos);
+}
+
+}  // namespace
