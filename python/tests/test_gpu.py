@@ -19,7 +19,7 @@ class Arrays:
 
     def device(self, host):
         if self.name == "torch":
-            return self.lib.from_numpy(np.ascontiguousarray(host)).cuda()
+            return self.lib.from_numpy(np.array(host, order="C", copy=True)).cuda()  # writable, as torch wants
         return self.lib.asarray(host)
 
     def host(self, array):
