@@ -35,7 +35,7 @@ if(_sluice_nccl_python)
 endif()
 
 find_path(NCCL_INCLUDE_DIR NAMES nccl.h HINTS ${_sluice_nccl_hints} PATH_SUFFIXES include)
-find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 HINTS ${_sluice_nccl_hints} PATH_SUFFIXES lib lib64)
+find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 NAMES_PER_DIR HINTS ${_sluice_nccl_hints} PATH_SUFFIXES lib lib64)
 
 if(NCCL_INCLUDE_DIR AND EXISTS "${NCCL_INCLUDE_DIR}/nccl.h")
   file(STRINGS "${NCCL_INCLUDE_DIR}/nccl.h" _sluice_nccl_defines REGEX "^#define NCCL_(MAJOR|MINOR|PATCH) ")

@@ -74,7 +74,7 @@ TEST(DistRecords, SignaturesNameTheFirstDifference) {
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->parameter, "operation");
 
-  std::vector<dd::call_header> headers(3);
+  std::vector<dd::call_record> headers(3);
   for (auto& h : headers) h.signature = base;
   headers[2].signature.second = dd::type_tag<double>();
   try {

@@ -4,7 +4,7 @@
 //   status_block   whether this rank's part of the last step failed, how, and its message: a failure on
 //                  one rank becomes a dist::rank_failure on every rank (errors.hpp), never a rank left
 //                  waiting in a collective;
-//   call_header    the first record of every call, the same size for every operation: the status, the
+//   call_record    the first record of every call, the same size for every operation: the
 //                  call's signature (operation, element types, operator, the parameters every rank must
 //                  share) and the rank's element count. Since its size never depends on the call, ranks
 //                  that call different operations or types still complete the all-gather and then
@@ -143,14 +143,13 @@ struct call_signature {
   std::uint64_t parameters[8] = {};  ///< the operation's own (bits, m, options), named by the caller
 };
 
-/// The first record of every call: the same size whatever the operation.
-struct call_header {
-  status_block status;
+/// The first record of every call (after its status_block): the same size whatever the operation.
+struct call_record {
   call_signature signature;
-  std::uint64_t n = 0;              ///< elements on this rank
+  std::uint64_t n = 0;                  ///< elements on this rank
   std::uint64_t first_invalid = ~0ull;  ///< strict multireduce: this rank's first bad label, or ~0
 };
-static_assert(std::is_trivially_copyable_v<call_header> && sizeof(call_header) % 8 == 0);
+static_assert(std::is_trivially_copyable_v<call_record> && sizeof(call_record) % 8 == 0);
 
 /// A difference between two ranks' signatures, as an invalid_argument's parameter and problem.
 struct mismatch {
@@ -187,10 +186,10 @@ struct mismatch {
 }
 
 /// Throws invalid_argument(function, …) for the first rank whose signature differs from rank 0's.
-inline void require_same_signatures(const char* function, std::span<const call_header> headers,
+inline void require_same_signatures(const char* function, std::span<const call_record> records,
                                     std::string_view first_name, std::span<const std::string_view> parameter_names) {
-  for (std::size_t r = 1; r < headers.size(); ++r)
-    if (std::optional<mismatch> m = compare_signatures(headers[0].signature, headers[r].signature,
+  for (std::size_t r = 1; r < records.size(); ++r)
+    if (std::optional<mismatch> m = compare_signatures(records[0].signature, records[r].signature,
                                                        static_cast<int>(r), first_name, parameter_names))
       throw invalid_argument(function, m->parameter, m->problem);
 }

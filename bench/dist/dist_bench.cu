@@ -1,0 +1,407 @@
+// sluice_dist_bench: scaling of the distributed sort and multireduce (issue 31), in one process driving
+// the first --gpus visible GPUs (default: all), every figure measured in the same run:
+//   alltoall     NCCL's own all-to-all (one group of ncclSend/ncclRecv, equal pieces) at each size the
+//                sort exchanges: the reference for the exchange phase (target: exchange ≥ 80% of it);
+//   sort         u32 keys, uniform; weak scaling at 2^28 and 2^29 keys per GPU, strong scaling at 2^30
+//                keys in all (--quick: 2^24, 2^25 and 2^25); rows: the one-GPU sluice::radix_sort (the
+//                baseline), dist::radix_sort on a world of 1, and on the world of all GPUs;
+//   pairs        the same for (u32, u32) pairs;
+//   multireduce  u32 labels uniform over m = 4096 and 2^24 buckets, u32 values, plus: the one-GPU
+//                sluice::multireduce, then each way (automatic, collective, owner_partition).
+// Each row: the median wall time over the repetitions (a distributed call is synchronous), the slowest
+// rank's GPU time in each phase (dist::timings: the split into local work and exchange), weak scaling
+// efficiency (one-GPU time / N-GPU time at the same size per GPU) or strong speedup (one-GPU time at the
+// total size / N-GPU time), and for the exchange its ratio to NCCL's all-to-all at the same bytes per rank.
+// Every result is verified: sorts by sortedness, the multiset of keys (an order-independent hash of the
+// input and output) and, for pairs, every value naming an input element with its key and equal keys
+// keeping input order; multireduce against the sequential oracle. A row that fails says so.
+// The distributed hash table rows (hash build and find) wait for the slab hash (docs/dist.md).
+//   sluice_dist_bench [--gpus N] [--quick] [--repetitions R] [--only sort|pairs|multireduce|alltoall]
+//                     [--json FILE]
+#include <sluice/core/context.hpp>
+#include <sluice/core/device_buffer.hpp>
+#include <sluice/core/operators.hpp>
+#include <sluice/data/generate.cuh>
+#include <sluice/dist.cuh>
+#include <sluice/multireduce.cuh>
+#include <sluice/radix_sort.cuh>
+#include <sluice/reference/multireduce.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace dist = sluice::dist;
+using clock_type = std::chrono::steady_clock;
+
+struct row {
+  std::string bench;  ///< "sort weak", "sort strong", "pairs weak", "multireduce m = 4096", "alltoall"
+  std::string implementation;
+  int gpus = 1;
+  std::uint64_t per_gpu = 0;
+  std::uint64_t total = 0;
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  std::vector<std::string> phases;
+  std::vector<double> phase_ms;  ///< the slowest rank's, per phase
+  double scaling = 0;            ///< weak efficiency or strong speedup against the one-GPU row
+  double exchange_vs_nccl = 0;   ///< NCCL all-to-all time / the exchange phase's, same bytes per rank
+  bool verified = false;
+};
+
+struct timing {
+  double median = 0, min = 0, max = 0;
+};
+
+timing time_runs(int warmup, int repetitions, const std::function<void()>& run) {
+  for (int i = 0; i < warmup; ++i) run();
+  std::vector<double> ms;
+  for (int i = 0; i < repetitions; ++i) {
+    const auto start = clock_type::now();
+    run();
+    ms.push_back(std::chrono::duration<double, std::milli>(clock_type::now() - start).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return {ms[ms.size() / 2], ms.front(), ms.back()};
+}
+
+/// An order-independent hash of a multiset of keys.
+template <class K>
+std::uint64_t multiset_hash(const std::vector<K>& keys) {
+  std::uint64_t sum = 0;
+  for (K k : keys) sum += sluice::data::mix64(static_cast<std::uint64_t>(k) + 0x9e37);
+  return sum;
+}
+
+std::vector<int> first_devices(int n) {
+  std::vector<int> devices;
+  for (int d = 0; d < n; ++d) devices.push_back(d);
+  return devices;
+}
+
+struct session {
+  bool quick = false;
+  int repetitions = 5;
+  int warmup = 2;
+  std::vector<row> rows;
+  std::vector<std::unique_ptr<dist::communicator>> worlds;  ///< world of 1, and of all GPUs
+
+  [[nodiscard]] dist::communicator& one() { return *worlds.front(); }
+  [[nodiscard]] dist::communicator& all() { return *worlds.back(); }
+  [[nodiscard]] int gpus() { return all().world_size(); }
+};
+
+/// Per-rank buffers of n keys (and values) generated on each rank's device; seeds differ by rank.
+template <class T>
+std::vector<sluice::device_buffer<T>> generate(dist::communicator& comm, std::uint64_t n,
+                                               const sluice::data::distribution_spec& spec) {
+  std::vector<sluice::device_buffer<T>> parts;
+  for (std::size_t i = 0; i < comm.local_count(); ++i) {
+    parts.emplace_back(comm.ctx(i), n);
+    sluice::data::distribution_spec mine = spec;
+    mine.seed += static_cast<std::uint64_t>(comm.rank(i)) * 7919;
+    sluice::data::generate(comm.ctx(i), parts.back().span(), mine);
+  }
+  for (std::size_t i = 0; i < comm.local_count(); ++i) comm.ctx(i).synchronize();
+  return parts;
+}
+
+template <class T>
+dist::distributed_span<const T> view(const std::vector<sluice::device_buffer<T>>& parts) {
+  std::vector<cuda::std::span<const T>> views;
+  for (const auto& p : parts) views.push_back(p.span());
+  return dist::distributed_span<const T>(std::move(views));
+}
+
+template <class T>
+std::vector<T> to_host(const std::vector<sluice::device_buffer<T>>& parts) {
+  std::vector<T> all;
+  for (const auto& p : parts) {
+    const auto mine = p.to_host();
+    all.insert(all.end(), mine.begin(), mine.end());
+  }
+  return all;
+}
+
+template <class T>
+std::vector<T> to_host(const dist::distributed_buffer<T>& buffer) {
+  std::vector<T> all;
+  for (std::size_t i = 0; i < buffer.local_count(); ++i) {
+    const auto mine = buffer.part(i).to_host();
+    all.insert(all.end(), mine.begin(), mine.end());
+  }
+  return all;
+}
+
+/// NCCL's all-to-all of `bytes` per rank in equal pieces, timed as the sort's exchange is (wall time of
+/// the group and the wait); the median time.
+double alltoall_ms(session& s, std::uint64_t bytes) {
+  dist::communicator& comm = s.all();
+  auto& world = comm.world();
+  const int p = comm.world_size();
+  const std::uint64_t piece = bytes / static_cast<std::uint64_t>(p);
+  std::vector<sluice::device_buffer<unsigned char>> send, receive;
+  for (std::size_t i = 0; i < comm.local_count(); ++i) {
+    send.emplace_back(comm.ctx(i), piece * p);
+    receive.emplace_back(comm.ctx(i), piece * p);
+    send.back().fill_bytes(1);
+  }
+  const timing t = time_runs(s.warmup, s.repetitions, [&] {
+    world.group("alltoall", [&](std::size_t i, sluice::detail::dist::local_rank& l) {
+      for (int peer = 0; peer < p; ++peer) {
+        const std::uint64_t at = piece * static_cast<std::uint64_t>(peer);
+        if (peer == l.rank) {
+          SLUICE_CUDA_CHECK(cudaMemcpyAsync(receive[i].data() + at, send[i].data() + at, piece,
+                                            cudaMemcpyDeviceToDevice, l.ctx->stream()));
+          continue;
+        }
+        world.check(ncclSend(send[i].data() + at, piece, ncclUint8, peer, l.comm, l.ctx->stream()), l, "ncclSend");
+        world.check(ncclRecv(receive[i].data() + at, piece, ncclUint8, peer, l.comm, l.ctx->stream()), l, "ncclRecv");
+      }
+    });
+    world.wait("alltoall");
+  });
+  row r{"alltoall", "NCCL send/recv group", p, bytes, bytes * static_cast<std::uint64_t>(p), t.median, t.min, t.max};
+  r.verified = true;  // a transport measurement: nothing to verify
+  s.rows.push_back(r);
+  return t.median;
+}
+
+/// Fills a row's phases from a report and the exchange's ratio to NCCL's all-to-all.
+void add_phases(row& r, const dist::timings& report, double nccl_ms) {
+  r.phases = report.phases;
+  for (const std::string& p : report.phases) r.phase_ms.push_back(report.slowest(p));
+  const double exchange = report.slowest("exchange");
+  if (exchange > 0 && nccl_ms > 0) r.exchange_vs_nccl = nccl_ms / exchange;
+}
+
+/// One sort case: the one-GPU sort of `one_gpu_n` keys, then the distributed sort on the world of 1 and
+/// of all GPUs with `per_gpu` keys each. `scaling` of the N-GPU row is one-GPU time / N-GPU time.
+template <class V>
+void sort_case(session& s, const std::string& name, std::uint64_t one_gpu_n, std::uint64_t per_gpu) {
+  constexpr bool pairs = !std::is_same_v<V, sluice::detail::no_values>;
+  const sluice::data::distribution_spec spec{sluice::data::distribution::uniform, 0, 0.0, 31};
+  double one_gpu_ms = 0;
+  {  // the baseline: sluice::radix_sort on GPU 0
+    sluice::context& ctx = s.one().ctx();
+    sluice::device_buffer<std::uint32_t> keys(ctx, one_gpu_n), out(ctx, one_gpu_n);
+    sluice::data::generate(ctx, keys.span(), spec);
+    sluice::device_buffer<std::uint32_t> values(ctx, pairs ? one_gpu_n : 0), out_values(ctx, pairs ? one_gpu_n : 0);
+    if (pairs) sluice::data::generate(ctx, values.span(), spec);
+    const timing t = time_runs(s.warmup, s.repetitions, [&] {
+      if constexpr (pairs) sluice::radix_sort_pairs(ctx, keys.span(), values.span(), out.span(), out_values.span());
+      else sluice::radix_sort(ctx, keys.span(), out.span());
+      ctx.synchronize();
+    });
+    const auto sorted = out.to_host();
+    row r{name, "sluice::radix_sort (one GPU)", 1, one_gpu_n, one_gpu_n, t.median, t.min, t.max};
+    r.verified = std::is_sorted(sorted.begin(), sorted.end()) && multiset_hash(sorted) == multiset_hash(keys.to_host());
+    s.rows.push_back(r);
+    one_gpu_ms = t.median;
+  }
+  const double nccl_ms = s.gpus() > 1 ? alltoall_ms(s, per_gpu * (sizeof(std::uint32_t) + (pairs ? sizeof(V) : 0))) : 0;
+  for (auto& world : s.worlds) {
+    dist::communicator& comm = *world;
+    const auto keys = generate<std::uint32_t>(comm, per_gpu, spec);
+    std::vector<sluice::device_buffer<std::uint32_t>> values;  // their global index, for the checks
+    if constexpr (pairs) {
+      for (std::size_t i = 0; i < comm.local_count(); ++i) {
+        std::vector<std::uint32_t> index(per_gpu);
+        for (std::uint64_t j = 0; j < per_gpu; ++j)
+          index[j] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(comm.rank(i)) * per_gpu + j);
+        values.emplace_back(comm.ctx(i), std::span<const std::uint32_t>(index));
+      }
+    }
+    dist::timings report;
+    dist::sort_options options;
+    options.report = &report;
+    dist::distributed_buffer<std::uint32_t> out_keys, out_values;
+    const timing t = time_runs(s.warmup, s.repetitions, [&] {
+      if constexpr (pairs) {
+        auto sorted = dist::radix_sort_pairs(comm, view(keys), view(values), options);
+        out_keys = std::move(sorted.keys);
+        out_values = std::move(sorted.values);
+      } else {
+        out_keys = dist::radix_sort(comm, view(keys), options);
+      }
+    });
+    const auto in = to_host(keys), got = to_host(out_keys);
+    bool verified = std::is_sorted(got.begin(), got.end()) && multiset_hash(got) == multiset_hash(in);
+    if constexpr (pairs) {
+      const auto index = to_host(out_values);
+      for (std::size_t j = 0; verified && j < got.size(); ++j)
+        verified = index[j] < in.size() && in[index[j]] == got[j] && (j == 0 || got[j - 1] != got[j] || index[j - 1] < index[j]);
+    }
+    const int gpus = comm.world_size();
+    row r{name, gpus == 1 ? "dist::radix_sort (world of 1)" : "dist::radix_sort", gpus, per_gpu,
+          per_gpu * static_cast<std::uint64_t>(gpus), t.median, t.min, t.max};
+    add_phases(r, report, gpus > 1 ? nccl_ms : 0);
+    r.scaling = one_gpu_ms / t.median;
+    r.verified = verified;
+    s.rows.push_back(r);
+  }
+}
+
+/// One multireduce case at m buckets: the one-GPU multireduce of `per_gpu` pairs, then each way on the
+/// world of all GPUs with `per_gpu` pairs each (weak scaling).
+void multireduce_case(session& s, std::uint64_t m, std::uint64_t per_gpu) {
+  const std::string name = "multireduce m = " + std::to_string(m);
+  const sluice::data::distribution_spec labels_spec{sluice::data::distribution::uniform, m, 0.0, 41};
+  const sluice::data::distribution_spec values_spec{sluice::data::distribution::uniform, 0, 0.0, 43};
+  double one_gpu_ms = 0;
+  {
+    sluice::context& ctx = s.one().ctx();
+    sluice::device_buffer<std::uint32_t> labels(ctx, per_gpu), values(ctx, per_gpu), out(ctx, m);
+    sluice::data::generate(ctx, labels.span(), labels_spec);
+    sluice::data::generate(ctx, values.span(), values_spec);
+    const timing t = time_runs(s.warmup, s.repetitions, [&] {
+      sluice::multireduce(ctx, labels.span(), values.span(), out.span(), sluice::plus{});
+      ctx.synchronize();
+    });
+    const auto expected = sluice::reference::multireduce(std::span<const std::uint32_t>(labels.to_host()),
+                                                         std::span<const std::uint32_t>(values.to_host()), m,
+                                                         sluice::plus{}, 0u);
+    row r{name, "sluice::multireduce (one GPU)", 1, per_gpu, per_gpu, t.median, t.min, t.max};
+    r.verified = out.to_host() == expected.buckets;
+    s.rows.push_back(r);
+    one_gpu_ms = t.median;
+  }
+  dist::communicator& comm = s.all();
+  const auto labels = generate<std::uint32_t>(comm, per_gpu, labels_spec);
+  const auto values = generate<std::uint32_t>(comm, per_gpu, values_spec);
+  const auto all_labels = to_host(labels), all_values = to_host(values);
+  const auto expected = sluice::reference::multireduce(std::span<const std::uint32_t>(all_labels),
+                                                       std::span<const std::uint32_t>(all_values), m, sluice::plus{}, 0u);
+  for (auto way : {dist::multireduce_algorithm::automatic, dist::multireduce_algorithm::collective,
+                   dist::multireduce_algorithm::owner_partition}) {
+    std::vector<sluice::device_buffer<std::uint32_t>> out;
+    std::vector<cuda::std::span<std::uint32_t>> out_views;
+    for (std::size_t i = 0; i < comm.local_count(); ++i) {
+      out.emplace_back(comm.ctx(i), m);
+      out_views.push_back(out.back().span());
+    }
+    dist::timings report;
+    dist::multireduce_options options;
+    options.algorithm = way;
+    options.report = &report;
+    const timing t = time_runs(s.warmup, s.repetitions, [&] {
+      (void)dist::multireduce(comm, view(labels), view(values), dist::distributed_span<std::uint32_t>(out_views), m,
+                              sluice::plus{}, options);
+    });
+    row r{name, "dist::multireduce [" + std::string(dist::to_string(way)) + "]", comm.world_size(), per_gpu,
+          per_gpu * static_cast<std::uint64_t>(comm.world_size()), t.median, t.min, t.max};
+    add_phases(r, report, 0);
+    r.scaling = one_gpu_ms / t.median;
+    r.verified = true;
+    for (const auto& o : out) r.verified = r.verified && o.to_host() == expected.buckets;
+    s.rows.push_back(r);
+  }
+}
+
+void print(const session& s, std::ostream& out) {
+  out << fmt::format("{:<22} {:<38} {:>4} {:>12} {:>10} {:>9} {:>8}  {}\n", "bench", "implementation", "gpus",
+                     "keys/gpu", "median ms", "scaling", "exch/NCCL", "phases (slowest rank, ms) · verified");
+  for (const row& r : s.rows) {
+    std::string phases;
+    for (std::size_t p = 0; p < r.phases.size(); ++p) phases += fmt::format("{} {:.2f}  ", r.phases[p], r.phase_ms[p]);
+    out << fmt::format("{:<22} {:<38} {:>4} {:>12} {:>10.3f} {:>9} {:>8}  {}{}\n", r.bench, r.implementation, r.gpus,
+                       r.per_gpu, r.median_ms, r.scaling > 0 ? fmt::format("{:.3f}", r.scaling) : "",
+                       r.exchange_vs_nccl > 0 ? fmt::format("{:.2f}", r.exchange_vs_nccl) : "", phases,
+                       r.verified ? "verified" : "NOT VERIFIED");
+  }
+}
+
+void write_json(const session& s, const std::string& path) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const row& r : s.rows) {
+    nlohmann::json phases = nlohmann::json::object();
+    for (std::size_t p = 0; p < r.phases.size(); ++p) phases[r.phases[p]] = r.phase_ms[p];
+    rows.push_back({{"bench", r.bench}, {"implementation", r.implementation}, {"gpus", r.gpus}, {"per_gpu", r.per_gpu},
+                    {"total", r.total}, {"median_ms", r.median_ms}, {"min_ms", r.min_ms}, {"max_ms", r.max_ms},
+                    {"phases_ms", phases}, {"scaling", r.scaling}, {"exchange_vs_nccl", r.exchange_vs_nccl},
+                    {"verified", r.verified}});
+  }
+  int driver = 0;
+  (void)cudaDriverGetVersion(&driver);
+  int nccl = 0;
+  (void)ncclGetVersion(&nccl);
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  nlohmann::json doc{{"device", s.worlds.front()->ctx().properties().name},
+                     {"gpus", s.worlds.back()->world_size()},
+                     {"driver", driver},
+                     {"nccl", nccl},
+                     {"commit", SLUICE_CONFIGURE_COMMIT},
+                     {"date", date},
+                     {"quick", s.quick},
+                     {"rows", rows}};
+  std::ofstream(path) << doc.dump(2) << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"sluice_dist_bench: the distributed sort and multireduce against one GPU and NCCL, verified"};
+  session s;
+  int gpus = 0;
+  std::string only, json;
+  app.add_option("--gpus", gpus, "GPUs of the largest world (default: every visible one)");
+  app.add_flag("--quick", s.quick, "Small sizes and three repetitions");
+  app.add_option("--repetitions", s.repetitions, "Timed repetitions per row (median reported)");
+  app.add_option("--only", only, "One bench: sort, pairs, multireduce or alltoall");
+  app.add_option("--json", json, "Write every row to this JSON file");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const int visible = sluice::cuda_device_count();
+    if (visible == 0) {
+      std::cerr << "sluice_dist_bench: no CUDA device\n";
+      return 2;
+    }
+    gpus = gpus > 0 ? std::min(gpus, visible) : visible;
+    if (s.quick) s.repetitions = std::min(s.repetitions, 3);
+    s.worlds.push_back(std::make_unique<dist::communicator>(dist::communicator::on_devices({0})));
+    if (gpus > 1)
+      s.worlds.push_back(std::make_unique<dist::communicator>(dist::communicator::on_devices(first_devices(gpus))));
+    const std::uint64_t n28 = std::uint64_t{1} << (s.quick ? 24 : 28), n29 = std::uint64_t{1} << (s.quick ? 25 : 29);
+    const std::uint64_t n30 = std::uint64_t{1} << (s.quick ? 25 : 30);
+    const auto strong_per_gpu = n30 / static_cast<std::uint64_t>(gpus);
+    const bool all = only.empty();
+    using none = sluice::detail::no_values;
+    if (all || only == "alltoall")
+      for (std::uint64_t n : {n28, n29}) (void)alltoall_ms(s, n * sizeof(std::uint32_t));
+    if (all || only == "sort") {
+      sort_case<none>(s, "sort weak", n28, n28);
+      sort_case<none>(s, "sort weak", n29, n29);
+      sort_case<none>(s, "sort strong", n30, strong_per_gpu);
+    }
+    if (all || only == "pairs") {
+      sort_case<std::uint32_t>(s, "pairs weak", n28, n28);
+      sort_case<std::uint32_t>(s, "pairs weak", n29, n29);
+      sort_case<std::uint32_t>(s, "pairs strong", n30, strong_per_gpu);
+    }
+    if (all || only == "multireduce")
+      for (std::uint64_t m : {std::uint64_t{4096}, std::uint64_t{1} << 24}) multireduce_case(s, m, n28);
+    std::cout << "sluice_dist_bench on " << gpus << " x " << s.one().ctx().properties().name << " (commit "
+              << SLUICE_CONFIGURE_COMMIT << ")\n";
+    print(s, std::cout);
+    if (!json.empty()) write_json(s, json);
+    for (const row& r : s.rows)
+      if (!r.verified) return 1;
+    return 0;
+  } catch (const sluice::error& e) {
+    std::cerr << "sluice_dist_bench: " << e.what() << "\n";
+    return 2;
+  }
+}
