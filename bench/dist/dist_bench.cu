@@ -16,8 +16,7 @@
 // input and output) and, for pairs, every value naming an input element with its key and equal keys
 // keeping input order; multireduce against the sequential oracle. A row that fails says so.
 // The distributed hash table rows (hash build and find) wait for the slab hash (docs/dist.md).
-//   sluice_dist_bench [--gpus N] [--quick] [--repetitions R] [--only sort|pairs|multireduce|alltoall]
-//                     [--json FILE]
+// The command line, the table and the JSON: dist_bench_main.cpp.
 #include <sluice/core/context.hpp>
 #include <sluice/core/device_buffer.hpp>
 #include <sluice/core/operators.hpp>
@@ -27,38 +26,21 @@
 #include <sluice/radix_sort.cuh>
 #include <sluice/reference/multireduce.hpp>
 
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
+#include "dist/dist_bench.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <ctime>
-#include <fstream>
 #include <functional>
-#include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
+namespace sluice::dist_bench {
 namespace {
 
 namespace dist = sluice::dist;
 using clock_type = std::chrono::steady_clock;
-
-struct row {
-  std::string bench;  ///< "sort weak", "sort strong", "pairs weak", "multireduce m = 4096", "alltoall"
-  std::string implementation;
-  int gpus = 1;
-  std::uint64_t per_gpu = 0;
-  std::uint64_t total = 0;
-  double median_ms = 0, min_ms = 0, max_ms = 0;
-  std::vector<std::string> phases;
-  std::vector<double> phase_ms;  ///< the slowest rank's, per phase
-  double scaling = 0;            ///< weak efficiency or strong speedup against the one-GPU row
-  double exchange_vs_nccl = 0;   ///< NCCL all-to-all time / the exchange phase's, same bytes per rank
-  bool verified = false;
-};
 
 struct timing {
   double median = 0, min = 0, max = 0;
@@ -309,99 +291,43 @@ void multireduce_case(session& s, std::uint64_t m, std::uint64_t per_gpu) {
   }
 }
 
-void print(const session& s, std::ostream& out) {
-  out << fmt::format("{:<22} {:<38} {:>4} {:>12} {:>10} {:>9} {:>8}  {}\n", "bench", "implementation", "gpus",
-                     "keys/gpu", "median ms", "scaling", "exch/NCCL", "phases (slowest rank, ms) · verified");
-  for (const row& r : s.rows) {
-    std::string phases;
-    for (std::size_t p = 0; p < r.phases.size(); ++p) phases += fmt::format("{} {:.2f}  ", r.phases[p], r.phase_ms[p]);
-    out << fmt::format("{:<22} {:<38} {:>4} {:>12} {:>10.3f} {:>9} {:>8}  {}{}\n", r.bench, r.implementation, r.gpus,
-                       r.per_gpu, r.median_ms, r.scaling > 0 ? fmt::format("{:.3f}", r.scaling) : "",
-                       r.exchange_vs_nccl > 0 ? fmt::format("{:.2f}", r.exchange_vs_nccl) : "", phases,
-                       r.verified ? "verified" : "NOT VERIFIED");
-  }
-}
-
-void write_json(const session& s, const std::string& path) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const row& r : s.rows) {
-    nlohmann::json phases = nlohmann::json::object();
-    for (std::size_t p = 0; p < r.phases.size(); ++p) phases[r.phases[p]] = r.phase_ms[p];
-    rows.push_back({{"bench", r.bench}, {"implementation", r.implementation}, {"gpus", r.gpus}, {"per_gpu", r.per_gpu},
-                    {"total", r.total}, {"median_ms", r.median_ms}, {"min_ms", r.min_ms}, {"max_ms", r.max_ms},
-                    {"phases_ms", phases}, {"scaling", r.scaling}, {"exchange_vs_nccl", r.exchange_vs_nccl},
-                    {"verified", r.verified}});
-  }
-  int driver = 0;
-  (void)cudaDriverGetVersion(&driver);
-  int nccl = 0;
-  (void)ncclGetVersion(&nccl);
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  nlohmann::json doc{{"device", s.worlds.front()->ctx().properties().name},
-                     {"gpus", s.worlds.back()->world_size()},
-                     {"driver", driver},
-                     {"nccl", nccl},
-                     {"commit", SLUICE_CONFIGURE_COMMIT},
-                     {"date", date},
-                     {"quick", s.quick},
-                     {"rows", rows}};
-  std::ofstream(path) << doc.dump(2) << "\n";
-}
-
 }  // namespace
 
-int main(int argc, char** argv) {
-  CLI::App app{"sluice_dist_bench: the distributed sort and multireduce against one GPU and NCCL, verified"};
+result run(const options& o) {
+  const int visible = sluice::cuda_device_count();
+  if (visible == 0) throw sluice::invalid_argument("sluice_dist_bench", "gpus", "no CUDA device is visible");
+  const int gpus = o.gpus > 0 ? std::min(o.gpus, visible) : visible;
   session s;
-  int gpus = 0;
-  std::string only, json;
-  app.add_option("--gpus", gpus, "GPUs of the largest world (default: every visible one)");
-  app.add_flag("--quick", s.quick, "Small sizes and three repetitions");
-  app.add_option("--repetitions", s.repetitions, "Timed repetitions per row (median reported)");
-  app.add_option("--only", only, "One bench: sort, pairs, multireduce or alltoall");
-  app.add_option("--json", json, "Write every row to this JSON file");
-  CLI11_PARSE(app, argc, argv);
-  try {
-    const int visible = sluice::cuda_device_count();
-    if (visible == 0) {
-      std::cerr << "sluice_dist_bench: no CUDA device\n";
-      return 2;
-    }
-    gpus = gpus > 0 ? std::min(gpus, visible) : visible;
-    if (s.quick) s.repetitions = std::min(s.repetitions, 3);
-    s.worlds.push_back(std::make_unique<dist::communicator>(dist::communicator::on_devices({0})));
-    if (gpus > 1)
-      s.worlds.push_back(std::make_unique<dist::communicator>(dist::communicator::on_devices(first_devices(gpus))));
-    const std::uint64_t n28 = std::uint64_t{1} << (s.quick ? 24 : 28), n29 = std::uint64_t{1} << (s.quick ? 25 : 29);
-    const std::uint64_t n30 = std::uint64_t{1} << (s.quick ? 25 : 30);
-    const auto strong_per_gpu = n30 / static_cast<std::uint64_t>(gpus);
-    const bool all = only.empty();
-    using none = sluice::detail::no_values;
-    if (all || only == "alltoall")
-      for (std::uint64_t n : {n28, n29}) (void)alltoall_ms(s, n * sizeof(std::uint32_t));
-    if (all || only == "sort") {
-      sort_case<none>(s, "sort weak", n28, n28);
-      sort_case<none>(s, "sort weak", n29, n29);
-      sort_case<none>(s, "sort strong", n30, strong_per_gpu);
-    }
-    if (all || only == "pairs") {
-      sort_case<std::uint32_t>(s, "pairs weak", n28, n28);
-      sort_case<std::uint32_t>(s, "pairs weak", n29, n29);
-      sort_case<std::uint32_t>(s, "pairs strong", n30, strong_per_gpu);
-    }
-    if (all || only == "multireduce")
-      for (std::uint64_t m : {std::uint64_t{4096}, std::uint64_t{1} << 24}) multireduce_case(s, m, n28);
-    std::cout << "sluice_dist_bench on " << gpus << " x " << s.one().ctx().properties().name << " (commit "
-              << SLUICE_CONFIGURE_COMMIT << ")\n";
-    print(s, std::cout);
-    if (!json.empty()) write_json(s, json);
-    for (const row& r : s.rows)
-      if (!r.verified) return 1;
-    return 0;
-  } catch (const sluice::error& e) {
-    std::cerr << "sluice_dist_bench: " << e.what() << "\n";
-    return 2;
+  s.quick = o.quick;
+  s.repetitions = o.quick ? std::min(o.repetitions, 3) : o.repetitions;
+  s.worlds.push_back(std::make_unique<dist::communicator>(dist::communicator::on_devices({0})));
+  if (gpus > 1) s.worlds.push_back(std::make_unique<dist::communicator>(dist::communicator::on_devices(first_devices(gpus))));
+  const std::uint64_t n28 = std::uint64_t{1} << (o.quick ? 24 : 28), n29 = std::uint64_t{1} << (o.quick ? 25 : 29);
+  const std::uint64_t n30 = std::uint64_t{1} << (o.quick ? 25 : 30);
+  const std::uint64_t strong_per_gpu = n30 / static_cast<std::uint64_t>(gpus);
+  const bool all = o.only.empty();
+  using none = sluice::detail::no_values;
+  if ((all || o.only == "alltoall") && gpus > 1)
+    for (std::uint64_t n : {n28, n29}) (void)alltoall_ms(s, n * sizeof(std::uint32_t));
+  if (all || o.only == "sort") {
+    sort_case<none>(s, "sort weak", n28, n28);
+    sort_case<none>(s, "sort weak", n29, n29);
+    sort_case<none>(s, "sort strong", n30, strong_per_gpu);
   }
+  if (all || o.only == "pairs") {
+    sort_case<std::uint32_t>(s, "pairs weak", n28, n28);
+    sort_case<std::uint32_t>(s, "pairs weak", n29, n29);
+    sort_case<std::uint32_t>(s, "pairs strong", n30, strong_per_gpu);
+  }
+  if (all || o.only == "multireduce")
+    for (std::uint64_t m : {std::uint64_t{4096}, std::uint64_t{1} << 24}) multireduce_case(s, m, n28);
+  result r;
+  r.device = s.one().ctx().properties().name;
+  r.gpus = gpus;
+  (void)cudaDriverGetVersion(&r.driver);
+  (void)ncclGetVersion(&r.nccl);
+  r.rows = std::move(s.rows);
+  return r;
 }
+
+}  // namespace sluice::dist_bench

@@ -15,5 +15,7 @@ int main(int argc, char** argv) {
   } else {
     std::printf("sluice dist tests: no usable CUDA device (%s); every dist test is skipped\n", reason.c_str());
   }
-  return RUN_ALL_TESTS();
+  const int status = RUN_ALL_TESTS();
+  sluice::testing::suite_communicator_slot().reset();
+  return status;
 }

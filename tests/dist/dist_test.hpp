@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -21,17 +22,26 @@
 
 namespace sluice::testing {
 
-/// The suite's communicator over every visible GPU; null where there is none (`reason` says why).
+/// Where the suite's communicator lives: main() empties it after the tests, so that NCCL's communicators
+/// are finalised while the CUDA runtime is still up (not among the static destructors).
+inline std::unique_ptr<dist::communicator>& suite_communicator_slot() {
+  static std::unique_ptr<dist::communicator> comm;
+  return comm;
+}
+
+/// The suite's communicator over every visible GPU, made on first use; null where there is no GPU
+/// (`reason` says why).
 inline dist::communicator* suite_communicator(std::string* reason = nullptr) {
   static std::string why;
-  static std::unique_ptr<dist::communicator> comm = []() -> std::unique_ptr<dist::communicator> {
-    if (cuda_device_count(&why) == 0) return nullptr;
+  static const bool made = [] {
+    if (cuda_device_count(&why) == 0) return false;
     dist::communicator_options options;
     options.timeout = std::chrono::seconds(120);
-    return std::make_unique<dist::communicator>(dist::communicator::on_all_devices(options));
+    suite_communicator_slot() = std::make_unique<dist::communicator>(dist::communicator::on_all_devices(options));
+    return true;
   }();
   if (reason) *reason = why;
-  return comm.get();
+  return made ? suite_communicator_slot().get() : nullptr;
 }
 
 class dist_test : public ::testing::Test {

@@ -248,6 +248,7 @@ class call {
   void record(std::size_t i, int phase, int which) {
     if (events_.empty() || failed(i)) return;
     local_rank& l = world_.locals()[i];
+    auto device = l.ctx->activate();
     SLUICE_CUDA_CHECK(cudaEventRecord(events_[i][static_cast<std::size_t>(phase)][static_cast<std::size_t>(which)],
                                       l.ctx->stream()));
   }
