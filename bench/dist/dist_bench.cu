@@ -34,6 +34,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sluice::dist_bench {
@@ -56,6 +57,20 @@ timing time_runs(int warmup, int repetitions, const std::function<void()>& run) 
   }
   std::sort(ms.begin(), ms.end());
   return {ms[ms.size() / 2], ms.front(), ms.back()};
+}
+
+row make_row(std::string bench, std::string implementation, int gpus, std::uint64_t per_gpu, std::uint64_t total,
+             const timing& t) {
+  row r;
+  r.bench = std::move(bench);
+  r.implementation = std::move(implementation);
+  r.gpus = gpus;
+  r.per_gpu = per_gpu;
+  r.total = total;
+  r.median_ms = t.median;
+  r.min_ms = t.min;
+  r.max_ms = t.max;
+  return r;
 }
 
 /// An order-independent hash of a multiset of keys.
@@ -154,7 +169,7 @@ double alltoall_ms(session& s, std::uint64_t bytes) {
     });
     world.wait("alltoall");
   });
-  row r{"alltoall", "NCCL send/recv group", p, bytes, bytes * static_cast<std::uint64_t>(p), t.median, t.min, t.max};
+  row r = make_row("alltoall", "NCCL send/recv group", p, bytes, bytes * static_cast<std::uint64_t>(p), t);
   r.verified = true;  // a transport measurement: nothing to verify
   s.rows.push_back(r);
   return t.median;
@@ -187,7 +202,7 @@ void sort_case(session& s, const std::string& name, std::uint64_t one_gpu_n, std
       ctx.synchronize();
     });
     const auto sorted = out.to_host();
-    row r{name, "sluice::radix_sort (one GPU)", 1, one_gpu_n, one_gpu_n, t.median, t.min, t.max};
+    row r = make_row(name, "sluice::radix_sort (one GPU)", 1, one_gpu_n, one_gpu_n, t);
     r.verified = std::is_sorted(sorted.begin(), sorted.end()) && multiset_hash(sorted) == multiset_hash(keys.to_host());
     s.rows.push_back(r);
     one_gpu_ms = t.median;
@@ -226,8 +241,8 @@ void sort_case(session& s, const std::string& name, std::uint64_t one_gpu_n, std
         verified = index[j] < in.size() && in[index[j]] == got[j] && (j == 0 || got[j - 1] != got[j] || index[j - 1] < index[j]);
     }
     const int gpus = comm.world_size();
-    row r{name, gpus == 1 ? "dist::radix_sort (world of 1)" : "dist::radix_sort", gpus, per_gpu,
-          per_gpu * static_cast<std::uint64_t>(gpus), t.median, t.min, t.max};
+    row r = make_row(name, gpus == 1 ? "dist::radix_sort (world of 1)" : "dist::radix_sort", gpus, per_gpu,
+          per_gpu * static_cast<std::uint64_t>(gpus), t);
     add_phases(r, report, gpus > 1 ? nccl_ms : 0);
     r.scaling = one_gpu_ms / t.median;
     r.verified = verified;
@@ -254,7 +269,7 @@ void multireduce_case(session& s, std::uint64_t m, std::uint64_t per_gpu) {
     const auto expected = sluice::reference::multireduce(std::span<const std::uint32_t>(labels.to_host()),
                                                          std::span<const std::uint32_t>(values.to_host()), m,
                                                          sluice::plus{}, 0u);
-    row r{name, "sluice::multireduce (one GPU)", 1, per_gpu, per_gpu, t.median, t.min, t.max};
+    row r = make_row(name, "sluice::multireduce (one GPU)", 1, per_gpu, per_gpu, t);
     r.verified = out.to_host() == expected.buckets;
     s.rows.push_back(r);
     one_gpu_ms = t.median;
@@ -281,8 +296,8 @@ void multireduce_case(session& s, std::uint64_t m, std::uint64_t per_gpu) {
       (void)dist::multireduce(comm, view(labels), view(values), dist::distributed_span<std::uint32_t>(out_views), m,
                               sluice::plus{}, options);
     });
-    row r{name, "dist::multireduce [" + std::string(dist::to_string(way)) + "]", comm.world_size(), per_gpu,
-          per_gpu * static_cast<std::uint64_t>(comm.world_size()), t.median, t.min, t.max};
+    row r = make_row(name, "dist::multireduce [" + std::string(dist::to_string(way)) + "]", comm.world_size(), per_gpu,
+          per_gpu * static_cast<std::uint64_t>(comm.world_size()), t);
     add_phases(r, report, 0);
     r.scaling = one_gpu_ms / t.median;
     r.verified = true;

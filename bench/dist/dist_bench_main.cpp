@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
       if (!x.verified) return 1;
     return 0;
   } catch (const sluice::error& e) {
-    std::cerr << "sluice_dist_bench: " << e.what() << "\n";
+    std::cerr << e.what() << "\n";
     return 2;
   }
 }

@@ -43,7 +43,7 @@ struct sort_options {
   /// runs anywhere and between candidates at their bounds, so more candidates balance the shares more
   /// finely (docs/dist.md, "Balance") at the price of 2q + 1 buckets in the local multisplit.
   unsigned splitter_words = 0;
-  /// Where to report the phases ("sample", "split", "counts", "exchange", "local_sort"); null: not timed.
+  /// Where to report the phases ("sample", "split", "exchange", "local_sort"); null: not timed.
   timings* report = nullptr;
 };
 
@@ -84,7 +84,8 @@ struct multireduce_options {
   /// label is an invalid_argument on every rank naming its global index) and deterministic (also makes
   /// the combination across ranks follow rank order instead of NCCL's).
   sluice::multireduce_options local{};
-  /// Where to report the phases; null: not timed.
+  /// Where to report the phases ("local", "split", "exchange", "combine"; those of the way taken are
+  /// non-zero); null: not timed.
   timings* report = nullptr;
 };
 

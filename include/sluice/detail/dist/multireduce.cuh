@@ -187,7 +187,7 @@ struct multireduce_rank {
   device_buffer<std::uint32_t> local_labels;
 };
 
-enum multireduce_phase : int { local_phase, split_phase_mr, counts_phase_mr, exchange_phase_mr, combine_phase };
+enum multireduce_phase : int { local_phase, split_phase_mr, exchange_phase_mr, combine_phase };
 
 /// The largest m: the one-GPU multireduce's (2^32 − 2 buckets).
 inline constexpr std::uint64_t max_buckets = std::numeric_limits<std::uint32_t>::max() - 1;
@@ -198,7 +198,7 @@ std::uint64_t distributed_multireduce(world& w, const char* function, std::span<
                                       std::span<const cuda::std::span<T>> out, std::uint64_t m, Op op,
                                       const sluice::dist::multireduce_options& options) {
   using sluice::dist::layout;
-  call c(w, function, options.report, {"local", "split", "counts", "exchange", "combine"});
+  call c(w, function, options.report, {"local", "split", "exchange", "combine"});
   const int world_size = c.world_size();
   const bool replicated = options.output == layout::replicated;
   const bool accumulate = options.local.accumulate;

@@ -108,14 +108,14 @@ struct sort_rank {
   device_buffer<V> out_values;
 };
 
-enum sort_phase : int { sample_phase, split_phase, counts_phase, exchange_phase, local_sort_phase };
+enum sort_phase : int { sample_phase, split_phase, exchange_phase, local_sort_phase };
 
 template <class K, class V>
 sort_result<K, V> distributed_sort(world& w, const char* function, std::span<const cuda::std::span<const K>> keys,
                        std::span<const cuda::std::span<const V>> values, const sluice::dist::sort_options& options) {
   constexpr bool pairs = has_values<V>;
   constexpr std::size_t value_bytes = pairs ? sizeof(V) : 0;
-  call c(w, function, options.report, {"sample", "split", "counts", "exchange", "local_sort"});
+  call c(w, function, options.report, {"sample", "split", "exchange", "local_sort"});
   const int world_size = c.world_size();
   std::vector<sort_rank<K, V>> ranks(c.local_count());
 
