@@ -27,6 +27,10 @@ BENCH_MAX_FILES=600
 # programs, objects): such things stay in the GPU call's output, not in the tree.
 BENCH_FORBIDDEN='*.log *.status *.xml *.gz *.xz *.ncu-rep *.cu *.cpp *.o'
 
+# ---- Rule 3: kernels in headers are templates or static -------------------------------------------
+# A header's non-template `__global__` function with external linkage is defined again in every
+# translation unit that includes it, and the link of two such units fails (duplicate host stubs).
+# A kernel is a template when the code line before `__global__` holds `template` or ends in `>`.
 # ------------------------------------------------------------------------------------------------------
 violations=0
 violation() { echo "check_repo: $*" >&2; violations=$((violations + 1)); }
@@ -73,6 +77,19 @@ check_benchmarks() {  # check_benchmarks ROOT
   done
 }
 
+check_kernels() {  # check_kernels ROOT
+  local root=$1 file line
+  [ -d "$root/include" ] || return 0
+  while IFS=: read -r file line; do
+    violation "kernels: ${file#"$root"/}:$line declares a non-template __global__ function without static"
+  done < <(find "$root/include" -type f \( -name '*.cuh' -o -name '*.hpp' -o -name '*.h' \) -print0 | sort -z |
+    xargs -0 -r awk '
+      FNR == 1 { previous = "" }
+      /^[[:space:]]*(\/\/|$)/ { next }
+      /__global__/ && $0 !~ /static/ && previous !~ /template/ && previous !~ />[[:space:]]*$/ { print FILENAME ":" FNR }
+      { previous = $0 }')
+}
+
 self_test() {
   local self failed=0 cases=0
   self=$(realpath "$0")
@@ -107,6 +124,10 @@ self_test() {
   case_of ok   reference-good $inc/reference/a.hpp       $'#include <sluice/core/span.hpp>\n#include <sluice/reference/b.hpp>'
   case_of fail reference-bad  $inc/reference/a.hpp       '#include <sluice/detail/scan/tile.cuh>'
   case_of ok   public-free    $inc/scan.cuh              '#include <sluice/detail/scan/scan.cuh>'
+  case_of ok   kernel-template $inc/detail/x/k.cuh        $'template <typename T>\n__global__ void k(T* p) {}'
+  case_of ok   kernel-multiline $inc/detail/x/k.cuh       $'template <typename T,\n          int N>\n// why\n__global__ void k(T* p) {}'
+  case_of ok   kernel-static  $inc/detail/x/k.cuh         $'}\n\nstatic __global__ void k(int* p) {}'
+  case_of fail kernel-plain   $inc/detail/x/k.cuh         $'}\n/// what it does\n__global__ void k(int* p) {}'
   case_of ok   bench-good     $run/sluice-bench.txt      'family     case'
   case_of fail bench-log      $run/bench.log             'a log'
   case_of fail bench-probe    $run/probe.cu              'int main() {}'
@@ -126,6 +147,7 @@ root=${1:-"$(dirname "$0")/.."}
 root=$(realpath "$root")
 check_layers "$root"
 check_benchmarks "$root"
+check_kernels "$root"
 if ((violations)); then
   echo "repository check: FAILED ($violations violations)" >&2
   exit 1

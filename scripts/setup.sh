@@ -34,6 +34,13 @@ if ! cmake_ok; then
   cmake_ok || { echo "setup: CMake >= 3.30 is not first on PATH ($(command -v cmake))" >&2; exit 1; }
 fi
 
+# The Python package (python/, docs/python.md): nanobind and scikit-build-core build it, NumPy and pytest
+# test it (torch and CuPy are optional: their tests skip without them).
+if ! python3 -c 'import nanobind, scikit_build_core, numpy, pytest' 2>/dev/null; then
+  echo "setup: installing nanobind, scikit-build-core, numpy and pytest from PyPI"
+  python3 -m pip install --quiet "nanobind>=2.4" "scikit-build-core>=0.10" numpy pytest
+fi
+
 # Plots are optional: `sluice bench --plot` says so plainly when matplotlib is missing.
 if ! python3 -c 'import matplotlib' 2>/dev/null; then
   python3 -m pip install --quiet matplotlib 2>/dev/null ||

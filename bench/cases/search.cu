@@ -97,7 +97,7 @@ std::vector<std::size_t> key_sizes(const bench::case_context& session) {
   return session.quick() ? std::vector<std::size_t>{std::size_t{1} << 26} : bench::powers_of_two(16, 28, 2);
 }
 
-std::string power_name(std::size_t n) { return "2^" + std::to_string(std::bit_width(n) - 1); }
+using bench::power_name;
 
 /// thrust's answers as the rows' oracle, after a sample of them is checked against std::lower_bound.
 std::vector<std::int32_t> checked_thrust(const device_buffer<std::uint32_t>& keys, const device_buffer<std::uint32_t>& queries,

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include <bit>
 #include <functional>
 #include <iostream>
 #include <string>
@@ -77,6 +78,9 @@ inline bool cub_histogram_runs(std::size_t bins, std::size_t bytes, const std::s
   }
   return baseline_fits(bytes, what);
 }
+
+/// "2^k" for n = 2^k (a case's name for a power-of-two size).
+inline std::string power_name(std::size_t n) { return "2^" + std::to_string(std::bit_width(n) - 1); }
 
 /// Sizes 2^first, 2^(first+step), … 2^last.
 inline std::vector<std::size_t> powers_of_two(int first, int last, int step) {

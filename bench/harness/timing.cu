@@ -66,12 +66,21 @@ class event {
 }  // namespace
 
 timing time_device(context& ctx, const std::function<void()>& work, timing_policy policy) {
+  return time_device(ctx, [] {}, work, policy);
+}
+
+timing time_device(context& ctx, const std::function<void()>& setup, const std::function<void()>& work,
+                   timing_policy policy) {
   auto device = ctx.activate();
   l2_evictor evict(ctx);
-  for (int i = 0; i < policy.warmup; ++i) work();
+  for (int i = 0; i < policy.warmup; ++i) {
+    setup();
+    work();
+  }
   std::vector<event> starts(static_cast<std::size_t>(policy.repetitions));
   std::vector<event> stops(static_cast<std::size_t>(policy.repetitions));
   for (std::size_t r = 0; r < starts.size(); ++r) {
+    setup();
     evict();
     SLUICE_CUDA_CHECK(cudaEventRecord(starts[r].get(), ctx.stream()));
     work();

@@ -26,6 +26,11 @@ struct timing {
 /// Times `work` (which enqueues on ctx's stream) with events; evicts the L2 before every repetition.
 timing time_device(context& ctx, const std::function<void()>& work, timing_policy policy);
 
+/// The same, with `setup` run before every warm-up and every repetition, outside the timed region: for
+/// work that changes its own input (a hash table's build starts from an empty table).
+timing time_device(context& ctx, const std::function<void()>& setup, const std::function<void()>& work,
+                   timing_policy policy);
+
 /// Times `work` on the calling thread.
 timing time_host(const std::function<void()>& work, timing_policy policy);
 

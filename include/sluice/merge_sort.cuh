@@ -4,6 +4,8 @@
 //   merge_pairs(a_keys, a_values, b_keys, b_values, out_keys, out_values)
 //   merge_sort(keys, out_keys)                out_keys = keys stably sorted by `less`
 //   merge_sort_pairs(keys, values, out_keys, out_values)
+//   segmented_sort(keys, offsets, out_keys)  every segment [offsets[s], offsets[s+1]) stably sorted
+//   segmented_sort_pairs(keys, values, offsets, out_keys, out_values)
 //
 // Keys: any trivially copyable type of 1 to 32 bytes; values: trivially copyable, at most 32 bytes.
 // `less` is a functor or a __device__ / extended lambda (callable on the device; the sort never calls it
@@ -20,6 +22,14 @@
 //              +0.0 and places NaNs, unlike a stable sort under <.
 //   automatic  radix where it applies (the same result, several times faster), else pairwise
 // merge() always merges by merge path (one round of the pairwise strategy).
+//
+// segmented_sort: offsets as segmented.cuh has them (segments + 1 non-decreasing entries ≤ n, empty
+// segments allowed; keys outside [offsets.front(), offsets.back()) are copied through unchanged).
+// Segments are bucketed by size (detail/merge_sort/segmented.cuh): up to 36 four-byte keys sorted by
+// four lanes of a warp, up to 224 by a warp, larger ones by the pairwise strategy's tiles and rounds
+// (every segment's rounds together, however many segments). Empty offsets are invalid_argument; bad
+// entries are checked (synchronising) only with options.validate_offsets, and otherwise give an
+// unspecified result without any access outside the spans. Fewer than 2^32 − 1 segments.
 //
 // A comparator that is not a strict weak order (random answers, <=, NaN under <) gives an unspecified
 // order but never hangs, crashes or writes out of bounds: the output is a permutation of the input
@@ -96,6 +106,33 @@ void merge_sort_pairs(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::sp
                       const merge_sort_options& options = {}, Less less = {}) {
   detail::merge_sort::sort<K, V>(ctx, "merge_sort_pairs", detail::as_const_span(keys), detail::as_const_span(values),
                                  cuda::std::span<K>(out_keys), cuda::std::span<V>(out_values), options, less);
+}
+
+/// out_keys = keys with every segment [offsets[s], offsets[s+1]) stably sorted by `less`, keys outside
+/// [offsets.front(), offsets.back()) copied through; out_keys may be keys (in place).
+///
+///   sluice::segmented_sort(ctx, keys.span(), offsets.span(), sorted.span());
+template <class KIn, std::size_t E1, class K, std::size_t E2, class Less = std::less<>>
+  requires std::same_as<std::remove_const_t<KIn>, K>
+void segmented_sort(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<const std::size_t> offsets,
+                    cuda::std::span<K, E2> out_keys, const segmented_sort_options& options = {}, Less less = {}) {
+  using none = detail::no_values;
+  detail::merge_sort::sort_segments<K, none>(ctx, "segmented_sort", detail::as_const_span(keys),
+                                             cuda::std::span<const none>{}, offsets, cuda::std::span<K>(out_keys),
+                                             cuda::std::span<none>{}, options, less);
+}
+
+/// segmented_sort moving each value with its key; in place allowed for keys and values.
+template <class KIn, std::size_t E1, class VIn, std::size_t E2, class K, std::size_t E3, class V, std::size_t E4,
+          class Less = std::less<>>
+  requires std::same_as<std::remove_const_t<KIn>, K> && std::same_as<std::remove_const_t<VIn>, V>
+void segmented_sort_pairs(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<VIn, E2> values,
+                          cuda::std::span<const std::size_t> offsets, cuda::std::span<K, E3> out_keys,
+                          cuda::std::span<V, E4> out_values, const segmented_sort_options& options = {},
+                          Less less = {}) {
+  detail::merge_sort::sort_segments<K, V>(ctx, "segmented_sort_pairs", detail::as_const_span(keys),
+                                          detail::as_const_span(values), offsets, cuda::std::span<K>(out_keys),
+                                          cuda::std::span<V>(out_values), options, less);
 }
 
 }  // namespace sluice

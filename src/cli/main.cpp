@@ -3,6 +3,12 @@
 //   sluice bench [family...] [--quick] [--gpu-only] [--json F] [--csv F] [--plot DIR] [--list]
 //                                    runs the benchmark registry; without a GPU, the host cases
 //   sluice simulate [--quick] ...    the cache simulator against the measured CPU multireduce
+//   sluice grep [-F] [-c] [-n] [-o] [-b] [-e PATTERN]... [-f FILE]... [PATTERN] [FILE...]
+//                                    fixed-string grep on the GPU (string_match), the CPU without one
+//   sluice model SUBCOMMAND ...      the SPT performance model: calibrate, predict (docs/model.md)
+#include "grep.hpp"
+#include "grep_gpu.hpp"
+#include "model.hpp"
 #include "simulate.hpp"
 
 #include "harness/registry.hpp"
@@ -88,10 +94,23 @@ int main(int argc, char** argv) {
   sluice::cli::simulate_arguments simulate_args;
   auto* simulate = sluice::cli::add_simulate_command(app, simulate_args);
 
-  CLI11_PARSE(app, argc, argv);
+  sluice::cli::grep_arguments grep_args;
+  auto* grep = sluice::cli::add_grep_command(app, grep_args);
+
+  sluice::cli::model_arguments model_args;
+  auto* model = sluice::cli::add_model_command(app, model_args);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);
+    return status != 0 && grep->parsed() ? 2 : status;  // grep's usage errors exit with 2, as grep's do
+  }
   try {
     if (*info) return run_info(info_quick);
     if (*simulate) return sluice::cli::run_simulate(simulate_args);
+    if (*grep) return sluice::cli::run_grep(grep_args, std::cout, std::cerr, sluice::cli::make_gpu_grep_scanner);
+    if (*model) return sluice::cli::run_model(*model, model_args);
     return run_bench(args);
   } catch (const sluice::error& e) {
     std::cerr << e.what() << "\n";

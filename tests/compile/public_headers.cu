@@ -1,6 +1,10 @@
 // Every public header in one translation unit, each family instantiated once, compiled as a user's file
 // would be with warnings as errors on the host and the device side (tests/CMakeLists.txt): a header
 // that warns breaks this build. Compiled only, never run.
+#include <sluice/containers/group_by.cuh>
+#include <sluice/containers/lsm.cuh>
+#include <sluice/containers/slab_alloc.cuh>
+#include <sluice/containers/slab_hash.cuh>
 #include <sluice/core/context.hpp>
 #include <sluice/core/device_buffer.hpp>
 #include <sluice/core/error.hpp>
@@ -21,11 +25,13 @@
 #include <sluice/search.cuh>
 #include <sluice/segmented.cuh>
 #include <sluice/select.cuh>
+#include <sluice/string_match.cuh>
 #include <sluice/transpose.cuh>
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string_view>
 
 namespace {
 
@@ -64,7 +70,32 @@ void instantiate_every_family(sluice::context& ctx) {
   sluice::multireduce(ctx, in, read(values), bins.span(), sluice::plus{});
   sluice::multiscan_inclusive(ctx, in, read(values), out.span(), m, sluice::plus{});
   sluice::merge_sort_pairs(ctx, in, read(values), out.span(), out_values.span(), {.algorithm = sluice::merge_sort_algorithm::gpu_mms});
+  sluice::segmented_sort_pairs(ctx, in, read(values), read(offsets), out.span(), out_values.span());
   const sluice::search_index<std::uint32_t> index(ctx, in, sluice::search_layout::btree);
   index.lower_bound(ctx, in, out.span());
+  sluice::slab_alloc pool(ctx, {.variant = sluice::slab_alloc_variant::regular, .blocks_per_super_block = 1});
+  pool.reserve(ctx, 2048);
+  (void)pool.units_in_use(ctx);
+  sluice::slab_hash<std::uint32_t, std::uint32_t> table(ctx, {.capacity = n});
+  sluice::device_buffer<sluice::slab_op> codes(ctx, n);
+  table.insert_or_assign(ctx, in, read(values));
+  table.find(ctx, in, out_values.span());
+  table.apply(ctx, read(codes), in, read(values), out_values.span(), out.span());
+  table.flush(ctx);
+  sluice::slab_set<std::uint64_t> set(ctx, {.capacity = n});
+  sluice::device_buffer<std::uint64_t> wide(ctx, n);
+  set.insert_unique(ctx, read(wide));
+  set.contains(ctx, read(wide), flags.span());
+  (void)table.ref(sluice::slab_ops::insert, sluice::slab_ops::find);
+  (void)sluice::group_by_reduce(ctx, in, read(values), out.span(), out_values.span(), sluice::plus{});
+  (void)sluice::unique(ctx, in, out.span());
   sluice::lower_bound(ctx, in, in, out.span(), {.algorithm = sluice::search_algorithm::sort_queries});
+  sluice::string_match(ctx, read(flags), read(flags).first(3), sluice::match_count{count.data()});
+  const std::string_view patterns[] = {"ab", "abc"};
+  const sluice::pattern_set prepared(ctx, patterns);
+  sluice::multi_string_match(ctx, read(flags), prepared, sluice::match_bitmap{out.span()});
+  sluice::lsm<std::uint32_t, std::uint32_t> lsm(ctx, {.batch_size = 256, .capacity = n});
+  lsm.insert(ctx, in, read(values));
+  lsm.lookup(ctx, in, out.span());
+  (void)lsm.range(ctx, in, in);
 }

@@ -14,6 +14,7 @@
 #include "support/compare.hpp"
 #include "support/errors.hpp"
 #include "support/gpu_test.hpp"
+#include "support/sort_keys.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -87,44 +88,13 @@ std::vector<std::uint64_t> draws(input kind, std::size_t n, std::size_t key_byte
   return {};
 }
 
-// ---- key types ----------------------------------------------------------------------------------------------
+// ---- key types (tests/support/sort_keys.hpp) ---------------------------------------------------------------
 
-/// 16 bytes ordered by (a, b).
-struct pair16 {
-  std::uint64_t a;
-  std::uint64_t b;
-  friend bool operator==(const pair16&, const pair16&) = default;
-};
-struct by_a_then_b {
-  __host__ __device__ bool operator()(const pair16& x, const pair16& y) const {
-    return x.a != y.a ? x.a < y.a : x.b < y.b;
-  }
-};
-
-/// 32 bytes ordered by w[0] then w[3]; w[1] and w[2] are a payload that exposes instability.
-struct wide32 {
-  std::uint64_t w[4];
-  friend bool operator==(const wide32&, const wide32&) = default;
-};
-struct by_first_and_last {
-  __host__ __device__ bool operator()(const wide32& x, const wide32& y) const {
-    return x.w[0] != y.w[0] ? x.w[0] < y.w[0] : x.w[3] < y.w[3];
-  }
-};
-
-template <class K>
-K make_key(std::uint64_t draw, std::size_t i);
-
-template <>
-std::uint8_t make_key<std::uint8_t>(std::uint64_t draw, std::size_t) { return static_cast<std::uint8_t>(draw >> 56); }
-template <>
-std::uint32_t make_key<std::uint32_t>(std::uint64_t draw, std::size_t) { return static_cast<std::uint32_t>(draw >> 32); }
-template <>
-std::uint64_t make_key<std::uint64_t>(std::uint64_t draw, std::size_t) { return draw; }
-template <>
-pair16 make_key<pair16>(std::uint64_t draw, std::size_t) { return {draw >> 60, draw}; }
-template <>
-wide32 make_key<wide32>(std::uint64_t draw, std::size_t i) { return {{draw >> 60, i, ~i, draw}}; }
+using sluice::testing::by_a_then_b;
+using sluice::testing::by_first_and_last;
+using sluice::testing::make_key;
+using sluice::testing::pair16;
+using sluice::testing::wide32;
 
 /// Draws that keep their order as keys: conflict-heavy ranks and staircases must stay distinct
 /// after make_key's shifts, so small draws are spread over the key's significant bits.

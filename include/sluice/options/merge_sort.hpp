@@ -34,4 +34,13 @@ struct merge_sort_options {
   int ways = 0;
 };
 
+/// segmented_sort and segmented_sort_pairs (one strategy: segments bucketed by size, docs/merge_sort.md).
+struct segmented_sort_options {
+  /// Check on the device that the offsets are non-decreasing and ≤ n, and throw
+  /// sluice::invalid_argument naming "offsets" with the first bad index (synchronises, as
+  /// segmented_options::validate_offsets does). Unchecked bad offsets give an unspecified result but
+  /// never a read or write outside the spans.
+  bool validate_offsets = false;
+};
+
 }  // namespace sluice

@@ -8,6 +8,7 @@
 #include <sluice/reference/by_key.hpp>
 #include <sluice/reference/hash_map.hpp>
 #include <sluice/reference/histogram.hpp>
+#include <sluice/reference/lsm.hpp>
 #include <sluice/reference/merge.hpp>
 #include <sluice/reference/multireduce.hpp>
 #include <sluice/reference/multisplit.hpp>

@@ -14,9 +14,11 @@
 
 #include <sluice/core/error.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace sluice::reference {
@@ -43,6 +45,32 @@ namespace sluice::reference {
     }
   }
   return matches;
+}
+
+/// A match of pattern `pattern` (its index) at text position `position`.
+struct string_match_hit {
+  std::size_t position;
+  std::uint32_t pattern;
+  friend bool operator==(const string_match_hit&, const string_match_hit&) = default;
+};
+
+/// Every (position, pattern) with text[position, position + |pattern|) = pattern, sorted by position and
+/// then by pattern index: each pattern matched on its own (string_match above) and the results merged.
+/// An empty pattern throws invalid_argument("patterns") with its index.
+[[nodiscard]] inline std::vector<string_match_hit> multi_string_match(std::span<const std::uint8_t> text,
+                                                                      std::span<const std::string_view> patterns) {
+  std::vector<string_match_hit> hits;
+  for (std::size_t p = 0; p < patterns.size(); ++p) {
+    if (patterns[p].empty())
+      throw invalid_argument("reference::multi_string_match", "patterns", "has an empty pattern", p);
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(patterns[p].data());
+    for (std::size_t r : string_match(text, std::span<const std::uint8_t>(bytes, patterns[p].size())))
+      hits.push_back({r, static_cast<std::uint32_t>(p)});
+  }
+  std::sort(hits.begin(), hits.end(), [](const string_match_hit& a, const string_match_hit& b) {
+    return a.position != b.position ? a.position < b.position : a.pattern < b.pattern;
+  });
+  return hits;
 }
 
 }  // namespace sluice::reference

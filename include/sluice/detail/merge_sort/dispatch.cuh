@@ -1,6 +1,7 @@
 // sluice/detail/merge_sort/dispatch.cuh: the merge sort's dispatch: the argument checks once, the
 // strategy (options.algorithm, or automatic: radix where the keys and comparator allow it, else
-// pairwise), E and its shared-memory check or GPU-MMS's K, then the strategy's run.
+// pairwise), E and its shared-memory check or GPU-MMS's K, then the strategy's run; and segmented_sort's
+// checks (the offsets as the segmented family checks them) before its tiers (segmented.cuh).
 #pragma once
 
 #include <sluice/core/comparators.hpp>
@@ -12,10 +13,13 @@
 #include <sluice/core/values.hpp>
 #include <sluice/detail/merge_sort/gpu_mms.cuh>
 #include <sluice/detail/merge_sort/pairwise.cuh>
+#include <sluice/detail/merge_sort/segmented.cuh>
 #include <sluice/detail/merge_sort/tuning.hpp>
 #include <sluice/detail/radix_sort/dispatch.cuh>
+#include <sluice/detail/segmented/dispatch.cuh>
 #include <sluice/options/merge_sort.hpp>
 #include <sluice/options/radix_sort.hpp>
+#include <sluice/options/segmented.hpp>
 
 #include <cuda/std/span>
 
@@ -105,6 +109,11 @@ void with_items_per_thread(int items, F&& f) {
 template <int Items, class K, class V, class Less>
 using pairwise_shape = pairwise<tuning::block_threads, Items, K, V, Less>;
 
+/// merge()'s shape: the pairwise strategy with the tuning's E (callers with their own splits and state
+/// call its merge directly: containers/lsm.cuh).
+template <class K, class V, class Less>
+using merge_shape = pairwise_shape<tuning::items_per_thread(sizeof(K)), K, V, Less>;
+
 template <class K, class V>
 constexpr void check_types() {
   static_assert(std::is_trivially_copyable_v<K>, "merge_sort moves trivially copyable keys");
@@ -192,6 +201,41 @@ void sort(context& ctx, const char* function, cuda::std::span<const K> keys, cud
   throw invalid_argument(function, "options.algorithm", "is not a merge_sort_algorithm");
 }
 
+/// The public entry points' segmented sort: the sort's argument checks, the offsets checked as the
+/// segmented family checks them (segments + 1 entries in device memory; non-decreasing and ≤ n on the
+/// device where options.validate_offsets asks), then the tiers (segmented.cuh), or a copy where there is
+/// no segment.
+template <class K, class V, class Less>
+void sort_segments(context& ctx, const char* function, cuda::std::span<const K> keys, cuda::std::span<const V> values,
+                   cuda::std::span<const std::size_t> offsets, cuda::std::span<K> out_keys, cuda::std::span<V> out_values,
+                   const segmented_sort_options& options, Less less) {
+  check_types<K, V>();
+  check_sort_arguments<K, V>(ctx, function, keys, values, out_keys, out_values);
+  auto device = ctx.activate();
+  detail::segmented::prepare_offsets(ctx, function, keys, offsets,
+                                     segmented_options{.validate_offsets = options.validate_offsets});
+  const std::size_t segments = offsets.size() - 1;
+  if (segments >= std::size_t{0xFFFFFFFFu})
+    throw invalid_argument(function, "offsets",
+                           "has " + std::to_string(segments) + " segments; segmented_sort numbers them below 2^32 - 1");
+  const std::size_t n = keys.size();
+  if (n == 0) return;
+  if (segments == 0) {  // every key is outside the segments: copied through
+    if (out_keys.data() != keys.data())
+      SLUICE_CUDA_CHECK(
+          cudaMemcpyAsync(out_keys.data(), keys.data(), n * sizeof(K), cudaMemcpyDeviceToDevice, ctx.stream()));
+    if constexpr (has_values<V>) {
+      if (out_values.data() != values.data())
+        SLUICE_CUDA_CHECK(
+            cudaMemcpyAsync(out_values.data(), values.data(), n * sizeof(V), cudaMemcpyDeviceToDevice, ctx.stream()));
+    }
+    return;
+  }
+  const segmented_sort::sort_io<K, V> io{keys.data(),   values.data(), out_keys.data(), out_values.data(),
+                                         offsets.data(), segments,      n};
+  segmented_sort::sorter<K, V, Less>::run(ctx, io, less);
+}
+
 /// The public entry points' merge: sizes, device memory, no overlap (a merge is out of place), then one
 /// merge round of the pairwise strategy with the tuning's E.
 template <class K, class V, class Less>
@@ -226,8 +270,7 @@ void merge(context& ctx, const char* function, cuda::std::span<const K> a, cuda:
   auto device = ctx.activate();
   const run_pair<K, V> pair{a.data(), a_values.data(), static_cast<index_t>(a.size()),
                             b.data(), b_values.data(), static_cast<index_t>(b.size()), 0};
-  constexpr int items = tuning::items_per_thread(sizeof(K));
-  pairwise_shape<items, K, V, Less>::merge(ctx, pair, out.data(), out_values.data(), less);
+  merge_shape<K, V, Less>::merge(ctx, pair, out.data(), out_values.data(), less);
 }
 
 }  // namespace sluice::detail::merge_sort

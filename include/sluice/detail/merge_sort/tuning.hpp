@@ -1,6 +1,7 @@
 // sluice/detail/merge_sort/tuning.hpp: the pairwise merge sort's block shape by key size, the E values
-// compiled, and the partition kernel's block; GPU-MMS's merge width K, block shape and partition size
-// (Karsin §7.3.3); by architecture. Tuning is data: the dispatch and gpu_mms.cuh read these.
+// compiled, and the partition kernel's block; segmented_sort's small-segment groups; GPU-MMS's merge
+// width K, block shape and partition size (Karsin §7.3.3); by architecture. Tuning is data: the
+// dispatch, segmented.cuh and gpu_mms.cuh read these.
 #pragma once
 
 #include <sluice/core/config.hpp>
@@ -31,6 +32,21 @@ struct sm90_tuning {
 
   /// The partition kernel: one thread per tile boundary.
   static constexpr int partition_threads = 256;
+
+  /// segmented_sort's small segments (segmented_plan.hpp's tiers): a segment of up to segment_lanes ×
+  /// segment_lanes_items(key bytes) keys is sorted by segment_lanes lanes of a warp, one of up to 32 ×
+  /// segment_warp_items by a whole warp, larger ones by the tiles above. CUB's sm_80+ segmented sort of
+  /// keys takes 4 lanes × 9 and 32 lanes × 7 four-byte keys (Nominal4BItemsToItems); sluice keeps the
+  /// shapes, E odd and fewer for wide keys. Not measured for sluice yet (bench/cases/segmented_sort.cu).
+  static constexpr int segment_lanes = 4;
+  [[nodiscard]] static constexpr int segment_lanes_items(std::size_t key_bytes) {
+    return key_bytes <= 4 ? 9 : key_bytes <= 8 ? 5 : 3;
+  }
+  [[nodiscard]] static constexpr int segment_warp_items(std::size_t key_bytes) {
+    return key_bytes <= 4 ? 7 : key_bytes <= 8 ? 5 : 3;
+  }
+  /// Threads of a block of the group tiers (its groups sort their segments independently).
+  static constexpr int segment_group_threads = 256;
 };
 
 /// A table per architecture; those not measured take sm_90's.

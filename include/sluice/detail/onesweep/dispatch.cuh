@@ -43,6 +43,7 @@
 #include <sluice/detail/onesweep/pass.cuh>
 #include <sluice/detail/onesweep/pass_plan.hpp>
 #include <sluice/detail/onesweep/tuning.hpp>
+#include <sluice/detail/onesweep/workspace.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -65,27 +66,40 @@ class onesweep_sort {
  public:
   using shape = onesweep_shape<K, V, Offset, DigitBits, drops_digits<Digit>>;
 
-  onesweep_sort(context& ctx, const K* keys, std::size_t n, const pass_plan& plan, bool descending)
-      : onesweep_sort(ctx, keys, n, digits_of<K>(plan, descending)) {}
+  onesweep_sort(context& ctx, const K* keys, std::size_t n, const pass_plan& plan, bool descending,
+                void* workspace = nullptr)
+      : onesweep_sort(ctx, keys, n, digits_of<K>(plan, descending), workspace) {}
 
   /// The passes of `digits` (count_digit_starts's Digits, counted over `keys`: K's, or, for packed
-  /// pairs, the caller's keys), digits.passes of them.
+  /// pairs, the caller's keys), digits.passes of them. workspace: null (storage from the context's pool),
+  /// or a caller's block of plan_workspace(n, …).bytes (workspace.hpp), zeroed here by one memset.
   template <class CountedKey, class Digits>
-  onesweep_sort(context& ctx, const CountedKey* keys, std::size_t n, const Digits& digits)
+  onesweep_sort(context& ctx, const CountedKey* keys, std::size_t n, const Digits& digits, void* workspace = nullptr)
       : ctx_(ctx),
         n_(n),
         portions_(ceil_div(n, shape::portion)),
         passes_(static_cast<std::size_t>(digits.passes)),
-        starts_(ctx, portions_ * passes_ * shape::digits),
-        tile_counters_(ctx, portions_ * passes_),
-        status_(ctx, ceil_div(std::min(n, shape::portion), shape::tile) * shape::digits) {
+        layout_(plan_workspace(n, digits.passes, shape::tile, shape::portion, shape::digits)),
+        status_per_pass_(workspace != nullptr),
+        own_starts_(ctx, workspace ? 0 : portions_ * passes_ * shape::digits),
+        own_tile_counters_(ctx, workspace ? 0 : portions_ * passes_),
+        own_status_(ctx, workspace ? 0 : layout_.status_words),
+        starts_(workspace ? static_cast<unsigned long long*>(workspace) : own_starts_.get()),
+        tile_counters_(workspace ? reinterpret_cast<std::uint32_t*>(static_cast<unsigned char*>(workspace) +
+                                                                    layout_.tile_counters)
+                                 : own_tile_counters_.get()),
+        status_(workspace ? reinterpret_cast<std::uint32_t*>(static_cast<unsigned char*>(workspace) + layout_.status)
+                          : own_status_.get()) {
     check_storage(ctx);
-    SLUICE_CUDA_CHECK(
-        cudaMemsetAsync(starts_.get(), 0, passes_ * shape::digits * sizeof(unsigned long long), ctx.stream()));
-    SLUICE_CUDA_CHECK(
-        cudaMemsetAsync(tile_counters_.get(), 0, portions_ * passes_ * sizeof(std::uint32_t), ctx.stream()));
+    if (workspace) {
+      SLUICE_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout_.bytes, ctx.stream()));
+    } else {
+      SLUICE_CUDA_CHECK(
+          cudaMemsetAsync(starts_, 0, passes_ * shape::digits * sizeof(unsigned long long), ctx.stream()));
+      SLUICE_CUDA_CHECK(cudaMemsetAsync(tile_counters_, 0, portions_ * passes_ * sizeof(std::uint32_t), ctx.stream()));
+    }
     static_assert(Digits::bins == shape::digits, "the histograms count the digits the pass ranks");
-    count_digit_starts(ctx, keys, n, digits, starts_.get());
+    count_digit_starts(ctx, keys, n, digits, starts_);
   }
 
   /// The next pass of the plan, by `digit`, from (from, from_values) to (to, to_values).
@@ -100,16 +114,19 @@ class onesweep_sort {
     const auto kernel = onesweep_kernel<shape, K, V, Digit, In, Out>;
     SLUICE_CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(storage_bytes)));
+    // The pass's status array: the workspace's own one for this pass (portion 0's zeroed already), or
+    // the one array of the pool's storage.
+    std::uint32_t* status = status_ + (status_per_pass_ ? next_pass_ * layout_.status_words : 0);
     for (std::size_t q = 0; q < portions_; ++q) {
       const std::size_t begin = q * shape::portion;
       const auto count = static_cast<std::uint32_t>(std::min(shape::portion, n_ - begin));
       const std::size_t tiles = ceil_div(count, shape::tile);
-      SLUICE_CUDA_CHECK(
-          cudaMemsetAsync(status_.get(), 0, tiles * shape::digits * sizeof(std::uint32_t), ctx_.stream()));
+      if (!status_per_pass_ || q > 0)
+        SLUICE_CUDA_CHECK(cudaMemsetAsync(status, 0, tiles * shape::digits * sizeof(std::uint32_t), ctx_.stream()));
       onesweep_portion<K, V, Digit, In, Out> work{from + begin, nullptr, to, to_values, count, digit,
                                                   starts(q, next_pass_),
                                                   q + 1 < portions_ ? starts(q + 1, next_pass_) : nullptr,
-                                                  status_.get(), tile_counters_.get() + q * passes_ + next_pass_};
+                                                  status, tile_counters_ + q * passes_ + next_pass_};
       if constexpr (has_values<V>) work.values_in = from_values + begin;
       kernel<<<static_cast<unsigned>(tiles), shape::threads, storage_bytes, ctx_.stream()>>>(work);
       SLUICE_CHECK_LAUNCH();
@@ -138,17 +155,20 @@ class onesweep_sort {
 
   /// Portion q's digit starts in pass p: portion 0's from the histograms, each later portion's from the
   /// last tile of the portion before it in the same pass.
-  unsigned long long* starts(std::size_t q, std::size_t p) const {
-    return starts_.get() + (q * passes_ + p) * shape::digits;
-  }
+  unsigned long long* starts(std::size_t q, std::size_t p) const { return starts_ + (q * passes_ + p) * shape::digits; }
 
   context& ctx_;
   std::size_t n_;
   std::size_t portions_;
   std::size_t passes_;
-  scratch<unsigned long long> starts_;     ///< [portion][pass][digit]
-  scratch<std::uint32_t> tile_counters_;  ///< [portion][pass], zeroed
-  scratch<std::uint32_t> status_;         ///< one portion's [tile][digit], zeroed before each kernel
+  workspace_layout layout_;
+  bool status_per_pass_;  ///< a caller's workspace: one status array per pass (workspace.hpp)
+  scratch<unsigned long long> own_starts_;     ///< without a workspace: the starts from the pool
+  scratch<std::uint32_t> own_tile_counters_;  ///< … the tile counters
+  scratch<std::uint32_t> own_status_;         ///< … and one status array, zeroed before each kernel
+  unsigned long long* starts_;                ///< [portion][pass][digit]
+  std::uint32_t* tile_counters_;              ///< [portion][pass], zeroed
+  std::uint32_t* status_;                     ///< [tile][digit] of a portion (a pass's, with a workspace)
   std::size_t next_pass_ = 0;
 };
 

@@ -14,6 +14,7 @@
 #include <sluice/detail/onesweep/dispatch.cuh>
 #include <sluice/detail/onesweep/packed_pairs.cuh>
 #include <sluice/detail/onesweep/pass_plan.hpp>
+#include <sluice/detail/onesweep/workspace.hpp>
 #include <sluice/detail/radix_sort/split.cuh>
 #include <sluice/detail/radix_sort/tuning.hpp>
 #include <sluice/options/multisplit.hpp>
@@ -119,25 +120,33 @@ void check_arguments(const context& ctx, const char* function, cuda::std::span<c
 }
 
 /// Runs the plan's passes from (keys, values) to (out_keys, out_values): pass(from, from_values, to,
-/// to_values, digit) is one stable pass by `digit`. Destinations alternate between out and one temporary
-/// so that the last pass writes out. V = no_values: keys only (the value pointers are null).
+/// to_values, digit) is one stable pass by `digit`. Destinations alternate between out and the caller's
+/// temporary (n keys and n values; unused for one pass) so that the last pass writes out. V = no_values:
+/// keys only (the value pointers are null).
+template <class K, class V, class Pass>
+void run_passes_through(const K* keys, const V* values, K* out_keys, V* out_values, K* keys_temp, V* values_temp,
+                        const pass_plan& plan, bool descending, Pass pass) {
+  const K* keys_from = keys;
+  const V* values_from = values;
+  for (int p = 0; p < plan.passes; ++p) {
+    const bool to_out = (plan.passes - 1 - p) % 2 == 0;
+    K* keys_to = to_out ? out_keys : keys_temp;
+    V* values_to = nullptr;
+    if constexpr (has_values<V>) values_to = to_out ? out_values : values_temp;
+    pass(keys_from, values_from, keys_to, values_to, radix_digit<K>{plan.shift(p), plan.width(p), descending});
+    keys_from = keys_to;
+    values_from = values_to;
+  }
+}
+
+/// run_passes_through with the temporary from the context's pool.
 template <class K, class V, class Pass>
 void run_passes(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n,
                 const pass_plan& plan, bool descending, Pass pass) {
   const bool temporary = plan.passes > 1;
   scratch<K> keys_temp(ctx, temporary ? n : 0);
   scratch<V> values_temp(ctx, has_values<V> && temporary ? n : 0);
-  const K* keys_from = keys;
-  const V* values_from = values;
-  for (int p = 0; p < plan.passes; ++p) {
-    const bool to_out = (plan.passes - 1 - p) % 2 == 0;
-    K* keys_to = to_out ? out_keys : keys_temp.get();
-    V* values_to = nullptr;
-    if constexpr (has_values<V>) values_to = to_out ? out_values : values_temp.get();
-    pass(keys_from, values_from, keys_to, values_to, radix_digit<K>{plan.shift(p), plan.width(p), descending});
-    keys_from = keys_to;
-    values_from = values_to;
-  }
+  run_passes_through(keys, values, out_keys, out_values, keys_temp.get(), values_temp.get(), plan, descending, pass);
 }
 
 template <class K, class V>
@@ -158,15 +167,60 @@ void sort_by_multisplit(context& ctx, const K* keys, const V* values, K* out_key
              });
 }
 
-/// The onesweep passes with output offsets of type Offset (32 bits while n fits: fewer registers).
+/// Caller-owned temporaries for sorts of at most `capacity` pairs (sort_in_workspace): callers that sort
+/// many small arrays (the LSM's batches) keep one and so allocate nothing per sort.
+template <class K, class V>
+struct onesweep_workspace {
+  K* keys_temp = nullptr;    ///< capacity keys
+  V* values_temp = nullptr;  ///< capacity values
+  void* storage = nullptr;   ///< workspace_storage_bytes<K, V>(capacity) bytes
+  std::size_t capacity = 0;
+};
+
+/// The onesweep passes with output offsets of type Offset (32 bits while n fits: fewer registers), in
+/// temporaries from the context's pool, or in the caller's workspace `w` (n ≤ w->capacity).
 template <class Offset, class K, class V>
 void sort_by_onesweep(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n,
-                      const pass_plan& plan, bool descending) {
-  onesweep_sort<K, V, Offset> onesweep(ctx, keys, n, plan, descending);
-  run_passes(ctx, keys, values, out_keys, out_values, n, plan, descending,
-             [&](const K* from, const V* from_values, K* to, V* to_values, radix_digit<K> digit) {
-               onesweep.pass(from, from_values, to, to_values, digit);
-             });
+                      const pass_plan& plan, bool descending, const onesweep_workspace<K, V>* w = nullptr) {
+  onesweep_sort<K, V, Offset> onesweep(ctx, keys, n, plan, descending, w ? w->storage : nullptr);
+  const auto pass = [&](const K* from, const V* from_values, K* to, V* to_values, radix_digit<K> digit) {
+    onesweep.pass(from, from_values, to, to_values, digit);
+  };
+  if (w) run_passes_through(keys, values, out_keys, out_values, w->keys_temp, w->values_temp, plan, descending, pass);
+  else run_passes(ctx, keys, values, out_keys, out_values, n, plan, descending, pass);
+}
+
+/// The plan of sort_in_workspace: every bit, ascending, 8-bit passes.
+template <class K>
+constexpr pass_plan full_key_plan() {
+  return plan_passes(0, key_bits<K>, max_pass_bits);
+}
+
+/// Bytes of onesweep_workspace::storage for sorts of at most `capacity` pairs: the larger of the layouts
+/// of the two offset widths, each growing with n (workspace.hpp).
+template <class K, class V>
+std::size_t workspace_storage_bytes(std::size_t capacity) {
+  using narrow = onesweep::onesweep_shape<K, V, std::uint32_t>;
+  using wide = onesweep::onesweep_shape<K, V, unsigned long long>;
+  const int passes = full_key_plan<K>().passes;
+  const std::size_t a = onesweep::plan_workspace(capacity, passes, narrow::tile, narrow::portion, narrow::digits).bytes;
+  const std::size_t b = onesweep::plan_workspace(capacity, passes, wide::tile, wide::portion, wide::digits).bytes;
+  return a > b ? a : b;
+}
+
+/// out = the n ≤ w.capacity pairs sorted stably by every bit of their keys, ascending (as radix_sort_pairs
+/// with default options), by onesweep in the caller's workspace: no pool allocation, one memset, the
+/// histogram's two kernels and one kernel a pass. No argument checks (the caller's arrays, out of place;
+/// never the packed pairs of sort_packed_by_onesweep, which write the outputs between passes).
+template <class K, class V>
+void sort_in_workspace(context& ctx, const K* keys, const V* values, K* out_keys, V* out_values, std::size_t n,
+                       const onesweep_workspace<K, V>& w) {
+  static_assert(sizeof(V) <= onesweep_max_value_bytes, "onesweep moves values of at most 16 bytes");
+  if (n == 0) return;
+  constexpr pass_plan plan = full_key_plan<K>();
+  if (n <= std::numeric_limits<std::uint32_t>::max())
+    return sort_by_onesweep<std::uint32_t>(ctx, keys, values, out_keys, out_values, n, plan, false, &w);
+  sort_by_onesweep<unsigned long long>(ctx, keys, values, out_keys, out_values, n, plan, false, &w);
 }
 
 /// Whether a sort of 4-byte keys with 4-byte values runs its onesweep passes over packed words

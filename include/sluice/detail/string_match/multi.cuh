@@ -1,0 +1,185 @@
+// sluice/detail/string_match/multi.cuh: many patterns in one pass over the text (beyond the seed: §2.9's
+// dictionary matching), through the static pattern table (pattern_table.hpp).
+//
+// The divide-and-conquer layout of DRK (layout.hpp): thread t owns the 32 positions of word t; a block
+// stages its 32·T + K − 1 characters in shared memory; each thread rolls a packed window of K characters
+// (DRK-WOM's, exact) over its positions and looks each position up in the table, once per key length,
+// verifying the listed patterns against the text in global memory (for_each_pattern_at, the host
+// matcher's own function). Three passes use the same kernel:
+//   count   each thread's matches → counts[word]
+//   write   after an inclusive scan of the counts (detail/scan), each thread writes its (position,
+//           pattern) pairs from its offset: sorted by position (thread order) and by pattern id (the
+//           lookup merges by id)
+//   bitmap  bit r where some pattern starts at r (sluice grep's line selection)
+// Traffic: the text once a pass (twice for the pairs), 8 bytes a thread of counts, 16 bytes a match;
+// table probes hit L2 (or L1) for tables of thousands of patterns.
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/device_buffer.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/operators.hpp>
+#include <sluice/core/scratch.hpp>
+#include <sluice/detail/scan/dispatch.cuh>
+#include <sluice/detail/string_match/drk.cuh>
+#include <sluice/detail/string_match/layout.hpp>
+#include <sluice/detail/string_match/pattern_table.hpp>
+
+#include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
+
+#include <span>
+#include <utility>
+
+namespace sluice::detail::string_match {
+
+/// A match of pattern `pattern` (its index in the set) at text position `position`.
+struct multi_hit {
+  unsigned long long position;
+  uint32_t pattern;
+};
+
+/// A pattern table in device memory (and its host original, which sizes the launches).
+class device_pattern_table {
+ public:
+  device_pattern_table(context& ctx, pattern_table host)
+      : host_(std::move(host)),
+        bytes_(ctx, std::span<const unsigned char>(host_.bytes)),
+        offsets_(ctx, std::span<const unsigned long long>(host_.offsets)),
+        lengths_(ctx, std::span<const uint32_t>(host_.lengths)),
+        groups_(ctx, std::span<const table_group>(host_.groups)),
+        slots_(ctx, std::span<const table_slot>(host_.slots)),
+        ids_(ctx, std::span<const uint32_t>(host_.ids)),
+        pairs_(ctx, std::span<const uint32_t>(host_.pairs)) {}
+
+  [[nodiscard]] const pattern_table& host() const { return host_; }
+  [[nodiscard]] pattern_table_view view() const {
+    return {bytes_.data(), offsets_.data(), lengths_.data(), groups_.data(),       slots_.data(),
+            ids_.data(),   pairs_.data(),   static_cast<int>(host_.groups.size()), host_.key_chars, host_.sigma};
+  }
+
+ private:
+  pattern_table host_;
+  device_buffer<unsigned char> bytes_;
+  device_buffer<unsigned long long> offsets_;
+  device_buffer<uint32_t> lengths_;
+  device_buffer<table_group> groups_;
+  device_buffer<table_slot> slots_;
+  device_buffer<uint32_t> ids_;
+  device_buffer<uint32_t> pairs_;
+};
+
+enum class multi_pass { count, write, bitmap };
+
+struct multi_params {
+  const unsigned char* text;
+  size_t n;
+  size_t positions;  ///< n − shortest + 1 ≥ 1
+  size_t words;      ///< bitmap_words(positions)
+  pattern_table_view table;
+  unsigned long long* counts;  ///< count: per word; write: their inclusive scan
+  multi_hit* hits;             ///< write
+  size_t capacity;             ///< write: pairs past it are counted, not written
+  unsigned long long* total;   ///< write: the number of pairs
+  uint32_t* bitmap;            ///< bitmap
+};
+
+template <int Threads>
+[[nodiscard]] constexpr size_t multi_shared_bytes(int key_chars) {
+  return staged_bytes(static_cast<size_t>(Threads) * positions_per_thread + static_cast<size_t>(key_chars) - 1);
+}
+
+template <int Threads, multi_pass Pass>
+__global__ void __launch_bounds__(Threads) multi_kernel(multi_params prm) {
+  extern __shared__ uint4 shared_words[];
+  unsigned char* shared = reinterpret_cast<unsigned char*>(shared_words);
+  constexpr size_t tile_positions = static_cast<size_t>(Threads) * positions_per_thread;
+  const size_t k = static_cast<size_t>(prm.table.key_chars);
+  const packed_window<unsigned long long> window(prm.table.sigma, prm.table.key_chars);
+  const uint32_t mask = char_mask(prm.table.sigma);
+  const size_t tiles = (prm.words + Threads - 1) / Threads;
+  const size_t start = static_cast<size_t>(threadIdx.x) * positions_per_thread;
+  for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const size_t run_first = tile * tile_positions;
+    const size_t run_count = cuda::std::min(tile_positions + k - 1, prm.n - run_first);
+    __syncthreads();  // the previous round has read the shared run
+    const staged_run run{shared, stage_run(shared, prm.text + run_first, static_cast<uint32_t>(run_count))};
+    __syncthreads();
+    auto at = [&](size_t j) { return j < run_count ? run[j] & mask : 0u; };  // zeros past the text's end
+
+    const size_t word = tile * Threads + threadIdx.x;
+    const int valid = word_positions(word, prm.positions);
+    unsigned long long written = 0;
+    if constexpr (Pass == multi_pass::write) written = word == 0 || valid == 0 ? 0 : prm.counts[word - 1];
+    unsigned long long found = 0;
+    uint32_t bits = 0;
+    if (valid > 0) {
+      unsigned long long f = 0;
+      for (size_t j = 0; j + 1 < k; ++j) f = window.push(f, at(start + j));
+      for (int q = 0; q < valid; ++q) {
+        f = window.push(f, at(start + static_cast<size_t>(q) + k - 1));
+        const size_t r = word * positions_per_thread + static_cast<size_t>(q);
+        const uint32_t here = for_each_pattern_at(prm.table, prm.text, prm.n, r, f, [&](uint32_t id) {
+          if constexpr (Pass == multi_pass::write) {
+            if (written < prm.capacity) prm.hits[written] = {r, id};
+            ++written;
+          }
+        });
+        found += here;
+        bits |= static_cast<uint32_t>(here != 0) << q;
+      }
+    }
+    if constexpr (Pass == multi_pass::count) {
+      if (word < prm.words) prm.counts[word] = found;
+    } else if constexpr (Pass == multi_pass::write) {
+      if (word + 1 == prm.words) *prm.total = written;
+    } else {
+      if (word < prm.words) prm.bitmap[word] = bits;
+    }
+  }
+}
+
+template <multi_pass Pass>
+void launch_multi(context& ctx, const multi_params& prm) {
+  constexpr int threads = tuning::drk_threads;
+  const size_t shared = multi_shared_bytes<threads>(prm.table.key_chars);
+  auto kernel = multi_kernel<threads, Pass>;
+  const size_t grid = one_wave_grid(ctx, kernel, threads, ceil_div(prm.words, threads), shared);
+  kernel<<<static_cast<unsigned>(grid), threads, shared, ctx.stream()>>>(prm);
+  SLUICE_CHECK_LAUNCH();
+}
+
+/// The parameters every pass over text[0, n) shares (n ≥ the shortest pattern).
+inline multi_params text_params(const device_pattern_table& table, const unsigned char* text, size_t n) {
+  multi_params prm{};
+  prm.text = text;
+  prm.n = n;
+  prm.positions = match_positions(n, table.host().shortest);
+  prm.words = bitmap_words(prm.positions);
+  prm.table = table.view();
+  return prm;
+}
+
+/// The (position, pattern) pairs of text[0, n) (n ≥ the shortest pattern): count, scan, write.
+inline void run_multi_hits(context& ctx, const device_pattern_table& table, const unsigned char* text, size_t n,
+                           multi_hit* hits, size_t capacity, unsigned long long* total) {
+  multi_params prm = text_params(table, text, n);
+  scratch<unsigned long long> counts(ctx, prm.words);
+  prm.counts = counts.get();
+  launch_multi<multi_pass::count>(ctx, prm);
+  scan::run_single_pass_scan<scan::scan_kind::inclusive, false>(ctx, counts.get(), counts.get(), prm.words, 0ull, plus{});
+  prm.hits = hits;
+  prm.capacity = capacity;
+  prm.total = total;
+  launch_multi<multi_pass::write>(ctx, prm);
+}
+
+/// Bit r of words: some pattern starts at r (n ≥ the shortest pattern).
+inline void run_multi_bitmap(context& ctx, const device_pattern_table& table, const unsigned char* text, size_t n,
+                             uint32_t* words) {
+  multi_params prm = text_params(table, text, n);
+  prm.bitmap = words;
+  launch_multi<multi_pass::bitmap>(ctx, prm);
+}
+
+}  // namespace sluice::detail::string_match

@@ -1,0 +1,127 @@
+// src/model/families.hpp: the SPT counts of sluice's kernels (Karsin's two-phase analysis, §4.8: the
+// asymptotic counts of each kernel, then the constants of its dominant regions, read off the code). Each
+// function builds the kernels a dispatch launches for a problem, with the launch plan the dispatch would
+// choose (grid, block, shared bytes from the same tuning tables, registers from the compiled kernels) and
+// the device-wide operation counts of every kernel:
+//   pairwise_merge_sort  detail/merge_sort/pairwise.cuh: block sort, then ⌈log2(n/tile)⌉ rounds of
+//                        partition + merge (Karsin §7.1, MGPU), β from detail/merge_sort/bank_model.hpp
+//   gpu_mms_sort         detail/merge_sort/gpu_mms.cuh: w² base case, K-way MinBlockHeap rounds with their
+//                        multiway partitions (§7.3)
+//   batched_search       detail/search/kernels.cuh: binary search on the sorted array, or the eytzinger /
+//                        B-tree walk with its top levels cached in shared memory (§6.1)
+//   streaming            one read (and write) of every element: copy, reduce, an exclusive scan
+// Global traffic is coalesced words of g (DRAM) or l2 (L2 hits); a random read costs the profile's
+// random_access_words (l2_random_access_words), or its whole node when that is larger.
+#pragma once
+
+#include "model/spt.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sluice::model {
+
+/// Registers a thread, by kernel key (the names below); the CLI fills it from the compiled kernels on a
+/// GPU (kernel_registers.hpp), from ptxas's report otherwise, and --registers KEY=R overrides.
+using register_table = std::map<std::string, int>;
+
+/// "pairwise/<kernel>/k<key bytes>v<value bytes>/E<items>" (kernel: block_sort, merge) and
+/// "pairwise/partition/k<key bytes>v<value bytes>".
+[[nodiscard]] std::string pairwise_kernel_key(const std::string& kernel, std::size_t key_bytes, std::size_t value_bytes,
+                                              int items);
+/// "gpu_mms/<kernel>/<k|t><item bytes>[/K<ways>]" (kernel: base_case, merge with K, split; k: items are the
+/// keys, t: (key, index) items) and "gpu_mms/monotone".
+[[nodiscard]] std::string gpu_mms_kernel_key(const std::string& kernel, std::size_t item_bytes, bool tagged, int ways);
+
+/// Registers of the kernels kernel_registers.cu instantiates, as ptxas -v reported them (CUDA 13.0,
+/// sm_90): what the model uses where it cannot ask the device.
+[[nodiscard]] register_table ptxas_registers();
+/// "search/tree/k<key bytes>/B<keys a node>" and "search/sorted/k<key bytes>".
+[[nodiscard]] std::string search_kernel_key(const std::string& kernel, std::size_t key_bytes, int keys_per_node);
+
+/// block::merge_sort_storage_bytes (block/merge_sort.cuh) for sizes known at run time: the tile's keys, its
+/// values and a split a thread, each 16-byte aligned. kernel_registers.cu checks the two agree.
+[[nodiscard]] constexpr std::size_t pairwise_shared_bytes(int threads, int items, std::size_t key_bytes,
+                                                          std::size_t value_bytes) {
+  const auto tile = static_cast<std::size_t>(threads) * static_cast<std::size_t>(items);
+  const auto round_up = [](std::size_t bytes) { return (bytes + 15) / 16 * 16; };
+  return round_up(tile * key_bytes) + (value_bytes > 0 ? round_up(tile * value_bytes) : 0) +
+         round_up(static_cast<std::size_t>(threads) * sizeof(int));
+}
+
+/// Rows a warp of GPU-MMS's base case sorts at once (gpu_mms.cuh's rows_in_flight; checked there too).
+inline constexpr int gpu_mms_rows_in_flight = 4;
+
+/// Queries a thread of the tree search walks at once (detail/search/kernels.cuh's queries_per_thread for
+/// the tuning table's node_words_in_flight and max_queries_per_thread; kernel_registers.cu checks them).
+[[nodiscard]] constexpr int tree_queries_per_thread(int keys_per_node, std::size_t key_bytes, int words_in_flight,
+                                                    int most) {
+  const int node_words = static_cast<int>((static_cast<std::size_t>(keys_per_node) * key_bytes + 3) / 4);
+  const int wanted = words_in_flight / node_words;
+  return wanted < 1 ? 1 : wanted > most ? most : wanted;
+}
+
+/// The registers of `key` in `table`; sluice::invalid_argument naming the key and --registers when absent.
+[[nodiscard]] int registers_of(const register_table& table, const std::string& key);
+
+struct merge_sort_problem {
+  std::uint64_t n = 0;
+  std::size_t key_bytes = 4;
+  std::size_t key_align = 4;
+  std::size_t value_bytes = 0;          ///< 0: keys only
+  bool stability_observable = false;    ///< GPU-MMS tags items with their input index (gpu_mms_plan.hpp)
+  int items_per_thread = 0;             ///< pairwise E; 0: the tuning table's
+  int ways = 0;                         ///< GPU-MMS K; 0: the tuning table's
+  double block_sort_beta = 0;           ///< β of the block sort's serial merges; 0: the bank model's
+  double merge_beta = 0;                ///< β of a global round's serial merges; 0: the bank model's
+};
+
+/// β of the pairwise merges' serial-merge reads on uniform random keys of `key_bytes`, from the bank
+/// model (bank_model.hpp runs block/serial_merge.hpp's code over tiles): the block sort's rounds, or a
+/// global round's tile. E must be compiled (tuning::compiled_items).
+[[nodiscard]] double pairwise_beta(int items, std::size_t key_bytes, bool block_sort);
+
+[[nodiscard]] algorithm_model pairwise_merge_sort(const device_profile& profile, const merge_sort_problem& problem,
+                                                  const register_table& registers);
+[[nodiscard]] algorithm_model gpu_mms_sort(const device_profile& profile, const merge_sort_problem& problem,
+                                           const register_table& registers);
+
+/// A tuning value and the model's time for it.
+struct choice {
+  int value = 0;
+  double seconds = 0;
+};
+
+/// The model over every compiled E (pairwise, tuning::compiled_items) or every K of GPU-MMS (2 … 32);
+/// the problem's items_per_thread / ways are ignored. Values whose kernels' registers are unknown are
+/// skipped; sluice::invalid_argument when none is left.
+[[nodiscard]] std::vector<choice> pairwise_items_sweep(const device_profile& profile, merge_sort_problem problem,
+                                                       const register_table& registers);
+[[nodiscard]] std::vector<choice> gpu_mms_ways_sweep(const device_profile& profile, merge_sort_problem problem,
+                                                     const register_table& registers);
+
+enum class search_layout { sorted, eytzinger, btree };
+
+struct search_problem {
+  std::uint64_t keys = 0;
+  std::uint64_t queries = 0;
+  std::size_t key_bytes = 4;
+  std::size_t out_bytes = 4;
+  search_layout layout = search_layout::btree;
+  std::size_t node_bytes = 0;  ///< btree node; 0: the tuning table's
+};
+
+[[nodiscard]] algorithm_model batched_search(const device_profile& profile, const search_problem& problem,
+                                             const register_table& registers);
+
+enum class streaming_kind { copy, reduce, scan };
+
+/// One pass over n elements of `element_bytes` at full occupancy: copy reads and writes each once,
+/// reduce reads each once, the single-pass scan reads and writes each once (its look-back is lower order).
+[[nodiscard]] algorithm_model streaming(const device_profile& profile, streaming_kind kind, std::uint64_t n,
+                                        std::size_t element_bytes);
+
+}  // namespace sluice::model
