@@ -7,19 +7,23 @@
 //                baseline), dist::radix_sort on a world of 1, and on the world of all GPUs;
 //   pairs        the same for (u32, u32) pairs;
 //   multireduce  u32 labels uniform over m = 4096 and 2^24 buckets, u32 values, plus: the one-GPU
-//                sluice::multireduce, then each way (automatic, collective, owner_partition).
+//                sluice::multireduce, then each way (automatic, collective, owner_partition);
+//   hash         distinct u32 keys with u32 values, weak (2^28, 2^29 a GPU) and strong (2^30 in all):
+//                build (the inserts into a table made for them) and find of every key, the one-GPU
+//                sluice::slab_hash beside dist::slab_hash on the world of 1 and of all GPUs.
 // Each row: the median wall time over the repetitions (a distributed call is synchronous), the slowest
 // rank's GPU time in each phase (dist::timings: the split into local work and exchange), weak scaling
 // efficiency (one-GPU time / N-GPU time at the same size per GPU) or strong speedup (one-GPU time at the
 // total size / N-GPU time), and for the exchange its ratio to NCCL's all-to-all at the same bytes per rank.
 // Every result is verified: sorts by sortedness, the multiset of keys (an order-independent hash of the
 // input and output) and, for pairs, every value naming an input element with its key and equal keys
-// keeping input order; multireduce against the sequential oracle. A row that fails says so.
-// The distributed hash table rows (hash build and find) wait for the slab hash (docs/dist.md).
+// keeping input order; multireduce against the sequential oracle; the hash table by its size and every
+// key's value found. A row that fails says so.
 // The command line, the table and the JSON: dist_bench_main.cpp.
 #include <sluice/core/context.hpp>
 #include <sluice/core/device_buffer.hpp>
 #include <sluice/core/operators.hpp>
+#include <sluice/containers/slab_hash.cuh>
 #include <sluice/data/generate.cuh>
 #include <sluice/dist.cuh>
 #include <sluice/multireduce.cuh>
@@ -47,10 +51,16 @@ struct timing {
   double median = 0, min = 0, max = 0;
 };
 
-timing time_runs(int warmup, int repetitions, const std::function<void()>& run) {
-  for (int i = 0; i < warmup; ++i) run();
+/// The median of `repetitions` timed runs after `warmup` untimed ones; setup() before each, untimed.
+timing time_runs(int warmup, int repetitions, const std::function<void()>& run,
+                 const std::function<void()>& setup = [] {}) {
+  for (int i = 0; i < warmup; ++i) {
+    setup();
+    run();
+  }
   std::vector<double> ms;
   for (int i = 0; i < repetitions; ++i) {
+    setup();
     const auto start = clock_type::now();
     run();
     ms.push_back(std::chrono::duration<double, std::milli>(clock_type::now() - start).count());
@@ -306,6 +316,121 @@ void multireduce_case(session& s, std::uint64_t m, std::uint64_t per_gpu) {
   }
 }
 
+/// Distinct 31-bit keys (so never the reserved ones): an invertible mix of the global index
+/// first + j; each key's value is key ^ 0x5555.
+__global__ void hash_input_kernel(std::uint32_t* keys, std::uint32_t* values, std::uint64_t n, std::uint64_t first) {
+  constexpr std::uint32_t mask = 0x7FFFFFFFu;
+  for (std::uint64_t j = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; j < n; j += std::uint64_t{gridDim.x} * blockDim.x) {
+    std::uint32_t x = static_cast<std::uint32_t>(first + j) & mask;
+    x = (x * 0x2C1B3C6Du) & mask;
+    x ^= x >> 15;
+    x = (x * 0x297A2D39u) & mask;
+    x ^= x >> 12;
+    keys[j] = x;
+    values[j] = x ^ 0x5555u;
+  }
+}
+
+struct hash_input {
+  std::vector<sluice::device_buffer<std::uint32_t>> keys, values;
+};
+
+/// Each rank's `per_rank` keys and values: rank r's are global indices r·per_rank … (r + 1)·per_rank − 1.
+hash_input make_hash_input(dist::communicator& comm, std::uint64_t per_rank) {
+  hash_input in;
+  for (std::size_t i = 0; i < comm.local_count(); ++i) {
+    sluice::context& ctx = comm.ctx(i);
+    in.keys.emplace_back(ctx, per_rank);
+    in.values.emplace_back(ctx, per_rank);
+    sluice::detail::dist::launch_streaming(ctx, hash_input_kernel, per_rank, in.keys.back().data(),
+                                           in.values.back().data(), per_rank,
+                                           static_cast<std::uint64_t>(comm.rank(i)) * per_rank);
+  }
+  for (std::size_t i = 0; i < comm.local_count(); ++i) comm.ctx(i).synchronize();
+  return in;
+}
+
+/// A table made for `n` elements at the slab hash's default load.
+sluice::slab_hash_options hash_options(std::uint64_t n) {
+  sluice::slab_hash_options o;
+  o.capacity = n;
+  return o;
+}
+
+/// One hash case: the one-GPU slab hash built from `one_gpu_n` keys and queried with them, then the
+/// distributed table on the world of 1 and of all GPUs with `per_gpu` keys a rank. Rows "<name> build"
+/// and "<name> find", each verified by the size and every key's value found.
+void hash_case(session& s, const std::string& name, std::uint64_t one_gpu_n, std::uint64_t per_gpu) {
+  double one_build_ms = 0, one_find_ms = 0;
+  {
+    sluice::context& ctx = s.one().ctx();
+    const hash_input in = make_hash_input(s.one(), one_gpu_n);
+    std::unique_ptr<sluice::slab_hash<std::uint32_t, std::uint32_t>> table;
+    const timing build = time_runs(
+        s.warmup, s.repetitions,
+        [&] {
+          table->insert(ctx, in.keys[0].span(), in.values[0].span());
+          ctx.synchronize();
+        },
+        [&] {
+          table.reset();
+          table = std::make_unique<sluice::slab_hash<std::uint32_t, std::uint32_t>>(ctx, hash_options(one_gpu_n));
+          ctx.synchronize();
+        });
+    sluice::device_buffer<std::uint32_t> found(ctx, one_gpu_n);
+    const timing find = time_runs(s.warmup, s.repetitions, [&] {
+      table->find(ctx, in.keys[0].span(), found.span());
+      ctx.synchronize();
+    });
+    const bool verified = table->size(ctx) == one_gpu_n && found.to_host() == in.values[0].to_host();
+    for (auto [what, t] : {std::pair{" build", build}, std::pair{" find", find}}) {
+      row r = make_row(name + what, "sluice::slab_hash (one GPU)", 1, one_gpu_n, one_gpu_n, t);
+      r.verified = verified;
+      s.rows.push_back(r);
+    }
+    one_build_ms = build.median;
+    one_find_ms = find.median;
+  }
+  // NCCL's all-to-all at the build's bytes (key + value) and the find's (key + position, then the answer).
+  const double nccl_build_ms = s.gpus() > 1 ? alltoall_ms(s, per_gpu * 8) : 0;
+  const double nccl_find_ms = s.gpus() > 1 ? alltoall_ms(s, per_gpu * 12) : 0;
+  for (auto& world : s.worlds) {
+    dist::communicator& comm = *world;
+    const int gpus = comm.world_size();
+    const hash_input in = make_hash_input(comm, per_gpu);
+    std::unique_ptr<dist::slab_hash<std::uint32_t, std::uint32_t>> table;
+    dist::timings build_report, find_report;
+    const timing build = time_runs(
+        s.warmup, s.repetitions, [&] { table->insert(view(in.keys), view(in.values), &build_report); },
+        [&] {
+          table.reset();
+          table = std::make_unique<dist::slab_hash<std::uint32_t, std::uint32_t>>(comm, hash_options(per_gpu));
+        });
+    std::vector<sluice::device_buffer<std::uint32_t>> found;
+    std::vector<cuda::std::span<std::uint32_t>> found_views;
+    for (std::size_t i = 0; i < comm.local_count(); ++i) {
+      found.emplace_back(comm.ctx(i), per_gpu);
+      found_views.push_back(found.back().span());
+    }
+    const timing find = time_runs(s.warmup, s.repetitions, [&] {
+      table->find(view(in.keys), dist::distributed_span<std::uint32_t>(found_views), 0u, &find_report);
+    });
+    const bool verified = table->size() == per_gpu * static_cast<std::uint64_t>(gpus) && to_host(found) == to_host(in.values);
+    const std::string implementation = gpus == 1 ? "dist::slab_hash (world of 1)" : "dist::slab_hash";
+    const std::uint64_t total = per_gpu * static_cast<std::uint64_t>(gpus);
+    row b = make_row(name + " build", implementation, gpus, per_gpu, total, build);
+    add_phases(b, build_report, gpus > 1 ? nccl_build_ms : 0);
+    b.scaling = one_build_ms / build.median;
+    b.verified = verified;
+    s.rows.push_back(b);
+    row f = make_row(name + " find", implementation, gpus, per_gpu, total, find);
+    add_phases(f, find_report, gpus > 1 ? nccl_find_ms : 0);
+    f.scaling = one_find_ms / find.median;
+    f.verified = verified;
+    s.rows.push_back(f);
+  }
+}
+
 }  // namespace
 
 result run(const options& o) {
@@ -336,6 +461,11 @@ result run(const options& o) {
   }
   if (all || o.only == "multireduce")
     for (std::uint64_t m : {std::uint64_t{4096}, std::uint64_t{1} << 24}) multireduce_case(s, m, n28);
+  if (all || o.only == "hash") {
+    hash_case(s, "hash weak", n28, n28);
+    hash_case(s, "hash weak", n29, n29);
+    hash_case(s, "hash strong", n30, strong_per_gpu);
+  }
   result r;
   r.device = s.one().ctx().properties().name;
   r.gpus = gpus;

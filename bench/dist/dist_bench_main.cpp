@@ -1,6 +1,6 @@
 // sluice_dist_bench's command line: runs bench/dist/dist_bench.cu's measurements, prints the table and
 // writes the JSON (every row, the device, driver, NCCL version, commit and date).
-//   sluice_dist_bench [--gpus N] [--quick] [--repetitions R] [--only sort|pairs|multireduce|alltoall]
+//   sluice_dist_bench [--gpus N] [--quick] [--repetitions R] [--only sort|pairs|multireduce|hash|alltoall]
 //                     [--json FILE]
 #include "dist/dist_bench.hpp"
 
@@ -56,13 +56,13 @@ void write_json(const result& r, bool quick, const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"sluice_dist_bench: the distributed sort and multireduce against one GPU and NCCL, verified"};
+  CLI::App app{"sluice_dist_bench: the distributed sort, multireduce and hash table against one GPU and NCCL, verified"};
   sluice::dist_bench::options o;
   std::string json;
   app.add_option("--gpus", o.gpus, "GPUs of the largest world (default: every visible one)");
   app.add_flag("--quick", o.quick, "Small sizes (2^24 and 2^25 keys) and at most three repetitions");
   app.add_option("--repetitions", o.repetitions, "Timed repetitions per row (the median is reported)");
-  app.add_option("--only", o.only, "One bench: sort, pairs, multireduce or alltoall");
+  app.add_option("--only", o.only, "One bench: sort, pairs, multireduce, hash or alltoall");
   app.add_option("--json", json, "Write every row to this JSON file");
   CLI11_PARSE(app, argc, argv);
   try {

@@ -1,5 +1,5 @@
 // sluice/dist.cuh: sluice beyond one GPU, over NCCL (docs/dist.md): the communicator, distributed arrays,
-// and the distributed radix sort and multireduce. Build with the sluice::dist CMake target (sluice plus
+// the distributed radix sort and multireduce, and the distributed hash table (dist/slab_hash.cuh). Build with the sluice::dist CMake target (sluice plus
 // NCCL). Every call is collective (every rank of the world makes it, with the same options and types)
 // and synchronous: it returns when this process's ranks have their results.
 //
@@ -41,6 +41,7 @@
 #include <sluice/detail/dist/radix_sort.cuh>
 #include <sluice/detail/dist/steps.hpp>
 #include <sluice/dist/communicator.hpp>
+#include <sluice/dist/slab_hash.cuh>
 #include <sluice/dist/span.hpp>
 #include <sluice/options/dist.hpp>
 

@@ -3,7 +3,8 @@
 // the id file. Every process generates the same global input, takes its rank's part, and checks its
 // part of each result against the sequential oracle over the whole input:
 //   sort of u32 keys and of (u32, index) pairs (stable, bit for bit), multireduce of u32 sums
-//   (replicated) and of affine maps (non-commutative, partitioned).
+//   (replicated) and of affine maps (non-commutative, partitioned), the hash table (the keys with their
+//   global index inserted: sizes, every key's count, then erase_all).
 // --fault injects a failure and passes when every rank reports it:
 //   mismatch   rank 1 sorts u64 keys, the others u32: invalid_argument("keys") on every rank;
 //   missing    rank 1 stops (std::_Exit) before the call: the others' call ends in communication_error
@@ -103,7 +104,21 @@ int check_results(dist::communicator& comm) {
   const auto expected_maps = sluice::reference::multireduce(std::span<const std::uint32_t>(labels), std::span<const map>(maps),
                                                             m, sluice::affine_compose{}, map{1, 0});
   expect(equal_part(composed.to_host(), expected_maps.buckets, owned.begin), "multireduce of affine maps");
-  return report(comm, passed, passed ? "sort, pairs, multireduce (replicated sums, partitioned maps)" : failures);
+
+  dist::slab_hash<std::uint32_t, std::uint32_t> table(comm);
+  table.insert(d_keys.span(), d_index.span());
+  expect(table.size() == n, "hash table size after insert");
+  std::vector<std::uint32_t> multiplicity(std::size_t{1} << 24, 0);
+  for (std::uint32_t k : keys) ++multiplicity[k];
+  sluice::device_buffer<std::uint32_t> counts(ctx, my_keys.size());
+  table.count(d_keys.span(), counts.span());
+  const auto got_counts = counts.to_host();
+  bool counts_ok = true;
+  for (std::size_t i = 0; i < my_keys.size(); ++i) counts_ok = counts_ok && got_counts[i] == multiplicity[my_keys[i]];
+  expect(counts_ok, "hash table counts");
+  table.erase_all(d_keys.span());
+  expect(table.size() == 0, "hash table size after erase_all");
+  return report(comm, passed, passed ? "sort, pairs, multireduce (replicated sums, partitioned maps), hash table" : failures);
 }
 
 int inject(dist::communicator& comm, const std::string& fault) {

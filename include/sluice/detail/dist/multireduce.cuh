@@ -25,8 +25,10 @@
 #include <sluice/core/memory.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/core/span.hpp>
+#include <sluice/detail/dist/launch.cuh>
 #include <sluice/detail/dist/owners.hpp>
 #include <sluice/detail/dist/records.hpp>
+#include <sluice/detail/dist/routes.hpp>
 #include <sluice/detail/dist/steps.hpp>
 #include <sluice/detail/dist/world.hpp>
 #include <sluice/detail/multireduce/common.cuh>
@@ -116,14 +118,6 @@ __global__ void rebase_kernel(const L* __restrict__ labels, std::uint64_t n, std
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x)
     local[i] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(labels[i]) - begin);
-}
-
-template <class Kernel, class... Args>
-void launch_streaming(context& ctx, Kernel kernel, std::uint64_t n, Args... args) {
-  if (n == 0) return;
-  const unsigned grid = streaming_grid(ctx, kernel, n);
-  kernel<<<grid, 256, 0, ctx.stream()>>>(args...);
-  SLUICE_CHECK_LAUNCH();
 }
 
 /// The one-GPU multireduce of n pairs into out[0, m) (m may be 0: nothing), from its plan and run
@@ -366,18 +360,10 @@ std::uint64_t distributed_multireduce(world& w, const char* function, std::span<
       });
       std::vector<std::vector<std::uint64_t>> starts;
       for (int r = 0; r < world_size; ++r) starts.push_back(offsets.read_array<std::uint64_t>(r, 0, owners + 1));
-      const auto count = [&](int from, int to) {
-        return starts[static_cast<std::size_t>(from)][static_cast<std::size_t>(to) + 1] -
-               starts[static_cast<std::size_t>(from)][static_cast<std::size_t>(to)];
-      };
-      const auto received_before = [&](int from, int to) {
-        std::uint64_t before = 0;
-        for (int s = 0; s < from; ++s) before += count(s, to);
-        return before;
-      };
+      const route_plan plan(std::move(starts));
       c.run_local([&](std::size_t i, local_rank& l) {
         multireduce_rank<L, T>& r = ranks[i];
-        const std::uint64_t received = received_before(world_size, l.rank);
+        const std::uint64_t received = plan.received(l.rank);
         r.received_labels = device_buffer<L>(*l.ctx, received);
         r.received_values = device_buffer<T>(*l.ctx, received);
         r.local_labels = device_buffer<std::uint32_t>(*l.ctx, received);
@@ -390,9 +376,8 @@ std::uint64_t distributed_multireduce(world& w, const char* function, std::span<
       for (std::size_t i = 0; i < c.local_count(); ++i) c.begin(i, exchange_phase_mr);
       c.exchange("exchange of the labelled values", [&](std::size_t i, local_rank& l, int peer) {
         multireduce_rank<L, T>& r = ranks[i];
-        const std::uint64_t send_at = starts[static_cast<std::size_t>(l.rank)][static_cast<std::size_t>(peer)];
-        const std::uint64_t send = count(l.rank, peer);
-        const std::uint64_t receive_at = received_before(peer, l.rank), receive = count(peer, l.rank);
+        const std::uint64_t send_at = plan.send_offset(l.rank, peer), send = plan.piece(l.rank, peer);
+        const std::uint64_t receive_at = plan.receive_offset(peer, l.rank), receive = plan.piece(peer, l.rank);
         return std::array<piece, 2>{
             piece{r.split_labels.data() + send_at, send * sizeof(L), r.received_labels.data() + receive_at,
                   receive * sizeof(L)},
