@@ -147,7 +147,9 @@ resources() {
 # Binaries built elsewhere (SLUICE_SKIP_BUILD) may come without some targets (a device call carries 64 MiB):
 # the steps that need a missing one are skipped, saying so.
 if [ -n "${SLUICE_SKIP_BUILD:-}" ]; then
-  for need in info:sluice bench:sluice examples:examples/sssp_delta_stepping host-tests:tests/sluice_host_tests; do
+  for need in info:sluice bench:sluice examples:examples/sssp_delta_stepping host-tests:tests/sluice_host_tests \
+      dist-tests:tests/sluice_dist_tests dist-launch:sluice_dist_launch_check dist-faults:sluice_dist_launch_check \
+      dist-bench:sluice_dist_bench; do
     if wants "${need%%:*}" && [ ! -x "$build/${need#*:}" ]; then
       echo "${need%%:*}: skipped, $build/${need#*:} is not there"; steps=${steps/ ${need%%:*}/}
     fi
@@ -204,7 +206,11 @@ if wants timeline; then step "timeline-${SLUICE_PROFILE_NAME:-kernel}" timeline;
 # sluice::dist's binaries link libnccl.so.2; where the loader finds none, the machine's python3 may hold
 # the nvidia-nccl-cu13 wheel, whose library folder is added.
 find_nccl() {
-  ldd "$build/sluice_dist_launch_check" 2>/dev/null | grep -q 'libnccl.so.2 => not found' || return 0
+  local binary
+  for binary in tests/sluice_dist_tests sluice_dist_launch_check sluice_dist_bench; do
+    [ -x "$build/$binary" ] && break
+  done
+  ldd "$build/$binary" 2>/dev/null | grep -q 'libnccl.so.2 => not found' || return 0
   local wheel
   wheel=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib"))' 2>/dev/null) || return 0
   export LD_LIBRARY_PATH="$wheel${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

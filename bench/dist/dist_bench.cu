@@ -340,6 +340,7 @@ hash_input make_hash_input(dist::communicator& comm, std::uint64_t per_rank) {
   hash_input in;
   for (std::size_t i = 0; i < comm.local_count(); ++i) {
     sluice::context& ctx = comm.ctx(i);
+    auto device = ctx.activate();
     in.keys.emplace_back(ctx, per_rank);
     in.values.emplace_back(ctx, per_rank);
     sluice::detail::dist::launch_streaming(ctx, hash_input_kernel, per_rank, in.keys.back().data(),
