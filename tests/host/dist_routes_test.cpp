@@ -66,7 +66,7 @@ TEST(DistRoutes, OwnerIsIndependentOfTheTablesBucketHash) {
       ++owned;
     }
   const double mean = static_cast<double>(owned) / buckets;
-  for (std::uint32_t b = 0; b < buckets; ++b) EXPECT_NEAR(per_bucket[b], mean, 0.1 * mean) << "bucket " << b;
+  for (std::uint32_t b = 0; b < buckets; ++b) EXPECT_NEAR(static_cast<double>(per_bucket[b]), mean, 0.1 * mean) << "bucket " << b;
 }
 
 TEST(DistRoutes, SignedKeysHaveOwnersToo) {

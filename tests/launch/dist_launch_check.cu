@@ -145,6 +145,7 @@ int inject(dist::communicator& comm, const std::string& fault) {
       (void)dist::radix_sort(comm, keys32.span());  // NCCL connects its peers before memory runs short
       void* hog = nullptr;
       if (rank == 1) {
+        auto device = ctx.activate();  // the hog on this rank's GPU, not on whichever is current
         ctx.synchronize();
         (void)cudaMemPoolTrimTo(ctx.memory_pool(), 0);
         std::size_t free = 0, total = 0;
