@@ -12,7 +12,9 @@
 # Settings (environment):
 #   SLUICE_CHECK_PART   all (default), or a part that fits one device call, each building first (a no-op
 #                       when the build is current): tests (gpu and host tests, resources, info),
-#                       sanitizers, bench (info, bench, examples), build, profile, timeline
+#                       sanitizers, bench (info, bench, examples), build, profile, timeline, dist (the
+#                       sluice::dist suite on every visible GPU, the launch check as one process per GPU
+#                       and its three faults, sluice_dist_bench $SLUICE_DIST_BENCH_ARGS, default --quick)
 #   SLUICE_COMMIT       the commit being checked (the GPU machine's copy has no git history)
 #   SLUICE_CHECK_SOURCE a `git archive` (.tgz) to check instead of the working tree; unpacked once into
 #                       build/checked-source, whose build is kept for the next call
@@ -91,7 +93,8 @@ case "$part" in
   profile) steps="configure build profile" ;;
   timeline) steps="configure build timeline" ;;
   build) steps="configure build" ;;
-  *) echo "SLUICE_CHECK_PART must be all, tests, sanitizers, bench, profile, timeline or build (got '$part')" >&2; exit 2 ;;
+  dist) steps="configure build dist-tests dist-launch dist-faults dist-bench" ;;
+  *) echo "SLUICE_CHECK_PART must be all, tests, sanitizers, bench, profile, timeline, build or dist (got '$part')" >&2; exit 2 ;;
 esac
 # SLUICE_SKIP_BUILD=1: the build is current (a `build` part ran first), so parts may run side by side.
 [ -n "${SLUICE_SKIP_BUILD:-}" ] && steps=${steps/configure build/}
@@ -144,7 +147,9 @@ resources() {
 # Binaries built elsewhere (SLUICE_SKIP_BUILD) may come without some targets (a device call carries 64 MiB):
 # the steps that need a missing one are skipped, saying so.
 if [ -n "${SLUICE_SKIP_BUILD:-}" ]; then
-  for need in info:sluice bench:sluice examples:examples/sssp_delta_stepping host-tests:tests/sluice_host_tests; do
+  for need in info:sluice bench:sluice examples:examples/sssp_delta_stepping host-tests:tests/sluice_host_tests \
+      dist-tests:tests/sluice_dist_tests dist-launch:sluice_dist_launch_check dist-faults:sluice_dist_launch_check \
+      dist-bench:sluice_dist_bench; do
     if wants "${need%%:*}" && [ ! -x "$build/${need#*:}" ]; then
       echo "${need%%:*}: skipped, $build/${need#*:} is not there"; steps=${steps/ ${need%%:*}/}
     fi
@@ -198,7 +203,36 @@ timeline() {  # each launch's duration and DRAM bytes at the GPU's own clocks, c
 }
 if wants timeline; then step "timeline-${SLUICE_PROFILE_NAME:-kernel}" timeline; fi
 
-for name in gpu-tests host-tests memcheck racecheck synccheck; do
+# sluice::dist's binaries link libnccl.so.2; where the loader finds none, the machine's python3 may hold
+# the nvidia-nccl-cu13 wheel, whose library folder is added.
+find_nccl() {
+  local binary
+  for binary in tests/sluice_dist_tests sluice_dist_launch_check sluice_dist_bench; do
+    [ -x "$build/$binary" ] && break
+  done
+  ldd "$build/$binary" 2>/dev/null | grep -q 'libnccl.so.2 => not found' || return 0
+  local wheel
+  wheel=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib"))' 2>/dev/null) || return 0
+  export LD_LIBRARY_PATH="$wheel${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}
+gpu_count() { nvidia-smi -L | grep -c '^GPU'; }
+dist_faults() {
+  local fault
+  for fault in mismatch missing oom; do
+    echo "--fault $fault"
+    scripts/dist_run.sh 2 "$build/sluice_dist_launch_check" --fault "$fault" --timeout-s 20 || return 1
+  done
+}
+if [[ " $steps " == *" dist-"* ]]; then find_nccl; fi
+if wants dist-tests; then step dist-tests "$build/tests/sluice_dist_tests" "--gtest_filter=$test_filter"; fi
+if wants dist-launch; then step dist-launch scripts/dist_run.sh "$(gpu_count)" "$build/sluice_dist_launch_check"; fi
+if wants dist-faults && [ "$(gpu_count)" -ge 2 ]; then step dist-faults dist_faults; fi
+eval "dist_bench_args=(${SLUICE_DIST_BENCH_ARGS:---quick})"
+if wants dist-bench; then
+  step dist-bench "$build/sluice_dist_bench" "${dist_bench_args[@]}" --json "$logs/dist-results.json"
+fi
+
+for name in gpu-tests host-tests memcheck racecheck synccheck dist-tests; do
   wants "$name" || continue
   grep -E '^\[  (FAILED|PASSED|SKIPPED) |========= (ERROR|Invalid|Race|Barrier)|ERROR SUMMARY' "$logs/$name.log" |
     tail -8 | sed "s/^/$name: /"
@@ -207,6 +241,7 @@ if wants resources; then echo; head -3 "$logs/resources.log"; fi
 if wants examples; then echo; tail -6 "$logs/examples.log"; fi
 if wants info; then cat "$logs/info.log"; echo; fi
 if wants bench; then sed -n '/^family /,$p' "$logs/bench.log"; fi
+for name in dist-launch dist-faults dist-bench; do if wants "$name"; then echo; cat "$logs/$name.log"; fi; done
 if wants timeline; then scripts/timeline_summary.py "$logs/timeline-${SLUICE_PROFILE_NAME:-kernel}.csv"; fi
 if wants profile; then
   grep -E '^  [^ ]|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|Warp Cycles Per Issued|Executed Ipc A' \

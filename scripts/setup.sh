@@ -47,5 +47,22 @@ if ! python3 -c 'import matplotlib' 2>/dev/null; then
     echo "setup: matplotlib not installed; benchmark plots will be skipped"
 fi
 
+# NCCL, the engine of sluice::dist: the CUDA toolkit's where it ships one, else the nvidia-nccl-cu13 wheel
+# (header and library in its package folder; cmake/FindNCCL.cmake finds either). Optional: without it the
+# configure step says that sluice::dist, its tests and its benchmark are skipped.
+nccl_found() {
+  local root
+  for root in "${NCCL_ROOT:-}" /usr/local/cuda /usr; do
+    [ -n "$root" ] && [ -f "$root/include/nccl.h" ] && return 0
+  done
+  python3 -c 'import os, sys, nvidia.nccl as m
+sys.exit(0 if os.path.isfile(os.path.join(list(m.__path__)[0], "include", "nccl.h")) else 1)' 2>/dev/null
+}
+if ! nccl_found; then
+  echo "setup: installing NCCL for sluice::dist (the nvidia-nccl-cu13 wheel)"
+  python3 -m pip install --quiet nvidia-nccl-cu13 ||
+    echo "setup: NCCL not installed; sluice::dist will be skipped"
+fi
+
 command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] ||
   { echo "setup: nvcc not found; install the CUDA toolkit 13 (see README)" >&2; exit 1; }

@@ -173,6 +173,7 @@ class slab_alloc {
   /// other figures in one copy, and clear it with clear_status().
   [[nodiscard]] const std::uint32_t* status_word() const { return status_.data(); }
   void clear_status(context& ctx) {
+    auto device = ctx.activate();
     SLUICE_CUDA_CHECK(cudaMemsetAsync(status_.data(), 0, sizeof(std::uint32_t), ctx.stream()));
   }
 

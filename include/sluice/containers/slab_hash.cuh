@@ -298,6 +298,7 @@ class slab_hash {
   /// Live elements (a wait for the stream).
   [[nodiscard]] std::size_t size(context& ctx) const {
     require_usable("slab_hash::size");
+    auto device = ctx.activate();
     unsigned long long size = 0;
     SLUICE_CUDA_CHECK(cudaMemcpyAsync(&size, &state_.data()->size, sizeof(size), cudaMemcpyDeviceToHost, ctx.stream()));
     ctx.synchronize();
@@ -545,6 +546,7 @@ class slab_hash {
     detail::naming_out_of_memory(function, "growth", [&] { fresh = fresh_buckets(ctx, buckets); });
     device_buffer<slab> old = std::exchange(buckets_, std::move(fresh));
     const std::uint32_t old_count = std::exchange(bucket_count_, buckets);
+    auto device = ctx.activate();
     SLUICE_CUDA_CHECK(cudaMemsetAsync(&state_.data()->size, 0, sizeof(unsigned long long), ctx.stream()));
     launch_per_bucket(ctx, detail::slab_hash::migrate_kernel<view_type>, old_count, view(),
                       static_cast<const slab*>(old.data()), old_count);

@@ -1,7 +1,8 @@
 // sluice/core/device_buffer.hpp: an owning, move-only array in device memory from a context's pool.
 //
 // Allocation and release are stream-ordered on the context's stream, so a buffer is cheap to create
-// and destroy around a call. The context must outlive its buffers.
+// and destroy around a call. The context must outlive its buffers. Copies and fills make the context's
+// device current while they are queued, so a buffer of any device works from any current device.
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -64,6 +65,7 @@ class device_buffer {
                              "has " + std::to_string(host.size()) + " elements but the buffer has " +
                                  std::to_string(size_));
     if (size_ == 0) return;
+    auto device = ctx_->activate();
     SLUICE_CUDA_CHECK(cudaMemcpyAsync(data_, host.data(), size_bytes(), cudaMemcpyHostToDevice, ctx_->stream()));
   }
 
@@ -71,6 +73,7 @@ class device_buffer {
   [[nodiscard]] std::vector<T> to_host() const {
     std::vector<T> host(size_);
     if (size_ == 0) return host;
+    auto device = ctx_->activate();
     SLUICE_CUDA_CHECK(cudaMemcpyAsync(host.data(), data_, size_bytes(), cudaMemcpyDeviceToHost, ctx_->stream()));
     ctx_->synchronize();
     return host;
@@ -79,6 +82,7 @@ class device_buffer {
   /// Sets every byte to `byte` (stream-ordered). Tests and benchmarks poison outputs with it.
   void fill_bytes(unsigned char byte) {
     if (size_ == 0) return;
+    auto device = ctx_->activate();
     SLUICE_CUDA_CHECK(cudaMemsetAsync(data_, byte, size_bytes(), ctx_->stream()));
   }
 
