@@ -11,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -22,11 +23,19 @@ namespace sluice::bench {
 
 namespace {
 
-/// The profile in SLUICE_MODEL_PROFILE_DIR measured on `device` (the first by file name), or why none.
+/// The profiles' folder: $SLUICE_MODEL_PROFILES, else the source tree's that the build compiled in (a binary
+/// moved to another machine finds its profiles through the variable).
+std::string profile_folder() {
+  const char* set = std::getenv("SLUICE_MODEL_PROFILES");
+  return set != nullptr && *set != '\0' ? std::string(set) : std::string(SLUICE_MODEL_PROFILE_DIR);
+}
+
+/// The profile in profile_folder() measured on `device` (the first by file name), or why none.
 std::optional<model::device_profile> profile_for(const std::string& device, std::string& path, std::string& why) {
+  const std::string folder = profile_folder();
   std::vector<std::filesystem::path> files;
   std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(SLUICE_MODEL_PROFILE_DIR, error))
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error))
     if (entry.path().extension() == ".json") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   std::string seen;
@@ -40,9 +49,9 @@ std::optional<model::device_profile> profile_for(const std::string& device, std:
       seen += (seen.empty() ? "" : "; ") + file.filename().string();
     }
   }
-  why = "no profile in " + std::string(SLUICE_MODEL_PROFILE_DIR) + " was measured on '" + device + "' (" +
+  why = "no profile in " + folder + " was measured on '" + device + "' (" +
         (seen.empty() ? std::string("none there") : "there: " + seen) + "): run `sluice model calibrate --out " +
-        SLUICE_MODEL_PROFILE_DIR + "/NAME.json` on it";
+        folder + "/NAME.json` on it, or point SLUICE_MODEL_PROFILES at a folder that has one";
   return std::nullopt;
 }
 
