@@ -19,19 +19,6 @@ namespace {
 using namespace sluice::model;
 using namespace sluice::model::testing;
 
-const kernel_model& kernel(const algorithm_model& m, const std::string& name) {
-  for (const kernel_model& k : m.kernels)
-    if (k.name == name) return k;
-  ADD_FAILURE() << "no kernel " << name << " in " << m.name;
-  return m.kernels.front();
-}
-
-std::uint64_t launches(const algorithm_model& m) {
-  std::uint64_t total = 0;
-  for (const kernel_model& k : m.kernels) total += k.launches;
-  return total;
-}
-
 std::string error_of(const std::function<void()>& f) {
   try {
     f();

@@ -1,11 +1,15 @@
 // tests/host/model_test_profiles.hpp: device descriptions for the SPT model's host tests: the seed's
 // three GPUs with Karsin's Table 4.2 parameters verbatim, and the sm_90 (H100 SXM) occupancy limits as
 // cudaDeviceProp reports them. No H100 operation parameters: those come only from `sluice model
-// calibrate` on the device.
+// calibrate` on the device. Also the lookups the counts tests share.
 #pragma once
 
 #include "model/profile.hpp"
+#include "model/spt.hpp"
 
+#include <gtest/gtest.h>
+
+#include <cstdint>
 #include <string>
 
 namespace sluice::model::testing {
@@ -89,6 +93,21 @@ inline device_profile synthetic_profile() {
   p.l2_random_access_words = 8;
   p.measured = "synthetic";
   return p;
+}
+
+/// The kernel `name` of `m` (a test failure, and the first kernel, where there is none).
+inline const kernel_model& kernel(const algorithm_model& m, const std::string& name) {
+  for (const kernel_model& k : m.kernels)
+    if (k.name == name) return k;
+  ADD_FAILURE() << "no kernel " << name << " in " << m.name;
+  return m.kernels.front();
+}
+
+/// Launches of every kernel of `m`.
+inline std::uint64_t launches(const algorithm_model& m) {
+  std::uint64_t total = 0;
+  for (const kernel_model& k : m.kernels) total += k.launches;
+  return total;
 }
 
 }  // namespace sluice::model::testing

@@ -376,13 +376,9 @@ std::uint64_t distributed_multireduce(world& w, const char* function, std::span<
       for (std::size_t i = 0; i < c.local_count(); ++i) c.begin(i, exchange_phase_mr);
       c.exchange("exchange of the labelled values", [&](std::size_t i, local_rank& l, int peer) {
         multireduce_rank<L, T>& r = ranks[i];
-        const std::uint64_t send_at = plan.send_offset(l.rank, peer), send = plan.piece(l.rank, peer);
-        const std::uint64_t receive_at = plan.receive_offset(peer, l.rank), receive = plan.piece(peer, l.rank);
         return std::array<piece, 2>{
-            piece{r.split_labels.data() + send_at, send * sizeof(L), r.received_labels.data() + receive_at,
-                  receive * sizeof(L)},
-            piece{r.split_values.data() + send_at, send * sizeof(T), r.received_values.data() + receive_at,
-                  receive * sizeof(T)}};
+            routed_piece(plan, l.rank, peer, r.split_labels.data(), r.received_labels.data()),
+            routed_piece(plan, l.rank, peer, r.split_values.data(), r.received_values.data())};
       });
       for (std::size_t i = 0; i < c.local_count(); ++i) c.end(i, exchange_phase_mr);
       c.run_local([&](std::size_t i, local_rank& l) {

@@ -243,13 +243,9 @@ sort_result<K, V> distributed_sort(world& w, const char* function, std::span<con
   for (std::size_t i = 0; i < c.local_count(); ++i) c.begin(i, exchange_phase);
   c.exchange("exchange of the sort's pieces", [&](std::size_t i, local_rank& l, int peer) {
     sort_rank<K, V>& r = ranks[i];
-    const std::uint64_t send_at = plan.send_offset(l.rank, peer), send = plan.piece(l.rank, peer);
-    const std::uint64_t receive_at = plan.receive_offset(peer, l.rank), receive = plan.piece(peer, l.rank);
     std::array<piece, 2> moved{};
-    moved[0] = {r.split_keys.data() + send_at, send * sizeof(K), r.received_keys.data() + receive_at, receive * sizeof(K)};
-    if constexpr (pairs)
-      moved[1] = {r.split_values.data() + send_at, send * sizeof(V), r.received_values.data() + receive_at,
-                  receive * sizeof(V)};
+    moved[0] = routed_piece(plan, l.rank, peer, r.split_keys.data(), r.received_keys.data());
+    if constexpr (pairs) moved[1] = routed_piece(plan, l.rank, peer, r.split_values.data(), r.received_values.data());
     return moved;
   });
   for (std::size_t i = 0; i < c.local_count(); ++i) c.end(i, exchange_phase);

@@ -142,14 +142,9 @@ route_plan route_to_owners(call& c, const char* function, std::vector<routed_bat
   for (std::size_t i = 0; i < c.local_count(); ++i) c.begin(i, int(hash_phase::exchange));
   c.exchange("exchange of the keys to their owners", [&](std::size_t i, local_rank& l, int peer) {
     routed_batch<Key, Carried>& r = ranks[i];
-    const std::uint64_t send_at = plan.send_offset(l.rank, peer), send = plan.piece(l.rank, peer);
-    const std::uint64_t receive_at = plan.receive_offset(peer, l.rank), receive = plan.piece(peer, l.rank);
     std::array<piece, 2> moved{};
-    moved[0] = {r.split_keys.data() + send_at, send * sizeof(Key), r.owned_keys.data() + receive_at,
-                receive * sizeof(Key)};
-    if constexpr (carries)
-      moved[1] = {r.split_carried.data() + send_at, send * sizeof(Carried), r.owned_carried.data() + receive_at,
-                  receive * sizeof(Carried)};
+    moved[0] = routed_piece(plan, l.rank, peer, r.split_keys.data(), r.owned_keys.data());
+    if constexpr (carries) moved[1] = routed_piece(plan, l.rank, peer, r.split_carried.data(), r.owned_carried.data());
     return moved;
   });
   for (std::size_t i = 0; i < c.local_count(); ++i) c.end(i, int(hash_phase::exchange));
@@ -231,10 +226,7 @@ void query_owners(call& c, const char* function, const std::vector<Table>& table
   c.vote();
   for (std::size_t i = 0; i < c.local_count(); ++i) c.begin(i, int(hash_phase::answer));
   c.exchange("exchange of the answers to the askers", [&](std::size_t i, local_rank& l, int peer) {
-    const std::uint64_t send_at = plan.receive_offset(peer, l.rank), send = plan.piece(peer, l.rank);
-    const std::uint64_t receive_at = plan.send_offset(l.rank, peer), receive = plan.piece(l.rank, peer);
-    return std::array<piece, 1>{piece{owned_answers[i].data() + send_at, send * sizeof(Answer),
-                                      answers[i].data() + receive_at, receive * sizeof(Answer)}};
+    return std::array<piece, 1>{returned_piece(plan, l.rank, peer, owned_answers[i].data(), answers[i].data())};
   });
   c.run_local([&](std::size_t i, local_rank& l) {
     const std::uint64_t n = keys[i].size();

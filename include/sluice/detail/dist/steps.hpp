@@ -75,6 +75,24 @@ struct piece {
   std::size_t receive_bytes = 0;
 };
 
+/// The piece of an array split by destination that `rank` exchanges with `peer` under `plan` (any plan
+/// with send_offset, piece and receive_offset: splitters.hpp's cut_plan, routes.hpp's route_plan): it
+/// sends [send_offset(rank, peer), + piece(rank, peer)) of `split` and receives peer's piece for it at
+/// receive_offset(peer, rank) of `received`.
+template <class Plan, class T>
+piece routed_piece(const Plan& plan, int rank, int peer, const T* split, T* received) {
+  return {split + plan.send_offset(rank, peer), plan.piece(rank, peer) * sizeof(T),
+          received + plan.receive_offset(peer, rank), plan.piece(peer, rank) * sizeof(T)};
+}
+
+/// The same plan read backwards: the answers to what `rank` received (in `answers`, in its received
+/// order) go back to `peer`, whose own answers land at its send offsets of `returned` (its split order).
+template <class Plan, class T>
+piece returned_piece(const Plan& plan, int rank, int peer, const T* answers, T* returned) {
+  return {answers + plan.receive_offset(peer, rank), plan.piece(peer, rank) * sizeof(T),
+          returned + plan.send_offset(rank, peer), plan.piece(rank, peer) * sizeof(T)};
+}
+
 /// The phases a call can time (options/dist.hpp's timings); a call names at most this many.
 inline constexpr std::size_t max_phases = 8;
 
