@@ -10,8 +10,8 @@
 # cache); each command then runs 3 times and the median wall time counts. Every tool must print the same
 # count, or the script fails. `cat FILE > /dev/null` is printed as the rate the page cache hands out bytes
 # to one reader, the host side of the bound; `sluice grep --cpu` is the CPU fallback. The full bound of the
-# GPU path (page cache → pinned buffer → device) is what `sluice grep` reaches with a pattern that never
-# matches: the "zzzzzzzz" row.
+# GPU path (page cache → pinned buffer → device) is the `sluice --transfer-only` row: the same reads and
+# copies, two chunks in flight, with no matching and no line walking.
 set -euo pipefail
 size_gib=${1:-4}
 dir=${2:-/tmp}
@@ -51,7 +51,7 @@ median_seconds() {  # median_seconds CMD...: the median of 3 wall times; the com
     start=$(date +%s.%N)
     "$@" > "$dir/out" 2> /dev/null || true
     end=$(date +%s.%N)
-    times+=("$(echo "$end - $start" | bc -l)")
+    times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", b - a }')")
   done
   printf '%s\n' "${times[@]}" | sort -g | sed -n 2p
 }
@@ -64,9 +64,10 @@ row() {  # row TOOL PATTERN CMD...
   shift 2
   local s
   s=$(median_seconds "$@")
-  printf '%-22s %-34s %10.3f %10.2f %14s\n' "$tool" "\"$pattern\"" "$s" "$(echo "$bytes / $s / 1000000000" | bc -l)" "$(count)"
+  printf '%-22s %-34s %10.3f %10.2f %14s\n' "$tool" "\"$pattern\"" "$s" "$(awk -v b="$bytes" -v s="$s" 'BEGIN { print b / s / 1e9 }')" "$(count)"
 }
 row "cat > /dev/null" "-" cat "$file"
+row "sluice --transfer-only" "zzzzzzzz" "$sluice" grep --transfer-only -F -c -e zzzzzzzz "$file"
 for pattern in needle the "$phrase" zzzzzzzz; do
   row "sluice grep -F -c" "$pattern" "$sluice" grep -F -c -e "$pattern" "$file"
   expected=$(count)

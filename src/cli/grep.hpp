@@ -68,6 +68,7 @@ struct grep_arguments {
   bool no_filename = false;                ///< -h
   bool cpu = false;                        ///< --cpu: the CPU scanner even with a GPU
   bool progress = false;                   ///< --progress: bytes done on standard error
+  bool transfer_only = false;              ///< --transfer-only: read and copy to the GPU, match nothing
   std::size_t chunk_mib = 64;              ///< --chunk-mib: new bytes a chunk
   std::size_t chunk_bytes = 0;             ///< overrides chunk_mib when not 0 (tests: lines across chunks)
 };
@@ -365,7 +366,9 @@ inline bool collect_patterns(grep_arguments& args, grep_patterns& out, std::ostr
 }
 
 /// Makes the GPU scanner, or null where there is no usable GPU (grep_gpu.cu; tests pass their own).
-using grep_scanner_factory = std::function<std::unique_ptr<grep_scanner>(const grep_patterns&, std::size_t chunk_bytes)>;
+/// Makes the GPU scanner, or null without a usable GPU; transfer_only: one that only moves the chunks.
+using grep_scanner_factory =
+    std::function<std::unique_ptr<grep_scanner>(const grep_patterns&, std::size_t chunk_bytes, bool transfer_only)>;
 
 /// Registers `sluice grep` and its options on `app`.
 inline CLI::App* add_grep_command(CLI::App& app, grep_arguments& args) {
@@ -386,6 +389,9 @@ inline CLI::App* add_grep_command(CLI::App& app, grep_arguments& args) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   grep->add_flag("--cpu", args.cpu, "Match on the CPU even where there is a GPU");
   grep->add_flag("--progress", args.progress, "Report the bytes read on standard error (automatic: 1 GiB files, a terminal)");
+  grep->add_flag("--transfer-only", args.transfer_only,
+                 "Benchmark aid: read each chunk and copy it to the GPU as the GPU path does, match nothing (the "
+                 "end-to-end bound; prints a count of 0)");
   grep->add_option("--chunk-mib", args.chunk_mib, "MiB of text a chunk (two chunks are in flight)");
   grep->add_option("operands", args.operands, "PATTERN (without -e and -f), then FILE... (none or -: standard input)");
   return grep;
@@ -397,7 +403,11 @@ inline int run_grep(grep_arguments args, std::ostream& out, std::ostream& err, c
   if (!collect_patterns(args, patterns, err)) return 2;
   const std::size_t chunk_bytes = args.chunk_bytes ? args.chunk_bytes : std::max<std::size_t>(args.chunk_mib, 1) << 20;
   std::unique_ptr<grep_scanner> scanner;
-  if (!args.cpu && gpu && !patterns.nonempty.empty()) scanner = gpu(patterns, chunk_bytes);
+  if (!args.cpu && gpu && !patterns.nonempty.empty()) scanner = gpu(patterns, chunk_bytes, args.transfer_only);
+  if (args.transfer_only && !scanner) {
+    err << "sluice grep: --transfer-only needs a GPU and a non-empty pattern, and not --cpu\n";
+    return 2;
+  }
   if (!scanner) scanner = std::make_unique<host_grep_scanner>(patterns, chunk_bytes);
   const line_matches matches(patterns);
 

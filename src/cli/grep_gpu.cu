@@ -4,6 +4,7 @@
 #include "grep_gpu.hpp"
 
 #include <sluice/core/context.hpp>
+#include <sluice/detail/string_match/stream.cuh>
 #include <sluice/string_match.cuh>
 
 #include <optional>
@@ -37,10 +38,33 @@ class gpu_grep_scanner final : public grep_scanner {
   std::optional<pattern_set> set_;
 };
 
+/// The chunks through the same streaming driver, halo included, with no alphabet check and no kernel:
+/// what the file's bytes cost to reach the GPU at all.
+class gpu_transfer_scanner final : public grep_scanner {
+ public:
+  gpu_transfer_scanner(const grep_patterns& patterns, std::size_t chunk_bytes)
+      : ctx_(0), halo_(patterns.longest() - 1), chunk_bytes_(chunk_bytes) {}
+
+  [[nodiscard]] const char* name() const override { return "gpu transfer"; }
+
+  void scan(const grep_reader& read, const grep_chunk_sink& on_chunk) override {
+    detail::string_match::stream_text(
+        ctx_, read, halo_, stream_options{.chunk_bytes = chunk_bytes_}, [](std::span<const unsigned char>, std::size_t) {},
+        [](const context&, const unsigned char*, std::size_t, std::uint32_t*) { return std::size_t{0}; }, on_chunk);
+  }
+
+ private:
+  context ctx_;
+  std::size_t halo_;
+  std::size_t chunk_bytes_;
+};
+
 }  // namespace
 
-std::unique_ptr<grep_scanner> make_gpu_grep_scanner(const grep_patterns& patterns, std::size_t chunk_bytes) {
+std::unique_ptr<grep_scanner> make_gpu_grep_scanner(const grep_patterns& patterns, std::size_t chunk_bytes,
+                                                    bool transfer_only) {
   if (cuda_device_count() == 0 || patterns.nonempty.empty()) return nullptr;
+  if (transfer_only) return std::make_unique<gpu_transfer_scanner>(patterns, chunk_bytes);
   return std::make_unique<gpu_grep_scanner>(patterns, chunk_bytes);
 }
 

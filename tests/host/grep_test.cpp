@@ -257,4 +257,13 @@ TEST(GrepOptions, RegularExpressionsNeedF) {
   EXPECT_EQ(sluice::cli::run_grep(none, out, err), 2);  // no pattern at all
 }
 
+TEST(GrepOptions, TransferOnlyWithoutAGpuIsAnError) {
+  grep_arguments a = parse({"--transfer-only", "-F", "-c", "abc", "/dev/null"});
+  EXPECT_TRUE(a.transfer_only);
+  std::ostringstream out, err;
+  EXPECT_EQ(sluice::cli::run_grep(a, out, err), 2);  // no GPU scanner factory: nothing to measure
+  EXPECT_NE(err.str().find("--transfer-only needs a GPU"), std::string::npos) << err.str();
+  EXPECT_EQ(out.str(), "");
+}
+
 }  // namespace
