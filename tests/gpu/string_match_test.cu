@@ -157,6 +157,46 @@ TEST_F(StringMatch, EveryStrategyLengthAlphabetAndText) {
     }
 }
 
+// Windows of at most 8 characters are read as aligned 16-byte vectors into registers (drk.cuh): texts
+// that start at every byte of a 16-byte block and end anywhere, characters with high bits the comparison
+// must ignore (σ < 8, alphabet check off), count and bitmap against the oracle.
+TEST_F(StringMatch, ByteWindowsAtEveryAlignmentOfTheText) {
+  const string_match_algorithm strategies[] = {string_match_algorithm::automatic, string_match_algorithm::drk_wom32,
+                                               string_match_algorithm::drk_wom64, string_match_algorithm::drk_2s};
+  for (int sigma : {1, 8})
+    for (std::size_t m : {1, 2, 3, 4, 5, 7, 8})
+      for (std::size_t shift = 0; shift < 16; ++shift) {
+        const std::size_t n = sluice::testing::scaled_size(2 * 8192 + 37, 4099) + shift * 3;
+        bytes low = random_bytes(n, sigma, n * 131 + m * 7 + shift);
+        const bytes pattern = random_bytes(m, sigma, m + shift);
+        for (std::size_t at : {std::size_t{0}, (n - m) / 2, n - m - 1, n - m})
+          std::copy(pattern.begin(), pattern.end(), low.begin() + static_cast<std::ptrdiff_t>(at));
+        bytes text = low;
+        if (sigma < 8)
+          for (std::size_t i = 0; i < n; i += 3) text[i] = static_cast<unsigned char>(text[i] | 0xF0u);
+        const auto expected = sluice::reference::string_match(low, pattern);
+        bytes padded(shift, 0x5A);
+        padded.insert(padded.end(), text.begin(), text.end());
+        const sluice::device_buffer<unsigned char> buffer(ctx(), std::span<const unsigned char>(padded));
+        const sluice::device_buffer<unsigned char> needle(ctx(), std::span<const unsigned char>(pattern));
+        const auto span = buffer.span().subspan(shift);
+        sluice::device_buffer<std::size_t> count(ctx(), 1);
+        sluice::device_buffer<std::uint32_t> bitmap(ctx(), sluice::string_match_bitmap_words(n, m));
+        for (auto a : strategies) {
+          if (!applies(a, m, sigma)) continue;
+          const sluice::string_match_options options{.algorithm = a, .alphabet_bits = sigma, .check_alphabet = false};
+          const std::string label = std::string(to_string(a)) + ", σ = " + std::to_string(sigma) +
+                                    ", m = " + std::to_string(m) + ", text at byte " + std::to_string(shift);
+          count.fill_bytes(0xA5);
+          sluice::string_match(ctx(), span, needle.span(), sluice::match_count{count.data()}, options);
+          ASSERT_EQ(count.to_host()[0], expected.size()) << label;
+          bitmap.fill_bytes(0xA5);
+          sluice::string_match(ctx(), span, needle.span(), sluice::match_bitmap{bitmap.span()}, options);
+          ASSERT_TRUE(all_equal(bitmap.to_host(), bitmap_of(expected, bitmap.size()))) << label;
+        }
+      }
+}
+
 TEST_F(StringMatch, Drk2sSubpatternAtEveryOffsetAndLength) {
   for (int sigma : {1, 2, 8})
     for (std::size_t m : {9u, 33u, 100u}) {

@@ -16,7 +16,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -120,6 +122,47 @@ TEST(StringMatchRollers, PackedWindowsGiveExactlyTheMatches) {
           }
         }
     }
+}
+
+/// byte_windows over a thread's characters as the kernel loads them (little-endian words from the
+/// thread's first position), thread by thread, against the packed roller's words: every σ, every
+/// w ≤ 8, low bits only (σ < 8 with the alphabet check off: the high bits must not count).
+template <class Window>
+void expect_byte_windows_equal_rolling(const bytes& text, const bytes& pattern, int sigma, const std::string& label) {
+  using windows = sm::byte_windows<Window>;
+  const std::size_t n = text.size(), m = pattern.size();
+  const int w = static_cast<int>(m);
+  sm::pattern_summary summary{};
+  summary.packed = sm::pack_chars<unsigned long long>(pattern.data(), w, sigma);
+  summary.bytes = sm::pack_bytes(pattern.data(), w, sigma);
+  const auto expected =
+      replay_kernel(text, m, 0, m, sigma, sm::packed_spec<unsigned long long>{sigma, w}, summary);
+  const windows matcher = sm::byte_window_spec<unsigned long long, Window>{sigma, w}.bind_windows(summary);
+  for (std::size_t word = 0; word < expected.size(); ++word) {
+    bytes chars(4 * windows::words, 0xEE);  // past the text: bytes no window of a valid position reads
+    const std::size_t first = word * 32;
+    std::copy(text.begin() + static_cast<std::ptrdiff_t>(first),
+              text.begin() + static_cast<std::ptrdiff_t>(std::min(n, first + chars.size())), chars.begin());
+    std::uint32_t words[windows::words];
+    std::memcpy(words, chars.data(), sizeof(words));
+    const int valid = sm::word_positions(word, sm::match_positions(n, m));
+    ASSERT_EQ(matcher.match(words) & sm::low_bits(valid), expected[word]) << label << ", word " << word;
+  }
+}
+
+TEST(StringMatchRollers, ByteWindowsEqualTheRolledWindows) {
+  for (int sigma : {1, 2, 5, 8})
+    for (std::size_t m = 1; m <= 8; ++m)
+      for (std::size_t n : {m, m + 1, std::size_t{100}, std::size_t{5003}})
+        for (auto c : cases(n, m, sigma, n * 7 + m)) {
+          const std::string label = std::string(c.name) + ", σ = " + std::to_string(sigma) + ", m = " +
+                                    std::to_string(m) + ", n = " + std::to_string(n);
+          if (sigma < 8)  // high bits set everywhere: the comparison must see the low σ bits only
+            for (auto& ch : c.text) ch = static_cast<unsigned char>(ch | (0xFFu << sigma));
+          if (m <= 4) expect_byte_windows_equal_rolling<std::uint32_t>(c.text, c.pattern, sigma, label + " (32)");
+          expect_byte_windows_equal_rolling<unsigned long long>(c.text, c.pattern, sigma, label + " (64)");
+          if (HasFatalFailure()) return;
+        }
 }
 
 TEST(StringMatchRollers, ModularCandidatesContainTheMatchesAndVerifyToThem) {

@@ -159,26 +159,38 @@ void with_skim_verification(context& ctx, const match_plan& plan, const match_in
 
 // ---- the DRK family ---------------------------------------------------------------------------------------------
 
-/// One launch of drk_kernel: the run staged in shared memory where it fits the device, else read in place.
+/// One launch of drk_kernel<Source>: a grid of one wave over the tiles.
+template <run_source Source, class Spec, class Verify, class Sink>
+void launch_drk_from(context& ctx, const drk_params& prm, const Spec& spec, const pattern_summary* summary,
+                     const Verify& verify, const Sink& sink, std::size_t shared) {
+  constexpr int threads = tuning::drk_threads;
+  auto kernel = drk_kernel<threads, Source, Spec, Verify, Sink>;
+  if (shared > ctx.properties().shared_memory_per_block)
+    SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  const std::size_t grid = one_wave_grid(ctx, kernel, threads, ceil_div(prm.words, threads), shared);
+  kernel<<<static_cast<unsigned>(grid), threads, shared, ctx.stream()>>>(prm, spec, summary, verify, sink);
+  SLUICE_CHECK_LAUNCH();
+}
+
+/// The DRK kernel for a spec: packed windows of at most 8 characters from registers (byte windows), other
+/// windows from the run staged in shared memory where it fits the device, else read in place.
 template <class Spec, class Verify, class Sink>
 void launch_drk(context& ctx, const drk_params& prm, const Spec& spec, const pattern_summary* summary,
                 const Verify& verify, const Sink& sink) {
-  constexpr int threads = tuning::drk_threads;
-  const std::size_t tiles = ceil_div(prm.words, threads);
-  const std::size_t shared = drk_shared_bytes<threads>(prm.window);
-  constexpr bool may_be_long = std::is_same_v<Spec, modular_spec>;  // packed windows are at most 64 characters
-  if (!may_be_long || shared <= ctx.properties().shared_memory_per_block_optin) {
-    auto kernel = drk_kernel<threads, true, Spec, Verify, Sink>;
-    if (shared > ctx.properties().shared_memory_per_block)
-      SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-    const std::size_t grid = one_wave_grid(ctx, kernel, threads, tiles, shared);
-    kernel<<<static_cast<unsigned>(grid), threads, shared, ctx.stream()>>>(prm, spec, summary, verify, sink);
-  } else if constexpr (may_be_long) {
-    auto kernel = drk_kernel<threads, false, Spec, Verify, Sink>;
-    const std::size_t grid = one_wave_grid(ctx, kernel, threads, tiles);
-    kernel<<<static_cast<unsigned>(grid), threads, 0, ctx.stream()>>>(prm, spec, summary, verify, sink);
+  constexpr bool packed = !std::is_same_v<Spec, modular_spec>;  // packed windows are at most 64 characters
+  if constexpr (packed) {
+    using word = typename Spec::roller::state;
+    if (prm.window <= 4)
+      return launch_drk_from<run_source::registers>(ctx, prm, byte_window_spec<word, uint32_t>{spec.sigma, spec.w},
+                                                    summary, verify, sink, 0);
+    if (prm.window <= byte_window_max)
+      return launch_drk_from<run_source::registers>(
+          ctx, prm, byte_window_spec<word, unsigned long long>{spec.sigma, spec.w}, summary, verify, sink, 0);
   }
-  SLUICE_CHECK_LAUNCH();
+  const std::size_t shared = drk_shared_bytes<tuning::drk_threads>(prm.window);
+  if (packed || shared <= ctx.properties().shared_memory_per_block_optin)
+    return launch_drk_from<run_source::staged>(ctx, prm, spec, summary, verify, sink, shared);
+  if constexpr (!packed) launch_drk_from<run_source::in_place>(ctx, prm, spec, summary, verify, sink, 0);
 }
 
 [[nodiscard]] constexpr bool is_drk_family(string_match_algorithm a) {

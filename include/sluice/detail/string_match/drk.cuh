@@ -11,6 +11,10 @@
 // and into the sink: the bitmap (one coalesced word store a thread) or the count (a warp sum, one atomic
 // a warp at the end of a grid-stride loop over tiles).
 //
+// Byte windows (w ≤ 8, the packed strategies' and DRK-2S's common case): no staging; each thread loads its
+// 32 + w − 1 characters as aligned 16-byte vectors into registers and compares each window as one or two
+// masked words (rollers.hpp, byte_windows); threads whose vectors would pass the text's end roll as above.
+//
 // Work: (32 + w − 1)/32 character steps a position (the seed's g + m − 1 over g). Traffic: the text read
 // once (the halo, w − 1 characters a block, again), n/8 bytes of bitmap written or nothing (count).
 #pragma once
@@ -56,6 +60,53 @@ struct staged_run {
 };
 
 
+// ---- a thread's characters in registers (byte windows) ---------------------------------------------------
+
+/// Aligned 16-byte vectors that hold `words` words of characters from any byte offset.
+template <int Words>
+inline constexpr int vectors_for = (Words + 3 + 1 + 3) / 4;  // up to 3 words of offset, 1 for the funnel shift
+
+/// Whether the vectors load_words reads from `first` lie inside the text: its 16-byte block and the ones
+/// after it up to the text's end (an allocation starts 256-byte aligned, so the first block is its own).
+template <int Words>
+__device__ bool vectors_inside(const unsigned char* first, const unsigned char* text_end) {
+  const cuda::std::uintptr_t block = reinterpret_cast<cuda::std::uintptr_t>(first) & ~cuda::std::uintptr_t{15};
+  return block + 16 * vectors_for<Words> <= reinterpret_cast<cuda::std::uintptr_t>(text_end);
+}
+
+/// out[i] = raw words [i + Offset, i + Offset + 1) shifted by `bytes` (< 4): the realignment, whose
+/// word offset is a template argument so that the registers keep constant indices.
+template <int Offset, int Words, int Raw>
+__device__ void realign(const uint32_t (&raw)[Raw], int bytes, uint32_t (&out)[Words]) {
+#pragma unroll
+  for (int i = 0; i < Words; ++i) out[i] = funnel_bytes(raw[i + Offset], raw[i + Offset + 1], bytes);
+}
+
+/// Characters [4i, 4i + 4) from `first` into out[i], little-endian, by 16-byte loads. The byte offset of
+/// `first` is the same for every thread of the grid (runs start at multiples of 16 from the text plus o),
+/// so the switch does not diverge.
+template <int Words>
+__device__ void load_words(const unsigned char* first, uint32_t (&out)[Words]) {
+  const auto address = reinterpret_cast<cuda::std::uintptr_t>(first);
+  const uint4* vectors = reinterpret_cast<const uint4*>(address & ~cuda::std::uintptr_t{15});
+  uint32_t raw[4 * vectors_for<Words>];
+#pragma unroll
+  for (int v = 0; v < vectors_for<Words>; ++v) {
+    const uint4 x = __ldg(vectors + v);
+    raw[4 * v] = x.x;
+    raw[4 * v + 1] = x.y;
+    raw[4 * v + 2] = x.z;
+    raw[4 * v + 3] = x.w;
+  }
+  const int bytes = static_cast<int>(address & 3);
+  switch ((address >> 2) & 3) {
+    case 0: return realign<0>(raw, bytes, out);
+    case 1: return realign<1>(raw, bytes, out);
+    case 2: return realign<2>(raw, bytes, out);
+    default: return realign<3>(raw, bytes, out);
+  }
+}
+
 // ---- sinks: where a thread's word goes ------------------------------------------------------------------
 
 struct bitmap_sink {
@@ -98,29 +149,47 @@ template <int Threads>
   return staged_bytes(static_cast<size_t>(Threads) * positions_per_thread + w - 1);
 }
 
+/// Where a thread reads its characters: the block's run staged in shared memory, the text in place
+/// (windows too long for shared memory), or its own characters in registers (byte windows, w ≤ 8).
+enum class run_source { staged, in_place, registers };
+
 /// Grid-stride over tiles of Threads words; every thread of a block runs every round (the staging's
 /// barriers and the verification's ballots need them all).
-template <int Threads, bool Staged, class Spec, class Verify, class Sink>
+template <int Threads, run_source Source, class Spec, class Verify, class Sink>
 __global__ void __launch_bounds__(Threads)
     drk_kernel(drk_params prm, Spec spec, const pattern_summary* summary, Verify verify, Sink sink) {
   extern __shared__ uint4 shared_words[];
   unsigned char* shared = reinterpret_cast<unsigned char*>(shared_words);
   constexpr size_t tile_positions = static_cast<size_t>(Threads) * positions_per_thread;
   const auto roller = spec.bind(*summary);
+  [[maybe_unused]] const auto windows = [&] {
+    if constexpr (Source == run_source::registers) return spec.bind_windows(*summary);
+    else return 0;
+  }();
   const size_t tiles = (prm.words + Threads - 1) / Threads;
   const size_t start = static_cast<size_t>(threadIdx.x) * positions_per_thread;
   for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     // The run starts at a position ≤ n − m, plus o, so inside the text; it is cut at the text's end.
     const size_t run_first = tile * tile_positions + prm.run_offset;
-    const size_t run_count = cuda::std::min(tile_positions + prm.window - 1, prm.n - run_first);
     const size_t word = tile * Threads + threadIdx.x;
     const int valid = word_positions(word, prm.positions);
     uint32_t bits;
-    if constexpr (Staged) {
+    if constexpr (Source == run_source::staged) {
       __syncthreads();  // the previous round has read the shared run
+      const size_t run_count = cuda::std::min(tile_positions + prm.window - 1, prm.n - run_first);
       const uint32_t h = stage_run(shared, prm.text + run_first, static_cast<uint32_t>(run_count));
       __syncthreads();
       bits = match_word(roller, staged_run{shared, h}, start, valid, prm.window, prm.mask);
+    } else if constexpr (Source == run_source::registers) {
+      using windows_type = typename Spec::windows;
+      const unsigned char* first = prm.text + run_first + start;
+      if (valid > 0 && vectors_inside<windows_type::words>(first, prm.text + prm.n)) {
+        uint32_t chars[windows_type::words];
+        load_words(first, chars);
+        bits = windows.match(chars) & low_bits(valid);
+      } else {  // the text's last characters: one at a time, never past its end
+        bits = match_word(roller, global_run{prm.text + run_first}, start, valid, prm.window, prm.mask);
+      }
     } else {
       bits = match_word(roller, global_run{prm.text + run_first}, start, valid, prm.window, prm.mask);
     }

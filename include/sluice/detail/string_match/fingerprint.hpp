@@ -71,6 +71,21 @@ template <class Word>
   return f;
 }
 
+/// Byte windows (rollers.hpp): s[0, w) as bytes, s[0] in the low byte, each masked to σ bits (w ≤ 8),
+/// so that a window read from the text as a little-endian word compares with one masked XOR.
+[[nodiscard]] SLUICE_HOST_DEVICE constexpr unsigned long long pack_bytes(const unsigned char* s, int w, int sigma) {
+  unsigned long long f = 0;
+  for (int i = 0; i < w; ++i) f |= static_cast<unsigned long long>(s[i] & char_mask(sigma)) << (8 * i);
+  return f;
+}
+
+/// The compare mask of a byte window of w ≤ 8 characters: the low σ bits of each of its bytes.
+[[nodiscard]] SLUICE_HOST_DEVICE constexpr unsigned long long byte_window_mask(int w, int sigma) {
+  unsigned long long m = 0;
+  for (int i = 0; i < w; ++i) m |= static_cast<unsigned long long>(char_mask(sigma)) << (8 * i);
+  return m;
+}
+
 // ---- modular arithmetic ---------------------------------------------------------------------------------
 
 /// b^e mod p for p < 2^32.

@@ -25,6 +25,7 @@ namespace sluice::detail::string_match {
 /// What every matching kernel reads of the pattern, computed on the device (summary.cuh).
 struct pattern_summary {
   unsigned long long packed;    ///< drk_wom32/64: the pattern packed; drk_2s: the subpattern packed
+  unsigned long long bytes;     ///< the same characters' first byte_window_max as bytes (pack_bytes)
   uint32_t modular;             ///< drk: F_p(X)
   mat2 matrix;                  ///< crk, hrk: K_p(X)
   unsigned long long mersenne;  ///< crk_recurrence: X's fingerprint mod 2^61 − 1
@@ -61,6 +62,53 @@ struct modular_roller {
   SLUICE_HOST_DEVICE bool hit(uint32_t f) const { return f == target; }
 };
 
+/// The longest window byte_windows compare: eight characters, one 64-bit word.
+inline constexpr int byte_window_max = 8;
+
+/// Bytes [b, b + 4) of the little-endian pair (lo, hi), b ≤ 3: a word of the text at any byte offset.
+SLUICE_HOST_DEVICE inline uint32_t funnel_bytes(uint32_t lo, uint32_t hi, int b) {
+  if (b == 0) return lo;
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_r(lo, hi, 8 * b);
+#else
+  return (lo >> (8 * b)) | (hi << (32 - 8 * b));
+#endif
+}
+
+/// The packed windows of w ≤ 8 characters read straight from the text's bytes (issue 28's register
+/// path, drk.cuh): a thread's characters in little-endian words, the window at position k is bytes
+/// [k, k + w) of them, equal to the (sub)pattern iff its masked XOR with summary.bytes is zero. Two
+/// funnel shifts, two masked XORs and a compare a position, where rolling costs a shared-memory load
+/// and a dependent shift, or and mask per character (docs/perf-notes.md).
+template <class Word>
+struct byte_windows {
+  static constexpr bool wide = sizeof(Word) == 8;
+  /// Words of characters a thread needs: 32 positions + w − 1 ≤ 35 (or 39) characters.
+  static constexpr int words = wide ? 10 : 9;
+  uint32_t target_lo, target_hi, mask_lo, mask_hi;
+
+  SLUICE_HOST_DEVICE byte_windows(int sigma, int w, unsigned long long bytes) {
+    const unsigned long long mask = byte_window_mask(w, sigma);
+    target_lo = static_cast<uint32_t>(bytes);
+    target_hi = static_cast<uint32_t>(bytes >> 32);
+    mask_lo = static_cast<uint32_t>(mask);
+    mask_hi = static_cast<uint32_t>(mask >> 32);
+  }
+
+  /// The hits of positions 0 … 31, whose characters are bytes 0 … 31 + w − 1 of `chars`.
+  SLUICE_HOST_DEVICE uint32_t match(const uint32_t (&chars)[words]) const {
+    uint32_t bits = 0;
+SLUICE_STRING_MATCH_UNROLL
+    for (int k = 0; k < positions_per_thread; ++k) {
+      const int i = k / 4, b = k % 4;
+      uint32_t differ = (funnel_bytes(chars[i], chars[i + 1], b) ^ target_lo) & mask_lo;
+      if constexpr (wide) differ |= (funnel_bytes(chars[i + 1], chars[i + 2], b) ^ target_hi) & mask_hi;
+      if (differ == 0) bits |= 1u << k;
+    }
+    return bits;
+  }
+};
+
 /// How a kernel builds its roller from the summary on the device (the parameters are the host's).
 template <class Word>
 struct packed_spec {
@@ -68,6 +116,18 @@ struct packed_spec {
   int sigma;
   int w;
   SLUICE_HOST_DEVICE roller bind(const pattern_summary& s) const { return roller(sigma, w, s); }
+};
+
+/// A packed spec whose windows (w ≤ 8) the kernel reads as byte_windows<Window> from registers; the
+/// packed roller serves the text's last characters, read one at a time.
+template <class Word, class Window>
+struct byte_window_spec {
+  using roller = packed_roller<Word>;
+  using windows = byte_windows<Window>;
+  int sigma;
+  int w;
+  SLUICE_HOST_DEVICE roller bind(const pattern_summary& s) const { return roller(sigma, w, s); }
+  SLUICE_HOST_DEVICE windows bind_windows(const pattern_summary& s) const { return windows(sigma, w, s.bytes); }
 };
 
 struct modular_spec {

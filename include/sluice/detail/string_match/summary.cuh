@@ -81,8 +81,11 @@ static __global__ void __launch_bounds__(summary_threads)
         mat2_multiply_mod(request.matrix_prime), partials.matrices);
   }
   if (threadIdx.x == 0) {
-    if (request.packed)
-      result.packed = pack_chars<unsigned long long>(pattern + request.packed_offset, request.packed_length, sigma);
+    if (request.packed) {
+      const unsigned char* packed = pattern + request.packed_offset;
+      result.packed = pack_chars<unsigned long long>(packed, request.packed_length, sigma);
+      result.bytes = pack_bytes(packed, request.packed_length < byte_window_max ? request.packed_length : byte_window_max, sigma);
+    }
     *out = result;
   }
 }
