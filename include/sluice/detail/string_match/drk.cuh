@@ -82,11 +82,12 @@ __device__ void realign(const uint32_t (&raw)[Raw], int bytes, uint32_t (&out)[W
   for (int i = 0; i < Words; ++i) out[i] = funnel_bytes(raw[i + Offset], raw[i + Offset + 1], bytes);
 }
 
-/// Characters [4i, 4i + 4) from `first` into out[i], little-endian, by 16-byte loads. The byte offset of
-/// `first` is the same for every thread of the grid (runs start at multiples of 16 from the text plus o),
-/// so the switch does not diverge.
-template <int Words>
-__device__ void load_words(const unsigned char* first, uint32_t (&out)[Words]) {
+/// f(chars) with chars[i] = characters [4i, 4i + 4) from `first`, little-endian, loaded as 16-byte
+/// vectors. The byte offset of `first` is the same for every thread of the grid (runs start at multiples
+/// of 16 from the text plus o), so the switch does not diverge; each case calls f with its own word
+/// offset as a constant, so the registers are not copied into place.
+template <int Words, class F>
+__device__ uint32_t with_words(const unsigned char* first, F&& f) {
   const auto address = reinterpret_cast<cuda::std::uintptr_t>(first);
   const uint4* vectors = reinterpret_cast<const uint4*>(address & ~cuda::std::uintptr_t{15});
   uint32_t raw[4 * vectors_for<Words>];
@@ -99,11 +100,12 @@ __device__ void load_words(const unsigned char* first, uint32_t (&out)[Words]) {
     raw[4 * v + 3] = x.w;
   }
   const int bytes = static_cast<int>(address & 3);
+  uint32_t chars[Words];
   switch ((address >> 2) & 3) {
-    case 0: return realign<0>(raw, bytes, out);
-    case 1: return realign<1>(raw, bytes, out);
-    case 2: return realign<2>(raw, bytes, out);
-    default: return realign<3>(raw, bytes, out);
+    case 0: realign<0>(raw, bytes, chars); return f(chars);
+    case 1: realign<1>(raw, bytes, chars); return f(chars);
+    case 2: realign<2>(raw, bytes, chars); return f(chars);
+    default: realign<3>(raw, bytes, chars); return f(chars);
   }
 }
 
@@ -184,9 +186,9 @@ __global__ void __launch_bounds__(Threads)
       using windows_type = typename Spec::windows;
       const unsigned char* first = prm.text + run_first + start;
       if (valid > 0 && vectors_inside<windows_type::words>(first, prm.text + prm.n)) {
-        uint32_t chars[windows_type::words];
-        load_words(first, chars);
-        bits = windows.match(chars) & low_bits(valid);
+        bits = with_words<windows_type::words>(first, [&](const uint32_t(&chars)[windows_type::words]) {
+                 return windows.match(chars);
+               }) & low_bits(valid);
       } else {  // the text's last characters: one at a time, never past its end
         bits = match_word(roller, global_run{prm.text + run_first}, start, valid, prm.window, prm.mask);
       }

@@ -75,6 +75,18 @@ SLUICE_HOST_DEVICE inline uint32_t funnel_bytes(uint32_t lo, uint32_t hi, int b)
 #endif
 }
 
+/// bits | bit where `differ` is zero. On the device one predicated add: ptxas otherwise moves the bit
+/// into a register by a select and adds three at a time, 1.5 integer-pipe instructions a position
+/// against none (the byte windows are bound by that pipe: docs/perf-notes.md).
+SLUICE_HOST_DEVICE inline uint32_t with_bit_if_zero(uint32_t bits, uint32_t differ, uint32_t bit) {
+#if defined(__CUDA_ARCH__)
+  asm("{ .reg .pred z; setp.eq.u32 z, %1, 0; @z add.u32 %0, %0, %2; }" : "+r"(bits) : "r"(differ), "r"(bit));
+  return bits;
+#else
+  return differ == 0 ? bits | bit : bits;
+#endif
+}
+
 /// The packed windows of w ≤ 8 characters read straight from the text's bytes (issue 28's register
 /// path, drk.cuh): a thread's characters in little-endian words, the window at position k is bytes
 /// [k, k + w) of them, equal to the (sub)pattern iff its masked XOR with summary.bytes is zero. Two
@@ -95,15 +107,25 @@ struct byte_windows {
     mask_hi = static_cast<uint32_t>(mask >> 32);
   }
 
-  /// The hits of positions 0 … 31, whose characters are bytes 0 … 31 + w − 1 of `chars`.
+  /// The hits of positions 0 … 31, whose characters are bytes 0 … 31 + w − 1 of `chars`. The first four
+  /// characters filter; the next four are compared only where one of the 32 windows passed (on random
+  /// text of σ = 8 almost never), which halves the instructions of a wide window.
   SLUICE_HOST_DEVICE uint32_t match(const uint32_t (&chars)[words]) const {
+    uint32_t bits = equal_words<0>(chars, target_lo, mask_lo);
+    if constexpr (wide)
+      if (bits != 0) bits &= equal_words<1>(chars, target_hi, mask_hi);
+    return bits;
+  }
+
+ private:
+  /// Positions k whose window word `Half` (bytes [k + 4·Half, k + 4·Half + 4)) equals `target` under `mask`.
+  template <int Half>
+  SLUICE_HOST_DEVICE static uint32_t equal_words(const uint32_t (&chars)[words], uint32_t target, uint32_t mask) {
     uint32_t bits = 0;
 SLUICE_STRING_MATCH_UNROLL
     for (int k = 0; k < positions_per_thread; ++k) {
-      const int i = k / 4, b = k % 4;
-      uint32_t differ = (funnel_bytes(chars[i], chars[i + 1], b) ^ target_lo) & mask_lo;
-      if constexpr (wide) differ |= (funnel_bytes(chars[i + 1], chars[i + 2], b) ^ target_hi) & mask_hi;
-      if (differ == 0) bits |= 1u << k;
+      const int i = k / 4 + Half;
+      bits = with_bit_if_zero(bits, (funnel_bytes(chars[i], chars[i + 1], k % 4) ^ target) & mask, 1u << k);
     }
     return bits;
   }
