@@ -1,11 +1,11 @@
 // sluice/detail/string_match/multi.cuh: many patterns in one pass over the text (beyond the seed: §2.9's
 // dictionary matching), through the static pattern table (pattern_table.hpp).
 //
-// The divide-and-conquer layout of DRK (layout.hpp): thread t owns the 32 positions of word t; a block
-// stages its 32·T + K − 1 characters in shared memory; each thread rolls a packed window of K characters
-// (DRK-WOM's, exact) over its positions and looks each position up in the table, once per key length,
-// verifying the listed patterns against the text in global memory (for_each_pattern_at, the host
-// matcher's own function). Three passes use the same kernel:
+// The divide-and-conquer layout of DRK (layout.hpp): thread t owns the 32 positions of word t. It loads
+// its characters into registers (drk.cuh's byte windows) and tests each position's first two characters
+// against the table's pair filter, copied into shared memory by each block; only the positions that pass
+// are looked up in the table, once per key length, verifying the listed patterns against the text in
+// global memory (for_each_pattern_at, the host matcher's own function). Three passes use the same kernel:
 //   count   each thread's matches → counts[word]
 //   write   after an inclusive scan of the counts (detail/scan), each thread writes its (position,
 //           pattern) pairs from its offset: sorted by position (thread order) and by pattern id (the
@@ -84,50 +84,96 @@ struct multi_params {
   uint32_t* bitmap;            ///< bitmap
 };
 
-template <int Threads>
-[[nodiscard]] constexpr size_t multi_shared_bytes(int key_chars) {
-  return staged_bytes(static_cast<size_t>(Threads) * positions_per_thread + static_cast<size_t>(key_chars) - 1);
+/// Shared-memory bytes of the pair filter for σ-bit characters (pattern_table.hpp's `pairs`).
+[[nodiscard]] constexpr size_t filter_bytes(int sigma) {
+  return sizeof(uint32_t) * ((size_t{1} << (2 * sigma)) / 32 + 1);
 }
 
+/// Whether the filter admits the pair (c0 << σ) | c1.
+__device__ inline bool filter_admits(const uint32_t* filter, uint32_t pair) {
+  return __funnelshift_r(filter[pair >> 5], 0u, pair) & 1u;  // the shift takes pair mod 32
+}
+
+/// The thread's positions k whose characters k, k + 1 (bytes of `chars`, little-endian from the thread's
+/// first position) pass the filter. Bytes: σ = 8, where the pair is the two bytes swapped (one permute).
+template <bool Bytes>
+__device__ uint32_t filtered_positions(const uint32_t (&chars)[9], const uint32_t* filter, int sigma, uint32_t mask) {
+  uint32_t bits = 0;
+#pragma unroll
+  for (int k = 0; k < positions_per_thread; ++k) {
+    const uint32_t x = funnel_bytes(chars[k / 4], chars[k / 4 + 1], k % 4);
+    const uint32_t pair = Bytes ? __byte_perm(x, 0, 0x4401) : ((x & mask) << sigma) | ((x >> 8) & mask);
+    bits = with_bit_if_zero(bits, filter_admits(filter, pair) ? 0u : 1u, 1u << k);
+  }
+  return bits;
+}
+
+/// Positions of word `word` (valid of them) that pass the pair filter: from registers where the thread's
+/// 16-byte vectors lie inside the text, else one character at a time (past the text's end a character
+/// is 0, as the lookup's window has it). A pattern of one character admits every second character, so
+/// the true next character is as good as the window's.
+__device__ inline uint32_t candidate_positions(const multi_params& prm, const uint32_t* filter, size_t word, int valid) {
+  if (valid <= 0) return 0;
+  const int sigma = prm.table.sigma;
+  const uint32_t mask = char_mask(sigma);
+  const unsigned char* first = prm.text + word * positions_per_thread;
+  if (vectors_inside<9>(first, prm.text + prm.n)) {
+    return with_words<9>(first, [&](const uint32_t(&c)[9]) {
+             return sigma == 8 ? filtered_positions<true>(c, filter, sigma, mask)
+                               : filtered_positions<false>(c, filter, sigma, mask);
+           }) & low_bits(valid);
+  }
+  uint32_t bits = 0;
+  for (int q = 0; q < valid; ++q) {
+    const size_t r = word * positions_per_thread + static_cast<size_t>(q);
+    const uint32_t c1 = r + 1 < prm.n ? prm.text[r + 1] & mask : 0u;
+    if (filter_admits(filter, ((prm.text[r] & mask) << sigma) | c1)) bits |= 1u << q;
+  }
+  return bits;
+}
+
+/// text[r, r + K) packed as the table's keys are, characters past the text's end 0.
+__device__ inline unsigned long long key_window(const multi_params& prm, size_t r) {
+  const packed_window<unsigned long long> window(prm.table.sigma, prm.table.key_chars);
+  const uint32_t mask = char_mask(prm.table.sigma);
+  unsigned long long f = 0;
+  for (int i = 0; i < prm.table.key_chars; ++i) {
+    const size_t j = r + static_cast<size_t>(i);
+    f = window.push(f, j < prm.n ? prm.text[j] & mask : 0u);
+  }
+  return f;
+}
+
+/// Grid-stride over tiles of Threads words. A thread first filters its 32 positions by their first two
+/// characters against the pair filter in shared memory (registers, no staging), then looks up only the
+/// positions that pass (on text where the patterns are rare, about 1 in 64 for 1000 patterns of σ = 8),
+/// in ascending order, so every pass sees its matches in the same order.
 template <int Threads, multi_pass Pass>
 __global__ void __launch_bounds__(Threads) multi_kernel(multi_params prm) {
   extern __shared__ uint4 shared_words[];
-  unsigned char* shared = reinterpret_cast<unsigned char*>(shared_words);
-  constexpr size_t tile_positions = static_cast<size_t>(Threads) * positions_per_thread;
-  const size_t k = static_cast<size_t>(prm.table.key_chars);
-  const packed_window<unsigned long long> window(prm.table.sigma, prm.table.key_chars);
-  const uint32_t mask = char_mask(prm.table.sigma);
+  uint32_t* filter = reinterpret_cast<uint32_t*>(shared_words);
+  const size_t words_of_filter = filter_bytes(prm.table.sigma) / sizeof(uint32_t);
+  for (size_t i = threadIdx.x; i < words_of_filter; i += Threads) filter[i] = prm.table.pairs[i];
+  __syncthreads();
   const size_t tiles = (prm.words + Threads - 1) / Threads;
-  const size_t start = static_cast<size_t>(threadIdx.x) * positions_per_thread;
   for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const size_t run_first = tile * tile_positions;
-    const size_t run_count = cuda::std::min(tile_positions + k - 1, prm.n - run_first);
-    __syncthreads();  // the previous round has read the shared run
-    const staged_run run{shared, stage_run(shared, prm.text + run_first, static_cast<uint32_t>(run_count))};
-    __syncthreads();
-    auto at = [&](size_t j) { return j < run_count ? run[j] & mask : 0u; };  // zeros past the text's end
-
     const size_t word = tile * Threads + threadIdx.x;
     const int valid = word_positions(word, prm.positions);
     unsigned long long written = 0;
     if constexpr (Pass == multi_pass::write) written = word == 0 || valid == 0 ? 0 : prm.counts[word - 1];
     unsigned long long found = 0;
     uint32_t bits = 0;
-    if (valid > 0) {
-      unsigned long long f = 0;
-      for (size_t j = 0; j + 1 < k; ++j) f = window.push(f, at(start + j));
-      for (int q = 0; q < valid; ++q) {
-        f = window.push(f, at(start + static_cast<size_t>(q) + k - 1));
-        const size_t r = word * positions_per_thread + static_cast<size_t>(q);
-        const uint32_t here = for_each_pattern_at(prm.table, prm.text, prm.n, r, f, [&](uint32_t id) {
-          if constexpr (Pass == multi_pass::write) {
-            if (written < prm.capacity) prm.hits[written] = {r, id};
-            ++written;
-          }
-        });
-        found += here;
-        bits |= static_cast<uint32_t>(here != 0) << q;
-      }
+    for (uint32_t todo = candidate_positions(prm, filter, word, valid); todo != 0; todo &= todo - 1) {
+      const int q = __ffs(todo) - 1;
+      const size_t r = word * positions_per_thread + static_cast<size_t>(q);
+      const uint32_t here = for_each_pattern_at(prm.table, prm.text, prm.n, r, key_window(prm, r), [&](uint32_t id) {
+        if constexpr (Pass == multi_pass::write) {
+          if (written < prm.capacity) prm.hits[written] = {r, id};
+          ++written;
+        }
+      });
+      found += here;
+      bits |= static_cast<uint32_t>(here != 0) << q;
     }
     if constexpr (Pass == multi_pass::count) {
       if (word < prm.words) prm.counts[word] = found;
@@ -142,7 +188,7 @@ __global__ void __launch_bounds__(Threads) multi_kernel(multi_params prm) {
 template <multi_pass Pass>
 void launch_multi(context& ctx, const multi_params& prm) {
   constexpr int threads = tuning::drk_threads;
-  const size_t shared = multi_shared_bytes<threads>(prm.table.key_chars);
+  const size_t shared = filter_bytes(prm.table.sigma);
   auto kernel = multi_kernel<threads, Pass>;
   const size_t grid = one_wave_grid(ctx, kernel, threads, ceil_div(prm.words, threads), shared);
   kernel<<<static_cast<unsigned>(grid), threads, shared, ctx.stream()>>>(prm);
