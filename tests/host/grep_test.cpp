@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -255,6 +257,26 @@ TEST(GrepOptions, RegularExpressionsNeedF) {
   EXPECT_EQ(sluice::cli::run_grep(a, out, err), 1);
   grep_arguments none;
   EXPECT_EQ(sluice::cli::run_grep(none, out, err), 2);  // no pattern at all
+}
+
+TEST(GrepReader, ParallelReadsGiveTheFileInOrder) {
+  const std::size_t size = (std::size_t{21} << 20) + 12345;  // several 4 MiB pieces, a short last request
+  std::vector<unsigned char> bytes(size);
+  std::mt19937_64 rng(7);
+  for (auto& b : bytes) b = static_cast<unsigned char>(rng());
+  char path[] = "/tmp/sluice_grep_reader_XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::write(fd, bytes.data(), size), static_cast<ssize_t>(size));
+  for (unsigned threads : {1u, 3u, 8u}) {
+    sluice::cli::parallel_file_reader read(fd, threads);
+    std::vector<unsigned char> got, buffer(std::size_t{9} << 20);
+    for (std::size_t n; (n = read(buffer)) != 0;) got.insert(got.end(), buffer.begin(), buffer.begin() + n);
+    EXPECT_EQ(read.error, 0);
+    EXPECT_TRUE(got == bytes) << threads << " threads: " << got.size() << " bytes of " << size;
+  }
+  ::close(fd);
+  ::unlink(path);
 }
 
 TEST(GrepOptions, TransferOnlyWithoutAGpuIsAnError) {
