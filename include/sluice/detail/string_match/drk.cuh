@@ -66,7 +66,7 @@ struct staged_run {
 template <int Words>
 inline constexpr int vectors_for = (Words + 3 + 1 + 3) / 4;  // up to 3 words of offset, 1 for the funnel shift
 
-/// Whether the vectors load_words reads from `first` lie inside the text: its 16-byte block and the ones
+/// Whether the vectors with_words reads from `first` lie inside the text: its 16-byte block and the ones
 /// after it up to the text's end (an allocation starts 256-byte aligned, so the first block is its own).
 template <int Words>
 __device__ bool vectors_inside(const unsigned char* first, const unsigned char* text_end) {
