@@ -14,7 +14,7 @@
 #                       when the build is current): tests (gpu and host tests, resources, info),
 #                       sanitizers, bench (info, bench, examples), build, profile, timeline, dist (the
 #                       sluice::dist suite on every visible GPU, the launch check as one process per GPU
-#                       and its three faults, sluice_dist_bench $SLUICE_DIST_BENCH_ARGS, default --quick)
+#                       and its four faults, sluice_dist_bench $SLUICE_DIST_BENCH_ARGS, default --quick)
 #   SLUICE_COMMIT       the commit being checked (the GPU machine's copy has no git history)
 #   SLUICE_CHECK_SOURCE a `git archive` (.tgz) to check instead of the working tree; unpacked once into
 #                       build/checked-source, whose build is kept for the next call
@@ -218,9 +218,9 @@ find_nccl() {
 gpu_count() { nvidia-smi -L | grep -c '^GPU'; }
 dist_faults() {
   local fault
-  for fault in mismatch missing oom; do
+  for fault in mismatch missing oom drill; do
     echo "--fault $fault"
-    scripts/dist_run.sh 2 "$build/sluice_dist_launch_check" --fault "$fault" --timeout-s 20 || return 1
+    scripts/dist_run.sh "$(gpu_count)" "$build/sluice_dist_launch_check" --fault "$fault" --timeout-s 20 || return 1
   done
 }
 if [[ " $steps " == *" dist-"* ]]; then find_nccl; fi

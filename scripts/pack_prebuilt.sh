@@ -51,8 +51,10 @@ if [ -n "${SLUICE_PACK_BENCH_CASES:-}" ]; then
   (cd build/release && c++ -O3 "${inputs[@]}" -o "../../$staging/sluice" $libraries)
 fi
 for library in libcudart.so.13 libtbb.so.12; do
-  path=$(ldd build/release/tests/sluice_gpu_tests | awk -v l="$library" '$1 == l { print $3 }')
-  [ -n "$path" ] && cp -L "$path" "$staging/lib/"
+  for binary in $(find "$staging" -type f -perm -u+x); do
+    path=$(ldd "$binary" | awk -v l="$library" '$1 == l { print $3 }')
+    if [ -n "$path" ]; then cp -L "$path" "$staging/lib/" && break; fi
+  done
 done
 git rev-parse --short HEAD >"$staging/COMMIT"
 tar cf - -C "$staging" . | xz -9 -T0 >build/prebuilt.tar.xz

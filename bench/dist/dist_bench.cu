@@ -1,17 +1,19 @@
-// sluice_dist_bench: scaling of the distributed sort and multireduce (issue 31), in one process driving
-// the first --gpus visible GPUs (default: all), every figure measured in the same run:
+// sluice_dist_bench: scaling of the distributed sort, multireduce and hash table, in one process driving
+// worlds of 1, 2, 4, … up to the first --gpus visible GPUs (default: all), every figure measured in the
+// same run:
 //   alltoall     NCCL's own all-to-all (one group of ncclSend/ncclRecv, equal pieces) at each size the
 //                sort exchanges: the reference for the exchange phase (target: exchange ≥ 80% of it);
 //   sort         u32 keys, uniform; weak scaling at 2^28 and 2^29 keys per GPU, strong scaling at 2^30
 //                keys in all (--quick: 2^24, 2^25 and 2^25); rows: the one-GPU sluice::radix_sort (the
-//                baseline), dist::radix_sort on a world of 1, and on the world of all GPUs;
+//                baseline), dist::radix_sort on each world;
 //   pairs        the same for (u32, u32) pairs;
 //   multireduce  u32 labels uniform over m = 4096 and 2^24 buckets, u32 values, plus: the one-GPU
-//                sluice::multireduce, then each way (automatic, collective, owner_partition);
+//                sluice::multireduce, then each way (automatic, collective, owner_partition) on each
+//                world of 2 GPUs or more;
 //   hash         distinct u32 keys with u32 values, weak (2^26, 2^27 a GPU) and strong (2^27 in all; one
 //                slab hash's 32-bit slab addresses cap its pool below 2^28 pairs; --quick: 2^22, 2^23):
 //                build (the inserts into a table made for them) and find of every key, the one-GPU
-//                sluice::slab_hash beside dist::slab_hash on the world of 1 and of all GPUs.
+//                sluice::slab_hash beside dist::slab_hash on each world.
 // Each row: the median wall time over the repetitions (a distributed call is synchronous), the slowest
 // rank's GPU time in each phase (dist::timings: the split into local work and exchange), weak scaling
 // efficiency (one-GPU time / N-GPU time at the same size per GPU) or strong speedup (one-GPU time at the
@@ -39,6 +41,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -103,11 +106,17 @@ struct session {
   int repetitions = 5;
   int warmup = 2;
   std::vector<row> rows;
-  std::vector<std::unique_ptr<dist::communicator>> worlds;  ///< world of 1, and of all GPUs
+  std::vector<std::unique_ptr<dist::communicator>> worlds;  ///< worlds of 1, 2, 4, … and of all GPUs
 
   [[nodiscard]] dist::communicator& one() { return *worlds.front(); }
-  [[nodiscard]] dist::communicator& all() { return *worlds.back(); }
-  [[nodiscard]] int gpus() { return all().world_size(); }
+};
+
+/// How many items each GPU of a world holds: the same on every world (weak scaling) or a fixed total
+/// shared out (strong scaling).
+struct sizing {
+  std::uint64_t n = 0;
+  bool strong = false;
+  [[nodiscard]] std::uint64_t per_gpu(int gpus) const { return strong ? n / static_cast<std::uint64_t>(gpus) : n; }
 };
 
 /// Per-rank buffers of n keys (and values) generated on each rank's device; seeds differ by rank.
@@ -152,10 +161,9 @@ std::vector<T> to_host(const dist::distributed_buffer<T>& buffer) {
   return all;
 }
 
-/// NCCL's all-to-all of `bytes` per rank in equal pieces, timed as the sort's exchange is (wall time of
-/// the group and the wait); the median time.
-double alltoall_ms(session& s, std::uint64_t bytes) {
-  dist::communicator& comm = s.all();
+/// NCCL's all-to-all of `bytes` per rank in equal pieces on `comm`, timed as the sort's exchange is (wall
+/// time of the group and the wait); the median time.
+double alltoall_ms(session& s, dist::communicator& comm, std::uint64_t bytes) {
   auto& world = comm.world();
   const int p = comm.world_size();
   const std::uint64_t piece = bytes / static_cast<std::uint64_t>(p);
@@ -194,12 +202,13 @@ void add_phases(row& r, const dist::timings& report, double nccl_ms) {
   if (exchange > 0 && nccl_ms > 0) r.exchange_vs_nccl = nccl_ms / exchange;
 }
 
-/// One sort case: the one-GPU sort of `one_gpu_n` keys, then the distributed sort on the world of 1 and
-/// of all GPUs with `per_gpu` keys each. `scaling` of the N-GPU row is one-GPU time / N-GPU time.
+/// One sort case: the one-GPU sort of `size.n` keys, then the distributed sort on each world with
+/// size.per_gpu(world) keys a GPU. `scaling` of a world's row is one-GPU time / its time.
 template <class V>
-void sort_case(session& s, const std::string& name, std::uint64_t one_gpu_n, std::uint64_t per_gpu) {
+void sort_case(session& s, const std::string& name, sizing size) {
   constexpr bool pairs = !std::is_same_v<V, sluice::detail::no_values>;
   const sluice::data::distribution_spec spec{sluice::data::distribution::uniform, 0, 0.0, 31};
+  const std::uint64_t one_gpu_n = size.n;
   double one_gpu_ms = 0;
   {  // the baseline: sluice::radix_sort on GPU 0
     sluice::context& ctx = s.one().ctx();
@@ -218,9 +227,11 @@ void sort_case(session& s, const std::string& name, std::uint64_t one_gpu_n, std
     s.rows.push_back(r);
     one_gpu_ms = t.median;
   }
-  const double nccl_ms = s.gpus() > 1 ? alltoall_ms(s, per_gpu * (sizeof(std::uint32_t) + (pairs ? sizeof(V) : 0))) : 0;
   for (auto& world : s.worlds) {
     dist::communicator& comm = *world;
+    const std::uint64_t per_gpu = size.per_gpu(comm.world_size());
+    const std::uint64_t bytes = per_gpu * (sizeof(std::uint32_t) + (pairs ? sizeof(V) : 0));
+    const double nccl_ms = comm.world_size() > 1 ? alltoall_ms(s, comm, bytes) : 0;
     const auto keys = generate<std::uint32_t>(comm, per_gpu, spec);
     std::vector<sluice::device_buffer<std::uint32_t>> values;  // their global index, for the checks
     if constexpr (pairs) {
@@ -261,31 +272,15 @@ void sort_case(session& s, const std::string& name, std::uint64_t one_gpu_n, std
   }
 }
 
-/// One multireduce case at m buckets: the one-GPU multireduce of `per_gpu` pairs, then each way on the
-/// world of all GPUs with `per_gpu` pairs each (weak scaling).
-void multireduce_case(session& s, std::uint64_t m, std::uint64_t per_gpu) {
-  const std::string name = "multireduce m = " + std::to_string(m);
-  const sluice::data::distribution_spec labels_spec{sluice::data::distribution::uniform, m, 0.0, 41};
-  const sluice::data::distribution_spec values_spec{sluice::data::distribution::uniform, 0, 0.0, 43};
-  double one_gpu_ms = 0;
-  {
-    sluice::context& ctx = s.one().ctx();
-    sluice::device_buffer<std::uint32_t> labels(ctx, per_gpu), values(ctx, per_gpu), out(ctx, m);
-    sluice::data::generate(ctx, labels.span(), labels_spec);
-    sluice::data::generate(ctx, values.span(), values_spec);
-    const timing t = time_runs(s.warmup, s.repetitions, [&] {
-      sluice::multireduce(ctx, labels.span(), values.span(), out.span(), sluice::plus{});
-      ctx.synchronize();
-    });
-    const auto expected = sluice::reference::multireduce(std::span<const std::uint32_t>(labels.to_host()),
-                                                         std::span<const std::uint32_t>(values.to_host()), m,
-                                                         sluice::plus{}, 0u);
-    row r = make_row(name, "sluice::multireduce (one GPU)", 1, per_gpu, per_gpu, t);
-    r.verified = out.to_host() == expected.buckets;
-    s.rows.push_back(r);
-    one_gpu_ms = t.median;
-  }
-  dist::communicator& comm = s.all();
+/// The multireduce's rows' name and its labels (uniform over m) and values.
+std::tuple<std::string, sluice::data::distribution_spec, sluice::data::distribution_spec> multireduce_input(std::uint64_t m) {
+  return {"multireduce m = " + std::to_string(m), {sluice::data::distribution::uniform, m, 0.0, 41},
+          {sluice::data::distribution::uniform, 0, 0.0, 43}};
+}
+
+/// Each way of the multireduce on `comm`, `per_gpu` pairs a GPU, against the one-GPU time.
+void multireduce_ways(session& s, dist::communicator& comm, std::uint64_t m, std::uint64_t per_gpu, double one_gpu_ms) {
+  const auto [name, labels_spec, values_spec] = multireduce_input(m);
   const auto labels = generate<std::uint32_t>(comm, per_gpu, labels_spec);
   const auto values = generate<std::uint32_t>(comm, per_gpu, values_spec);
   const auto all_labels = to_host(labels), all_values = to_host(values);
@@ -315,6 +310,31 @@ void multireduce_case(session& s, std::uint64_t m, std::uint64_t per_gpu) {
     for (const auto& o : out) r.verified = r.verified && o.to_host() == expected.buckets;
     s.rows.push_back(r);
   }
+}
+
+/// One multireduce case at m buckets: the one-GPU multireduce of `per_gpu` pairs, then each way on each
+/// world of 2 GPUs or more with `per_gpu` pairs each (weak scaling).
+void multireduce_case(session& s, std::uint64_t m, std::uint64_t per_gpu) {
+  const auto [name, labels_spec, values_spec] = multireduce_input(m);
+  double one_gpu_ms = 0;
+  {
+    sluice::context& ctx = s.one().ctx();
+    sluice::device_buffer<std::uint32_t> labels(ctx, per_gpu), values(ctx, per_gpu), out(ctx, m);
+    sluice::data::generate(ctx, labels.span(), labels_spec);
+    sluice::data::generate(ctx, values.span(), values_spec);
+    const timing t = time_runs(s.warmup, s.repetitions, [&] {
+      sluice::multireduce(ctx, labels.span(), values.span(), out.span(), sluice::plus{});
+      ctx.synchronize();
+    });
+    const auto expected = sluice::reference::multireduce(std::span<const std::uint32_t>(labels.to_host()),
+                                                         std::span<const std::uint32_t>(values.to_host()), m,
+                                                         sluice::plus{}, 0u);
+    row r = make_row(name, "sluice::multireduce (one GPU)", 1, per_gpu, per_gpu, t);
+    r.verified = out.to_host() == expected.buckets;
+    s.rows.push_back(r);
+    one_gpu_ms = t.median;
+  }
+  for (std::size_t w = 1; w < s.worlds.size(); ++w) multireduce_ways(s, *s.worlds[w], m, per_gpu, one_gpu_ms);
 }
 
 /// Distinct 31-bit keys (so never the reserved ones): an invertible mix of the global index
@@ -359,10 +379,11 @@ sluice::slab_hash_options hash_options(std::uint64_t n) {
   return o;
 }
 
-/// One hash case: the one-GPU slab hash built from `one_gpu_n` keys and queried with them, then the
-/// distributed table on the world of 1 and of all GPUs with `per_gpu` keys a rank. Rows "<name> build"
-/// and "<name> find", each verified by the size and every key's value found.
-void hash_case(session& s, const std::string& name, std::uint64_t one_gpu_n, std::uint64_t per_gpu) {
+/// One hash case: the one-GPU slab hash built from `size.n` keys and queried with them, then the
+/// distributed table on each world with size.per_gpu(world) keys a rank. Rows "<name> build" and
+/// "<name> find", each verified by the size and every key's value found.
+void hash_case(session& s, const std::string& name, sizing size) {
+  const std::uint64_t one_gpu_n = size.n;
   double one_build_ms = 0, one_find_ms = 0;
   {
     sluice::context& ctx = s.one().ctx();
@@ -393,12 +414,13 @@ void hash_case(session& s, const std::string& name, std::uint64_t one_gpu_n, std
     one_build_ms = build.median;
     one_find_ms = find.median;
   }
-  // NCCL's all-to-all at the build's bytes (key + value) and the find's (key + position, then the answer).
-  const double nccl_build_ms = s.gpus() > 1 ? alltoall_ms(s, per_gpu * 8) : 0;
-  const double nccl_find_ms = s.gpus() > 1 ? alltoall_ms(s, per_gpu * 12) : 0;
   for (auto& world : s.worlds) {
     dist::communicator& comm = *world;
     const int gpus = comm.world_size();
+    const std::uint64_t per_gpu = size.per_gpu(gpus);
+    // NCCL's all-to-all at the build's bytes (key + value) and the find's (key + position, then the answer).
+    const double nccl_build_ms = gpus > 1 ? alltoall_ms(s, comm, per_gpu * 8) : 0;
+    const double nccl_find_ms = gpus > 1 ? alltoall_ms(s, comm, per_gpu * 12) : 0;
     const hash_input in = make_hash_input(comm, per_gpu);
     std::unique_ptr<dist::slab_hash<std::uint32_t, std::uint32_t>> table;
     dist::timings build_report, find_report;
@@ -442,32 +464,33 @@ result run(const options& o) {
   session s;
   s.quick = o.quick;
   s.repetitions = o.quick ? std::min(o.repetitions, 3) : o.repetitions;
-  s.worlds.push_back(std::make_unique<dist::communicator>(dist::communicator::on_devices({0})));
-  if (gpus > 1) s.worlds.push_back(std::make_unique<dist::communicator>(dist::communicator::on_devices(first_devices(gpus))));
+  for (int size = 1; size < gpus; size *= 2)
+    s.worlds.push_back(std::make_unique<dist::communicator>(dist::communicator::on_devices(first_devices(size))));
+  s.worlds.push_back(std::make_unique<dist::communicator>(dist::communicator::on_devices(first_devices(gpus))));
   const std::uint64_t n28 = std::uint64_t{1} << (o.quick ? 24 : 28), n29 = std::uint64_t{1} << (o.quick ? 25 : 29);
   const std::uint64_t n30 = std::uint64_t{1} << (o.quick ? 25 : 30);
-  const std::uint64_t strong_per_gpu = n30 / static_cast<std::uint64_t>(gpus);
   const bool all = o.only.empty();
   using none = sluice::detail::no_values;
-  if ((all || o.only == "alltoall") && gpus > 1)
-    for (std::uint64_t n : {n28, n29}) (void)alltoall_ms(s, n * sizeof(std::uint32_t));
+  if (all || o.only == "alltoall")
+    for (std::size_t w = 1; w < s.worlds.size(); ++w)
+      for (std::uint64_t n : {n28, n29}) (void)alltoall_ms(s, *s.worlds[w], n * sizeof(std::uint32_t));
   if (all || o.only == "sort") {
-    sort_case<none>(s, "sort weak", n28, n28);
-    sort_case<none>(s, "sort weak", n29, n29);
-    sort_case<none>(s, "sort strong", n30, strong_per_gpu);
+    sort_case<none>(s, "sort weak", {n28});
+    sort_case<none>(s, "sort weak", {n29});
+    sort_case<none>(s, "sort strong", {n30, true});
   }
   if (all || o.only == "pairs") {
-    sort_case<std::uint32_t>(s, "pairs weak", n28, n28);
-    sort_case<std::uint32_t>(s, "pairs weak", n29, n29);
-    sort_case<std::uint32_t>(s, "pairs strong", n30, strong_per_gpu);
+    sort_case<std::uint32_t>(s, "pairs weak", {n28});
+    sort_case<std::uint32_t>(s, "pairs weak", {n29});
+    sort_case<std::uint32_t>(s, "pairs strong", {n30, true});
   }
   if (all || o.only == "multireduce")
     for (std::uint64_t m : {std::uint64_t{4096}, std::uint64_t{1} << 24}) multireduce_case(s, m, n28);
   if (all || o.only == "hash") {  // one slab hash holds at most ~2^27.6 pairs (docs/dist.md): 2^26, 2^27 a GPU
     const std::uint64_t h26 = n28 >> 2, h27 = n29 >> 2;
-    hash_case(s, "hash weak", h26, h26);
-    hash_case(s, "hash weak", h27, h27);
-    hash_case(s, "hash strong", h27, h27 / static_cast<std::uint64_t>(gpus));
+    hash_case(s, "hash weak", {h26});
+    hash_case(s, "hash weak", {h27});
+    hash_case(s, "hash strong", {h27, true});
   }
   result r;
   r.device = s.one().ctx().properties().name;

@@ -1,8 +1,9 @@
 // Dist* gpu tests of the communicator and of failures (sluice/dist/communicator.hpp, detail/dist/world.hpp,
 // steps.hpp) with however many GPUs are visible: describe and barrier; a rank that never joins makes
 // creation time out with communication_error (never a hang); memory exhausted on one rank is a
-// rank_failure naming it on every rank, and the communicator stays usable; an aborted communicator
-// refuses every later call.
+// rank_failure naming it on every rank, and the communicator stays usable; a fault drill (a rank made to
+// fail mid-call) is a rank_failure naming it at each step of each call; an aborted communicator refuses
+// every later call.
 #include "dist/dist_test.hpp"
 
 #include <cuda_runtime.h>
@@ -78,6 +79,35 @@ TEST_F(DistFaults, MemoryExhaustedOnOneRankIsReportedOnEveryRank) {
   EXPECT_FALSE(comm().aborted());
   const auto sorted = dist::radix_sort(comm(), view(parts));  // still usable
   EXPECT_EQ(sorted.global_size(), host.size());
+}
+
+TEST_F(DistFaults, ARankDrilledToFailMidCallIsNamedAndNothingHangs) {
+  std::vector<int> devices;
+  for (std::size_t i = 0; i < comm().local_count(); ++i) devices.push_back(comm().device(i));
+  const int last = static_cast<int>(devices.size()) - 1;
+  std::vector<std::uint32_t> host(std::size_t{1} << 20);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  // The sort's gathers: 1 the arguments, 2 the samples, 3 the split's offsets, 4 the allocation vote,
+  // 5 the final record (a world of 1: the arguments and the final record).
+  const int steps = devices.size() > 1 ? 5 : 2;
+  for (int step = 1; step <= steps; ++step) {
+    dist::communicator_options options;
+    options.timeout = std::chrono::seconds(30);
+    options.inject_failure = {last, step};
+    dist::communicator drilled = dist::communicator::on_devices(devices, options);
+    const auto parts = scatter_to_ranks(drilled, host, deal(host.size(), drilled.world_size(), deal_layout::even));
+    for (int call = 0; call < 2; ++call) {  // the communicator stays usable: the next call fails the same way
+      try {
+        (void)dist::radix_sort(drilled, view(parts));
+        ADD_FAILURE() << "step " << step << ": the drilled sort returned";
+      } catch (const dist::rank_failure& e) {
+        EXPECT_EQ(e.failed_rank(), last) << e.what();
+        EXPECT_EQ(e.kind(), dist::failure_kind::other) << e.what();
+        EXPECT_NE(e.rank_message().find("injected failure at step " + std::to_string(step)), std::string::npos) << e.what();
+      }
+      EXPECT_FALSE(drilled.aborted()) << "step " << step;
+    }
+  }
 }
 
 TEST_F(DistFaults, AnAbortedCommunicatorRefusesLaterCalls) {

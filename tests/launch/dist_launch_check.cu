@@ -9,7 +9,9 @@
 //   mismatch   rank 1 sorts u64 keys, the others u32: invalid_argument("keys") on every rank;
 //   missing    rank 1 stops (std::_Exit) before the call: the others' call ends in communication_error
 //              within --timeout-s, never a hang;
-//   oom        rank 1 has 64 MiB of device memory left: rank_failure(out of memory) naming rank 1 everywhere.
+//   oom        rank 1 has 64 MiB of device memory left: rank_failure(out of memory) naming rank 1 everywhere;
+//   drill      rank 1 is drilled to fail at the sort's third step (its split, after two collectives):
+//              rank_failure naming rank 1 everywhere, twice in a row, the communicator not aborted.
 // Prints one line per rank and exits 0 when its checks passed.
 #include <sluice/core/operators.hpp>
 #include <sluice/data/distributions.hpp>
@@ -153,6 +155,17 @@ int inject(dist::communicator& comm, const std::string& fault) {
         (void)cudaMalloc(&hog, free - (std::size_t{64} << 20));
       }
       (void)dist::radix_sort(comm, big.span());
+    } else if (fault == "drill") {  // main() made the communicator with inject_failure = {1, 3}
+      for (int call = 0; call < 2; ++call) {
+        try {
+          (void)dist::radix_sort_pairs(comm, keys32.span(), keys32.span());
+          return report(comm, false, "the drilled sort returned");
+        } catch (const dist::rank_failure& e) {
+          if (e.failed_rank() != 1 || e.kind() != dist::failure_kind::other || comm.aborted())
+            return report(comm, false, e.what());
+          if (call == 1) return report(comm, true, e.what());
+        }
+      }
     } else {
       return report(comm, false, "unknown --fault " + fault);
     }
@@ -178,6 +191,7 @@ int main(int argc, char** argv) {
   try {
     dist::communicator_options options;
     options.timeout = std::chrono::seconds(timeout_s);
+    if (fault == "drill") options.inject_failure = {1, 3};
     dist::communicator comm = dist::communicator::from_environment(options);
     if (fault != "none" && comm.world_size() < 2) return report(comm, false, "--fault needs at least 2 ranks");
     return fault == "none" ? check_results(comm) : inject(comm, fault);

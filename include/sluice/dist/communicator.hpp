@@ -42,6 +42,14 @@ namespace sluice::dist {
 /// NCCL's unique id of one world, as bytes (rank 0 makes it, every rank joins with it).
 using unique_id = detail::dist::id_block;
 
+/// A fault drill (docs/dist.md): rank `rank` reports a failure of kind `other` at the `step`-th gather of
+/// every call (1-based: the first checks the arguments, the later ones follow the local steps), so that
+/// every rank throws dist::rank_failure naming it. rank < 0: no drill.
+struct injected_failure {
+  int rank = -1;
+  int step = 0;
+};
+
 struct communicator_options {
   /// How long any step may wait for the other ranks (creation, a collective, a stream) before the
   /// communicator is aborted and the call throws communication_error.
@@ -50,6 +58,8 @@ struct communicator_options {
   context_options context{};
   /// from_environment: the id file's path (empty: SLUICE_DIST_ID_FILE).
   std::string id_file;
+  /// A fault drill: this rank fails its own part of every call at that step, as a local error would.
+  injected_failure inject_failure{};
 };
 
 /// A rank of this process and its GPU.
@@ -93,7 +103,8 @@ class communicator {
           throw invalid_argument(function, "locals", "names a rank or a device twice (NCCL takes one rank per GPU)", i);
       pairs.emplace_back(l.rank, l.device);
     }
-    world_ = std::make_unique<detail::dist::world>(id, world_size, pairs, options.timeout, options.context);
+    world_ = std::make_unique<detail::dist::world>(id, world_size, pairs, options.timeout, options.context,
+                                                    detail::dist::drill{options.inject_failure.rank, options.inject_failure.step});
   }
 
   /// One process drives `devices`: ranks 0 … devices.size() − 1, in that order.

@@ -155,6 +155,7 @@ class call {
   /// failure on every rank, else returns the table.
   template <class Fill>
   gathered gather(std::size_t payload_bytes, Fill&& fill) {
+    ++gathers_;
     const std::size_t record = (sizeof(status_block) + payload_bytes + 15) / 16 * 16;
     const std::size_t table_bytes = record * static_cast<std::size_t>(world_size());
     std::vector<device_buffer<unsigned char>> tables;
@@ -169,6 +170,9 @@ class call {
         throw;
       }
       unsigned char* mine = tables[i].data() + record * static_cast<std::size_t>(l.rank);
+      if (!failed(i) && world_.drilled(l.rank, gathers_))
+        pending_[i] = failed_status(failure_kind::other, l.rank,
+                                    "injected failure at step " + std::to_string(gathers_) + " (a fault drill)");
       status_block status = pending_[i];
       if (!failed(i)) try {
           fill(i, l, mine + sizeof(status_block));
@@ -287,6 +291,7 @@ class call {
   std::vector<std::string> phases_;
   std::chrono::steady_clock::time_point start_;
   std::vector<status_block> pending_;
+  int gathers_ = 0;  ///< the gathers of this call so far (a fault drill names one)
   std::vector<std::array<std::array<cudaEvent_t, 2>, max_phases>> events_;
 };
 

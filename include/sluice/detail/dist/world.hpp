@@ -74,6 +74,12 @@ class pinned_bytes {
   std::size_t size_ = 0;
 };
 
+/// A fault drill: `rank` fails at the `step`-th gather of every call (rank < 0: none).
+struct drill {
+  int rank = -1;
+  int step = 0;
+};
+
 /// One rank driven by this process.
 struct local_rank {
   int rank = 0;
@@ -90,8 +96,8 @@ class world {
   /// Joins the world of `world_size` ranks with NCCL id `id`: one communicator per (rank, device) pair,
   /// all created in one group (the single process driving several GPUs creates them together).
   world(const id_block& id, int world_size, const std::vector<std::pair<int, int>>& rank_devices,
-        std::chrono::milliseconds timeout, const context_options& context_options)
-      : size_(world_size), timeout_(timeout) {
+        std::chrono::milliseconds timeout, const context_options& context_options, drill drill = {})
+      : size_(world_size), timeout_(timeout), drill_(drill) {
     ncclUniqueId nccl_id;
     std::memcpy(nccl_id.internal, id.data(), unique_id_bytes);
     for (const auto& [rank, device] : rank_devices) {
@@ -137,6 +143,8 @@ class world {
   [[nodiscard]] std::span<const local_rank> locals() const noexcept { return locals_; }
   [[nodiscard]] std::chrono::milliseconds timeout() const noexcept { return timeout_; }
   [[nodiscard]] bool aborted() const noexcept { return aborted_; }
+  /// Whether `rank` is drilled to fail at a call's `step`-th gather.
+  [[nodiscard]] bool drilled(int rank, int step) const noexcept { return drill_.rank == rank && drill_.step == step; }
 
   /// Throws communication_error where an earlier failure aborted the world.
   void require_usable(std::string_view operation) const {
@@ -265,6 +273,7 @@ class world {
 
   int size_;
   std::chrono::milliseconds timeout_;
+  drill drill_;
   std::vector<local_rank> locals_;
   bool aborted_ = false;
   std::string abort_reason_;
