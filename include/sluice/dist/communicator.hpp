@@ -45,10 +45,7 @@ using unique_id = detail::dist::id_block;
 /// A fault drill (docs/dist.md): rank `rank` reports a failure of kind `other` at the `step`-th gather of
 /// every call (1-based: the first checks the arguments, the later ones follow the local steps), so that
 /// every rank throws dist::rank_failure naming it. rank < 0: no drill.
-struct injected_failure {
-  int rank = -1;
-  int step = 0;
-};
+using injected_failure = detail::dist::injected_failure;
 
 struct communicator_options {
   /// How long any step may wait for the other ranks (creation, a collective, a stream) before the
@@ -104,7 +101,7 @@ class communicator {
       pairs.emplace_back(l.rank, l.device);
     }
     world_ = std::make_unique<detail::dist::world>(id, world_size, pairs, options.timeout, options.context,
-                                                    detail::dist::drill{options.inject_failure.rank, options.inject_failure.step});
+                                                    options.inject_failure);
   }
 
   /// One process drives `devices`: ranks 0 … devices.size() − 1, in that order.

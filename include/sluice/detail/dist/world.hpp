@@ -74,8 +74,9 @@ class pinned_bytes {
   std::size_t size_ = 0;
 };
 
-/// A fault drill: `rank` fails at the `step`-th gather of every call (rank < 0: none).
-struct drill {
+/// A fault drill (sluice::dist::injected_failure): `rank` fails at the `step`-th gather of every call
+/// (rank < 0: none).
+struct injected_failure {
   int rank = -1;
   int step = 0;
 };
@@ -96,7 +97,8 @@ class world {
   /// Joins the world of `world_size` ranks with NCCL id `id`: one communicator per (rank, device) pair,
   /// all created in one group (the single process driving several GPUs creates them together).
   world(const id_block& id, int world_size, const std::vector<std::pair<int, int>>& rank_devices,
-        std::chrono::milliseconds timeout, const context_options& context_options, drill drill = {})
+        std::chrono::milliseconds timeout, const context_options& context_options,
+        injected_failure drill = {})
       : size_(world_size), timeout_(timeout), drill_(drill) {
     ncclUniqueId nccl_id;
     std::memcpy(nccl_id.internal, id.data(), unique_id_bytes);
@@ -273,7 +275,7 @@ class world {
 
   int size_;
   std::chrono::milliseconds timeout_;
-  drill drill_;
+  injected_failure drill_;
   std::vector<local_rank> locals_;
   bool aborted_ = false;
   std::string abort_reason_;
