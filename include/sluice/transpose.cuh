@@ -52,8 +52,7 @@ void transpose(context& ctx, cuda::std::span<In, InExtent> in, cuda::std::span<T
   require_device_memory(ctx, out, "transpose", "out");
   if (detail::overlaps(in, out))
     throw invalid_argument("transpose", "out", "overlaps 'in'; transpose is out of place");
-  if (!tr::is_known(options.algorithm))
-    throw invalid_argument("transpose", "options.algorithm", "is not a transpose_algorithm");
+  detail::require_known_algorithm("transpose", options.algorithm, "transpose_algorithm");
   if (out.empty()) return;
   auto device = ctx.activate();
   tr::with_storage<T>(in.data(), out.data(), [&](const auto* from, auto* to) {

@@ -262,6 +262,29 @@ TEST_F(DistMultireduce, WrongOutputSizeOnOneRankFailsOnEveryRank) {
   }
 }
 
+TEST_F(DistMultireduce, AnUnknownAlgorithmOrLayoutFailsOnEveryRankNamingTheOption) {
+  const auto labels = labels_of<std::uint32_t>(sluice::data::distribution::uniform, 1000, 64, false, 3);
+  const auto values = values_of<std::uint32_t>(1000, 3);
+  const auto offsets = deal(labels.size(), world(), deal_layout::even);
+  const auto label_parts = scatter_to_ranks(comm(), labels, offsets);
+  const auto value_parts = scatter_to_ranks(comm(), values, offsets);
+  std::vector<sluice::device_buffer<std::uint32_t>> out;
+  for (std::size_t i = 0; i < comm().local_count(); ++i) out.emplace_back(comm().ctx(i), 64);
+  dist::multireduce_options unknown_algorithm;
+  unknown_algorithm.algorithm = static_cast<multireduce_algorithm>(99);
+  dist::multireduce_options unknown_layout;
+  unknown_layout.output = static_cast<dist::layout>(99);
+  for (const auto& [options, option] : {std::pair{unknown_algorithm, "options.algorithm"}, std::pair{unknown_layout, "options.output"}}) {
+    try {
+      (void)dist::multireduce(comm(), view(label_parts), view(value_parts), view_mutable(out), 64, sluice::plus{}, options);
+      FAIL() << option << " outside its enumeration was accepted";
+    } catch (const dist::rank_failure& e) {
+      EXPECT_EQ(e.failed_rank(), 0) << e.what();  // every rank fails it: the lowest is named
+      EXPECT_NE(std::string(e.what()).find(option), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST_F(DistMultireduce, ReportsItsPhases) {
   const auto labels = labels_of<std::uint32_t>(sluice::data::distribution::uniform, 1 << 20, 1 << 16, false, 2);
   const auto values = values_of<std::uint32_t>(labels.size(), 2);

@@ -24,16 +24,6 @@ using sluice::testing::gpu_test;
 constexpr transpose_algorithm every_algorithm[] = {transpose_algorithm::automatic, transpose_algorithm::naive,
                                                    transpose_algorithm::tiled, transpose_algorithm::tiled_padded};
 
-std::string name_of(transpose_algorithm algorithm) {
-  switch (algorithm) {
-    case transpose_algorithm::automatic: return "automatic";
-    case transpose_algorithm::naive: return "naive";
-    case transpose_algorithm::tiled: return "tiled";
-    case transpose_algorithm::tiled_padded: return "tiled_padded";
-  }
-  return "?";
-}
-
 /// A 16-byte element that is a struct (alignment 4, below its size).
 struct quad {
   std::uint32_t w[4];
@@ -74,7 +64,7 @@ std::vector<T> generate_matrix(std::size_t n, std::uint64_t seed) {
 }
 
 std::string describe(shape s, transpose_algorithm algorithm) {
-  return std::to_string(s.rows) + " x " + std::to_string(s.cols) + ", " + name_of(algorithm);
+  return std::to_string(s.rows) + " x " + std::to_string(s.cols) + ", " + std::string(sluice::to_string(algorithm));
 }
 
 /// Transposes a generated matrix on the device (output poisoned twice) and compares with the oracle.

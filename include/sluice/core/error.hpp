@@ -107,6 +107,15 @@ void naming_out_of_memory(std::string_view function, std::string_view variant, B
   }
 }
 
+/// Throws invalid_argument naming options.algorithm where `algorithm` is none of its enumeration's values
+/// (a value cast from an out-of-range integer: to_string gives "?"), so that no family quietly runs
+/// another strategy or returns without writing its outputs.
+template <class Algorithm>
+void require_known_algorithm(std::string_view function, Algorithm algorithm, std::string_view enumeration) {
+  if (to_string(algorithm) == "?")
+    throw invalid_argument(function, "options.algorithm", "is not a " + std::string(enumeration));
+}
+
 }  // namespace detail
 }  // namespace sluice
 

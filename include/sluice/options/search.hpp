@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 namespace sluice {
 
@@ -33,6 +34,19 @@ enum class search_algorithm {
   sort_queries,   ///< integral keys under std::less only: sort (query, index) by the queries' top 16
                   ///< bits, search each within its bucket's keys, restore the order (docs/search.md)
 };
+
+/// The enumerator's name ("merge_path"), for reports and errors; "?" for a value outside the enumeration.
+[[nodiscard]] constexpr std::string_view to_string(search_algorithm algorithm) {
+  switch (algorithm) {
+    case search_algorithm::automatic: return "automatic";
+    case search_algorithm::binary_search: return "binary_search";
+    case search_algorithm::merge_path: return "merge_path";
+    case search_algorithm::eytzinger: return "eytzinger";
+    case search_algorithm::btree: return "btree";
+    case search_algorithm::sort_queries: return "sort_queries";
+  }
+  return "?";
+}
 
 /// Options of the batched searches (free functions and search_index members).
 struct search_options {

@@ -206,6 +206,8 @@ std::uint64_t distributed_multireduce(world& w, const char* function, std::span<
       throw invalid_argument(function, "labels", "has fewer parts than the communicator has ranks in this process");
     if (m == 0 || m > max_buckets)
       throw invalid_argument(function, "m", "is " + std::to_string(m) + ": must be in [1, 2^32 − 2]");
+    require_known_algorithm(function, options.algorithm, "dist::multireduce_algorithm");
+    if (to_string(options.output) == "?") throw invalid_argument(function, "options.output", "is not a dist::layout");
     multireduce_rank<L, T>& r = ranks[i];
     r.labels = labels[i];
     r.values = values[i];

@@ -224,6 +224,7 @@ struct plan {
 template <class T, class Op>
 [[nodiscard]] plan resolve(const context& ctx, const char* function, std::uint32_t m, std::size_t /*n*/,
                            const multireduce_options& options) {
+  require_known_algorithm(function, options.algorithm, "multireduce_algorithm");
   const problem p{is_commutative_v<Op>, options.deterministic, sizeof(T), m, device_shared_budget(ctx, 0)};
   std::string why = options_problem(options, m);
   if (why.empty() && options.algorithm != multireduce_algorithm::automatic) why = strategy_problem(options.algorithm, p);

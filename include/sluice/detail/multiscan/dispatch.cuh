@@ -30,6 +30,7 @@ namespace sluice::detail::multiscan {
 
 template <class T>
 multiscan_algorithm resolve(const char* function, std::uint32_t m, const multiscan_options& options) {
+  require_known_algorithm(function, options.algorithm, "multiscan_algorithm");
   const bool fits = block_sort_fits<T>(m);
   if (options.algorithm == multiscan_algorithm::block_sort_segmented && !fits)
     throw invalid_argument(function, "options",

@@ -76,6 +76,7 @@ void check_arguments(const context& ctx, const char* function, cuda::std::span<c
 /// The strategy for this call: options.algorithm, or automatic's choice; rejects what cannot run.
 template <class K, class V>
 multisplit_algorithm resolve(const char* function, std::uint32_t m, const multisplit_options& options) {
+  require_known_algorithm(function, options.algorithm, "multisplit_algorithm");
   const std::size_t value_bytes = has_values<V> ? sizeof(V) : 0;
   const multisplit_algorithm algorithm = options.algorithm == multisplit_algorithm::automatic
                                              ? choose(m, sizeof(K), value_bytes)

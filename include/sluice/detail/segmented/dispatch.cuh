@@ -148,6 +148,7 @@ void run_merge_path_reduce(context& ctx, const T* values, std::size_t n, cuda::s
 
 /// merge_path reduces by offsets only; anything else is the flat scan.
 inline void require_flat(const char* function, const segmented_options& options) {
+  require_known_algorithm(function, options.algorithm, "segmented_algorithm");
   if (options.algorithm == segmented_algorithm::merge_path)
     throw invalid_argument(function, "options.algorithm", "merge_path applies to segmented_reduce by offsets only");
 }
@@ -156,6 +157,7 @@ inline void require_flat(const char* function, const segmented_options& options)
 template <class T>
 bool prepare_offsets(context& ctx, const char* function, cuda::std::span<const T> values,
                      cuda::std::span<const std::size_t> offsets, const segmented_options& options) {
+  require_known_algorithm(function, options.algorithm, "segmented_algorithm");
   require_device_memory(ctx, values, function, "values");
   if (offsets.empty()) throw invalid_argument(function, "offsets", "must have segments + 1 entries (at least one)");
   require_device_memory(ctx, offsets, function, "offsets");

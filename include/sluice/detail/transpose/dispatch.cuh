@@ -81,16 +81,6 @@ void with_storage(const T* in, T* out, F&& f) {
   }
 }
 
-[[nodiscard]] constexpr bool is_known(transpose_algorithm algorithm) {
-  switch (algorithm) {
-    case transpose_algorithm::automatic:
-    case transpose_algorithm::naive:
-    case transpose_algorithm::tiled:
-    case transpose_algorithm::tiled_padded: return true;
-  }
-  return false;
-}
-
 /// size == rows · cols, without computing a product that could wrap around.
 [[nodiscard]] constexpr bool holds_matrix(std::size_t size, std::size_t rows, std::size_t cols) {
   return rows == 0 || cols == 0 ? size == 0 : size % rows == 0 && size / rows == cols;
