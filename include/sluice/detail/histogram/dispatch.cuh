@@ -30,12 +30,17 @@ inline constexpr bool is_global_range_binning = false;
 template <class T>
 inline constexpr bool is_global_range_binning<global_range_binning<T>> = true;
 
-/// The strategy automatic runs for m bins, given the per-bank sets one block holds of them. Weighted
-/// histograms skip the ballots, which only count. Never bank_trish, sort_based or coarse_bins: each was
-/// slower than this choice where measured on the H100 (docs/histogram.md).
-[[nodiscard]] constexpr histogram_algorithm choose(std::uint32_t m, unsigned per_bank_sets, bool weighted) {
+/// The strategy automatic runs for m bins of `counter_bytes`, given the per-bank sets one block holds of
+/// them and the device's L2. Weighted histograms skip the ballots, which only count. coarse_bins once the
+/// counters outgrow the L2's share (tuning.hpp); never bank_trish or sort_based: each was slower than this
+/// choice where measured on the H100 (docs/histogram.md).
+[[nodiscard]] constexpr histogram_algorithm choose(std::uint32_t m, unsigned per_bank_sets, bool weighted,
+                                                   std::size_t counter_bytes, std::size_t l2_bytes) {
   if (!weighted && m <= tuning::automatic_warp_ballot_max_bins) return histogram_algorithm::warp_ballot;
   if (per_bank_sets >= multireduce::tuning::automatic_per_bank_min_sets) return histogram_algorithm::shared_per_bank;
+  if (static_cast<double>(m) * static_cast<double>(counter_bytes) >
+      tuning::automatic_coarse_bins_l2_fraction * static_cast<double>(l2_bytes))
+    return histogram_algorithm::coarse_bins;
   return histogram_algorithm::global_atomics;
 }
 
@@ -110,7 +115,8 @@ struct plan {
 /// the sets multireduce's global strategy chooses.
 [[nodiscard]] inline plan resolve(const char* function, histogram_algorithm requested, const problem& p) {
   plan chosen{requested};
-  if (requested == histogram_algorithm::automatic) chosen.algorithm = choose(p.m, p.per_bank_sets, p.weighted);
+  if (requested == histogram_algorithm::automatic)
+    chosen.algorithm = choose(p.m, p.per_bank_sets, p.weighted, p.counter_bytes, p.l2_bytes);
   else if (const std::string why = strategy_problem(requested, p); !why.empty())
     throw invalid_argument(function, "options", why);
   if (chosen.algorithm == histogram_algorithm::global_atomics)
