@@ -28,6 +28,8 @@
 #   SLUICE_SANITIZERS   the sanitizer part's tools (default "memcheck racecheck synccheck")
 #   SLUICE_BENCH_ARGS   the bench's arguments, shell quoting applies (default --quick --gpu-only;
 #                       e.g. 'multisplit --case "bit-field buckets keys"')
+#   SLUICE_BENCH_BEFORE a `sluice bench --json` file: after the bench, `sluice bench --compare` of it
+#                       against this run's results.json (step "compare", a regression fails it)
 # SLUICE_CHECK_PART=profile runs Nsight Compute over `sluice bench $SLUICE_BENCH_ARGS`: SLUICE_PROFILE_COUNT
 # (default 1) launches of the kernels matching the regex SLUICE_PROFILE_KERNEL (matched against
 # SLUICE_PROFILE_NAME_BASE: function, the default, or demangled) after skipping SLUICE_PROFILE_SKIP (default
@@ -176,6 +178,10 @@ if wants resources; then step resources resources; fi
 if wants info; then step info "$build/sluice" info; fi
 if wants bench; then
   step bench "$build/sluice" bench "${bench_args[@]}" --json "$logs/results.json" --csv "$logs/results.csv" --plot "$logs/plots"
+  if [ -n "${SLUICE_BENCH_BEFORE:-}" ]; then
+    steps="$steps compare"
+    step compare "$build/sluice" bench --compare "$SLUICE_BENCH_BEFORE" "$logs/results.json" --fail-on-regression
+  fi
 fi
 if wants examples; then step examples "$build/examples/sssp_delta_stepping"; fi
 profile() {  # Nsight Compute over the bench, the sections that say what bounds a kernel, and its source page
@@ -241,6 +247,7 @@ if wants resources; then echo; head -3 "$logs/resources.log"; fi
 if wants examples; then echo; tail -6 "$logs/examples.log"; fi
 if wants info; then cat "$logs/info.log"; echo; fi
 if wants bench; then sed -n '/^family /,$p' "$logs/bench.log"; fi
+if wants compare; then echo; grep -E '^(before|after|warning|compare):|SLOWER|FASTER|NOT VERIFIED' "$logs/compare.log"; fi
 for name in dist-launch dist-faults dist-bench; do if wants "$name"; then echo; cat "$logs/$name.log"; fi; done
 if wants timeline; then scripts/timeline_summary.py "$logs/timeline-${SLUICE_PROFILE_NAME:-kernel}.csv"; fi
 if wants profile; then

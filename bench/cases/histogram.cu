@@ -70,16 +70,26 @@ std::vector<unsigned> expected_counts(const std::vector<std::uint32_t>& host, co
   return {counts.begin(), counts.end()};
 }
 
+/// A sluice row's place in a sweep of the histogram's strategies (empty strategy: none).
+struct sweep_tag {
+  std::string strategy;
+  std::string work{};  ///< the name the sweep shares (empty: the row's own)
+};
+
 /// Times sluice's call (subject) and CUB's (baseline, its temporary storage sized first) on `bins`.
+/// `sweep`: the sluice row as one of a strategy sweep (its strategy and the work the sweep shares); the
+/// histogram's automatic choice depends on the binning's internals, so its `took` stays empty.
 template <class SluiceRun, class CubRun>
 void compare(bench::case_context& session, const std::string& name, device_buffer<unsigned>& bins,
              const std::vector<unsigned>& expected, const char* cub_name, SluiceRun sluice_run, CubRun cub_run,
-             std::size_t sample_bytes = 4) {
+             std::size_t sample_bytes = 4, const sweep_tag& sweep = {}) {
   const bench::work_description work{"histogram", name, samples_count,
                                      static_cast<double>(sample_bytes) * static_cast<double>(samples_count)};
   auto verify = [&] { return bins.to_host() == expected; };
   bins.fill_bytes(0xA5);
-  bench::measure(session, work, "sluice::" + name.substr(0, name.find(' ')), bench::role::subject, true, sluice_run,
+  const bench::work_description subject =
+      sweep.strategy.empty() ? work : work.runs_strategy(sweep.strategy, "", sweep.work);
+  bench::measure(session, subject, "sluice::" + name.substr(0, name.find(' ')), bench::role::subject, true, sluice_run,
                  verify);
   std::size_t temp_bytes = 0;
   cub_run(nullptr, temp_bytes);
@@ -94,7 +104,7 @@ void compare(bench::case_context& session, const std::string& name, device_buffe
 /// against cub::DeviceHistogram::HistogramEven over the same bins.
 void compare_even(bench::case_context& session, const std::string& name, const samples& s,
                   device_buffer<unsigned>& bins, const std::vector<unsigned>& expected, std::uint32_t upper,
-                  const histogram_options& options = {}) {
+                  const histogram_options& options = {}, const sweep_tag& sweep = {}) {
   auto& ctx = session.gpu();
   const auto m = static_cast<std::uint32_t>(bins.size());
   compare(session, name, bins, expected, "cub::DeviceHistogram::HistogramEven",
@@ -103,7 +113,8 @@ void compare_even(bench::case_context& session, const std::string& name, const s
             SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, s.device.data(), bins.data(),
                                                                   static_cast<int>(m + 1), 0u, upper,
                                                                   static_cast<int>(samples_count), ctx.stream()));
-          });
+          },
+          4, sweep);
 }
 
 }  // namespace
@@ -114,7 +125,7 @@ SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32", gpu) {
   for (std::uint32_t m : bin_counts(session)) {
     device_buffer<unsigned> bins(ctx, m);
     const auto expected = expected_counts(s.host, host::even_bins<std::uint32_t>(0, sample_range, m));
-    compare_even(session, "histogram_even m=" + std::to_string(m), s, bins, expected, sample_range);
+    compare_even(session, "histogram_even m=" + std::to_string(m), s, bins, expected, sample_range, {}, {"automatic"});
   }
 }
 
@@ -127,7 +138,8 @@ SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32 full range", gpu) {
   for (std::uint32_t m : bin_counts(session)) {
     device_buffer<unsigned> bins(ctx, m);
     const auto expected = expected_counts(s.host, host::even_bins<std::uint32_t>(0, upper, m));
-    compare_even(session, "histogram_even full range m=" + std::to_string(m), s, bins, expected, upper);
+    compare_even(session, "histogram_even full range m=" + std::to_string(m), s, bins, expected, upper, {},
+                 {"automatic"});
   }
 }
 
@@ -179,7 +191,7 @@ SLUICE_BENCH_CASE("histogram", "histogram 2^28 u8 m=256", gpu) {
               SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes_needed, bytes.data(), bins.data(),
                                                                     257, 0, 256, n, ctx.stream()));
             },
-            1);
+            1, {label, "histogram u8 m=256"});
 }
 
 // sort_based (a radix sort of the bin ids) on the u32 samples of the first case, against HistogramEven.
@@ -190,7 +202,7 @@ SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32 sort_based", gpu) {
     device_buffer<unsigned> bins(ctx, m);
     const auto expected = expected_counts(s.host, host::even_bins<std::uint32_t>(0, sample_range, m));
     compare_even(session, "histogram_even sort_based m=" + std::to_string(m), s, bins, expected, sample_range,
-                 {.algorithm = histogram_algorithm::sort_based});
+                 {.algorithm = histogram_algorithm::sort_based}, {"sort_based", "histogram_even m=" + std::to_string(m)});
   }
 }
 
@@ -206,6 +218,7 @@ SLUICE_BENCH_CASE("histogram", "histogram_even 2^28 u32 full range coarse_bins",
     device_buffer<unsigned> bins(ctx, m);
     const auto expected = expected_counts(s.host, host::even_bins<std::uint32_t>(0, upper, m));
     compare_even(session, "histogram_even full range coarse_bins m=" + std::to_string(m), s, bins, expected, upper,
-                 {.algorithm = histogram_algorithm::coarse_bins});
+                 {.algorithm = histogram_algorithm::coarse_bins},
+                 {"coarse_bins", "histogram_even full range m=" + std::to_string(m)});
   }
 }

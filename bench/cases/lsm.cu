@@ -107,7 +107,7 @@ void record_over_r(bench::case_context& session, const std::string& family, cons
   }
   const auto row = [&](const std::string& which, std::size_t n, double t) {
     const bench::work_description work{family, name + ", " + which, n, bytes_per_item * static_cast<double>(n)};
-    bench::record_verified(session, work, implementation, kind, true, {t, t, t, 1}, [&] { return verified; });
+    bench::record_verified(session, work, implementation, kind, true, bench::one_figure(t), [&] { return verified; });
   };
   row("min over r", items[slowest], ms[slowest]);
   row("max over r", items[fastest], ms[fastest]);

@@ -116,7 +116,11 @@ bench::work_description sort_work(const std::string& name, std::size_t n) {
 /// The work of one strategy row: its resolved strategy, E and K.
 template <class K, class Less>
 bench::work_description row_work(const bench::work_description& work, const merge_sort_options& options) {
-  bench::work_description w = work.running(resolved<K, Less>(options));
+  std::string asked(to_string(options.algorithm));
+  if (options.items_per_thread != 0) asked += " E=" + std::to_string(options.items_per_thread);
+  if (options.ways != 0) asked += " K=" + std::to_string(options.ways);
+  const std::string runs = resolved<K, Less>(options);
+  bench::work_description w = work.running(runs).runs_strategy(asked, runs);
   w.model->items_per_thread = options.items_per_thread;
   w.model->ways = options.ways;
   return w;

@@ -99,6 +99,14 @@ std::vector<multireduce_algorithm> strategies_for(context& ctx, std::uint32_t m)
   return all;
 }
 
+/// The strategy a plan runs, as the rows name it ("global_atomic_sets + partial sort 8 bits").
+std::string strategy_name(const detail::multireduce::plan& plan) {
+  std::string name(to_string(plan.algorithm));
+  if (plan.algorithm == multireduce_algorithm::global_atomic_sets && plan.partial_sort_bits > 0)
+    name += " + partial sort " + std::to_string(plan.partial_sort_bits) + " bits";
+  return name;
+}
+
 /// The partial sort bits measured at 2^k buckets: one and two radix digits at m = 2^20 and 2^24.
 std::vector<int> partial_sort_bits_measured(int k) {
   return k == 20 || k == 24 ? std::vector<int>{8, 16} : std::vector<int>{};
@@ -121,7 +129,9 @@ void sweep(bench::case_context& session, data::distribution d) {
     device_buffer<unsigned> out(ctx, m);
     auto subject = [&](const std::string& name, const multireduce_options& options) {
       out.fill_bytes(0xA5);
-      bench::measure(session, work, "sluice::multireduce " + name, bench::role::subject, true,
+      const std::string resolved = strategy_name(detail::multireduce::resolve<std::uint32_t, plus>(ctx, "bench", m, pairs, options));
+      bench::measure(session, work.runs_strategy(options.algorithm == multireduce_algorithm::automatic ? "automatic" : name, resolved),
+                     "sluice::multireduce " + name, bench::role::subject, true,
                      [&] { multireduce(ctx, labels.span(), values.span(), out.span(), plus{}, nullptr, options); },
                      [&] { return out.to_host() == sums; });
     };

@@ -72,7 +72,7 @@ void multireduce_ordered_case(bench::case_context& session, std::uint32_t m, dat
   const std::string name = "affine u32, m = " + std::to_string(m) + ", " + in.label_name;
   const bench::work_description work{"multireduce", name, n, 12.0 * static_cast<double>(n) + 8.0 * m};
   auto verify = [&] { return out.to_host() == expected.buckets; };
-  std::vector<multireduce_algorithm> strategies{multireduce_algorithm::block_sort_segmented,
+  std::vector<multireduce_algorithm> strategies{multireduce_algorithm::automatic, multireduce_algorithm::block_sort_segmented,
                                                 multireduce_algorithm::global_sort_reduce_by_key};
   if (m <= detail::multireduce::tuning::vector_max_buckets) strategies.push_back(multireduce_algorithm::vector);
   const detail::multireduce::problem problem{false, false, sizeof(affine), m,
@@ -81,7 +81,10 @@ void multireduce_ordered_case(bench::case_context& session, std::uint32_t m, dat
     strategies.push_back(multireduce_algorithm::warp_private_sets);
   for (const multireduce_algorithm algorithm : strategies) {
     out.fill_bytes(0xA5);
-    bench::measure(session, work, "sluice::multireduce " + std::string(to_string(algorithm)), bench::role::subject, true,
+    const auto resolved =
+        detail::multireduce::resolve<affine, affine_compose>(ctx, "bench", m, n, {.algorithm = algorithm}).algorithm;
+    bench::measure(session, work.runs(algorithm, resolved), "sluice::multireduce " + std::string(to_string(algorithm)),
+                   bench::role::subject, true,
                    [&] { multireduce(ctx, labels.span(), values.span(), out.span(), affine_compose{}, nullptr, {.algorithm = algorithm}); },
                    verify);
   }

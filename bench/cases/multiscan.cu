@@ -65,7 +65,8 @@ void multiscan_case(bench::case_context& session, std::uint32_t m, data::distrib
   for (const multiscan_algorithm algorithm : subjects) {
     if (algorithm == multiscan_algorithm::block_sort_segmented && !detail::multiscan::block_sort_fits<affine>(m)) continue;
     out.fill_bytes(0xA5);
-    bench::measure(session, work, "sluice::multiscan_inclusive " + std::string(to_string(algorithm)), bench::role::subject,
+    const auto resolved = detail::multiscan::resolve<affine>("bench", m, {.algorithm = algorithm});
+    bench::measure(session, work.runs(algorithm, resolved), "sluice::multiscan_inclusive " + std::string(to_string(algorithm)), bench::role::subject,
                    true,
                    [&] { multiscan_inclusive(ctx, labels.span(), values.span(), out.span(), m, affine_compose{}, {}, nullptr, {.algorithm = algorithm}); },
                    verify);
@@ -121,7 +122,9 @@ void multitag_case(bench::case_context& session, std::uint32_t m, data::distribu
     if (algorithm == multiscan_algorithm::block_sort_segmented && !detail::multiscan::block_sort_fits<std::uint64_t>(m))
       continue;
     rank.fill_bytes(0xA5);
-    bench::measure(session, work, "sluice::multitag " + std::string(to_string(algorithm)), bench::role::subject, true,
+    const auto resolved = detail::multiscan::resolve<std::uint64_t>("bench", m, {.algorithm = algorithm});
+    bench::measure(session, work.runs(algorithm, resolved), "sluice::multitag " + std::string(to_string(algorithm)),
+                   bench::role::subject, true,
                    [&] { multitag(ctx, labels.span(), rank.span(), m, {}, nullptr, {.algorithm = algorithm}); },
                    [&] { return rank.to_host() == expected.rank; });
   }

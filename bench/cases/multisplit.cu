@@ -113,8 +113,10 @@ void measure_strategies(bench::case_context& session, const bench::work_descript
     const multisplit_options options{algorithm};
     const std::string name = std::string(pairs ? "sluice::multisplit_pairs [" : "sluice::multisplit [") +
                              std::string(to_string(algorithm)) + "]";
+    const auto resolved = pairs ? detail::multisplit::resolve<std::uint32_t, std::uint32_t>("bench", m, options)
+                                : detail::multisplit::resolve<std::uint32_t, detail::no_values>("bench", m, options);
     d.poison();
-    bench::measure(session, work, name, bench::role::subject, true, [&] {
+    bench::measure(session, work.runs(algorithm, resolved), name, bench::role::subject, true, [&] {
       if (pairs)
         multisplit_pairs(ctx, d.keys.span(), d.values.span(), d.out_keys.span(), d.out_values.span(), m, bucket_of, {},
                          nullptr, options);

@@ -43,6 +43,15 @@ std::string resolved(const radix_sort_options& options, std::size_t value_bytes)
   return "automatic";
 }
 
+/// The row's work as one of the strategy sweep: what it asks for ("multisplit r=6"), what runs.
+bench::work_description strategy_work(const bench::work_description& work, const radix_sort_options& options,
+                                      std::size_t value_bytes) {
+  std::string asked(to_string(options.algorithm));
+  if (options.bits_per_pass != 0) asked += " r=" + std::to_string(options.bits_per_pass);
+  const std::string runs = resolved(options, value_bytes);
+  return work.running(runs).runs_strategy(asked, runs);
+}
+
 /// The work of a sort of n keys (and values) as the rows and the model see it.
 bench::work_description sort_work(const char* name, std::size_t n, std::size_t key_bytes, std::size_t value_bytes) {
   bench::work_description work{"radix_sort", name, n, 2.0 * static_cast<double>(key_bytes + value_bytes) * static_cast<double>(n)};
@@ -78,7 +87,7 @@ void sort_keys_case(bench::case_context& session, const char* name) {
   const bench::work_description work = sort_work(name, n, sizeof(K), 0);
   for (const strategy& s : strategies(session)) {
     out.fill_bytes(0xA5);
-    bench::measure(session, work.running(resolved(s.options, 0)), s.name, bench::role::subject, true,
+    bench::measure(session, strategy_work(work, s.options, 0), s.name, bench::role::subject, true,
                    [&] { radix_sort(ctx, keys.span(), out.span(), s.options); }, verify);
   }
   std::size_t temp_bytes = 0;
@@ -123,7 +132,7 @@ SLUICE_BENCH_CASE("radix_sort", "sort 2^28 u32 pairs", gpu) {
   const bench::work_description work = sort_work("sort 2^28 u32 pairs", n, 4, 4);
   for (const strategy& s : strategies(session)) {
     poison();
-    bench::measure(session, work.running(resolved(s.options, 4)), s.name, bench::role::subject, true, [&] {
+    bench::measure(session, strategy_work(work, s.options, 4), s.name, bench::role::subject, true, [&] {
       radix_sort_pairs(ctx, keys.span(), values.span(), out_keys.span(), out_values.span(), s.options);
     }, verify);
   }

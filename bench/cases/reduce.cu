@@ -59,7 +59,8 @@ void measure_sluice_sum(bench::case_context& session, const bench::work_descript
   bench::work_description modelled = work;
   modelled.model = model::problem{.family = "reduce", .algorithm = std::string(to_string(runs)), .n = work.items,
                                   .key_bytes = sizeof(std::uint32_t)};
-  bench::measure(session, modelled, implementation, bench::role::subject, true,
+  // "sum u32" (automatic) and "sum u32 by strategy" are one sweep of the strategies.
+  bench::measure(session, modelled.runs(options.algorithm, runs, "sum u32"), implementation, bench::role::subject, true,
                  [&] { reduce(ctx, problem.in.span(), problem.out.data(), 0u, plus{}, options); },
                  [&] { return problem.verify(); });
 }

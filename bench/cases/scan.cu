@@ -56,7 +56,7 @@ void compare_scans(bench::case_context& session, const bench::work_description& 
     // The model's name of the strategy the dispatch runs (automatic runs decoupled_look_back).
     bench::work_description modelled = work;
     modelled.model = model::problem{.family = "scan", .algorithm = model_name(a), .n = work.items, .key_bytes = sizeof(T)};
-    bench::measure(session, modelled, strategy_name(entry_point, a), bench::role::subject, true, [&] { sluice_run(a); },
+    bench::measure(session, modelled.runs_strategy(a == scan_algorithm::automatic ? "automatic" : model_name(a), model_name(a)), strategy_name(entry_point, a), bench::role::subject, true, [&] { sluice_run(a); },
                    verify);
   }
   out.fill_bytes(0xA5);

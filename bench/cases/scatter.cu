@@ -119,7 +119,11 @@ void scatter_case(bench::case_context& session, index_pattern p) {
     for (auto algorithm : {scatter_algorithm::automatic, scatter_algorithm::direct, scatter_algorithm::partial_sort})
       for (auto semantics : {scatter_semantics::any_writer, scatter_semantics::last_writer}) {
         d.out.fill_bytes(0xA5);
-        bench::measure(session, work, scatter_row(algorithm, semantics), bench::role::subject, true, [&] {
+        const std::string sweep =
+            work.name + (semantics == scatter_semantics::last_writer ? ", last_writer" : ", any_writer");
+        const auto resolved = detail::scatter::resolve({.semantics = semantics, .algorithm = algorithm});
+        bench::measure(session, work.runs(algorithm, resolved, sweep), scatter_row(algorithm, semantics),
+                       bench::role::subject, true, [&] {
           scatter(ctx, d.values.span(), d.indices.span(), d.out.span(), nullptr,
                   {.semantics = semantics, .algorithm = algorithm});
         }, verify);

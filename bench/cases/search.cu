@@ -154,11 +154,15 @@ void lower_bound_rows(bench::case_context& session, bool sorted_queries) {
     if (automatic == search_algorithm::btree) automatic_work.bytes += 8.0 * static_cast<double>(n);
     if (automatic == search_algorithm::sort_queries) automatic_work.bytes = sort_queries_bytes(n, query_count);
     out.fill_bytes(0xA5);
-    bench::measure(session, automatic_work, "sluice::lower_bound", bench::role::subject, true, [&] {
+    bench::measure(session, automatic_work.runs(search_algorithm::automatic, automatic), "sluice::lower_bound",
+                   bench::role::subject, true, [&] {
       sluice::lower_bound(ctx, keys.span(), queries.span(), out.span(), {.queries_sorted = sorted_queries});
     }, verify);
     out.fill_bytes(0xA5);
-    bench::measure(session, work(search_layout::sorted, 1, "binary_search"), "sluice::lower_bound [binary_search]", bench::role::subject, true,
+    bench::measure(session,
+                   work(search_layout::sorted, 1, "binary_search")
+                       .runs(search_algorithm::binary_search, search_algorithm::binary_search),
+                   "sluice::lower_bound [binary_search]", bench::role::subject, true,
                    [&] {
                      sluice::lower_bound(ctx, keys.span(), queries.span(), out.span(),
                                          {.algorithm = search_algorithm::binary_search});
@@ -167,7 +171,8 @@ void lower_bound_rows(bench::case_context& session, bool sorted_queries) {
       auto sort_work = work(search_layout::sorted, 1, "sort_queries");
       sort_work.bytes = sort_queries_bytes(n, query_count);
       out.fill_bytes(0xA5);
-      bench::measure(session, sort_work, "sluice::lower_bound [sort_queries]", bench::role::subject, true, [&] {
+      bench::measure(session, sort_work.runs(search_algorithm::sort_queries, search_algorithm::sort_queries),
+                     "sluice::lower_bound [sort_queries]", bench::role::subject, true, [&] {
         sluice::lower_bound(ctx, keys.span(), queries.span(), out.span(), {.algorithm = search_algorithm::sort_queries});
       }, verify);
     }

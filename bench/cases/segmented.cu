@@ -37,10 +37,13 @@ void segmented_sum_case(bench::case_context& session, const std::string& name, s
   const bench::work_description work{"segmented", name, n, bytes};
 
   sums.fill_bytes(0xA5);
-  bench::measure(session, work, "sluice::segmented_reduce", bench::role::subject, true,
+  // segmented_reduce by offsets: automatic runs merge_path (segmented.cuh).
+  bench::measure(session, work.runs(segmented_algorithm::automatic, segmented_algorithm::merge_path),
+                 "sluice::segmented_reduce", bench::role::subject, true,
                  [&] { segmented_reduce(ctx, values.span(), d_offsets.span(), sums.span(), 0u, plus{}); }, verify);
   sums.fill_bytes(0xA5);
-  bench::measure(session, work, "sluice::segmented_reduce flat", bench::role::subject, true, [&] {
+  bench::measure(session, work.runs(segmented_algorithm::flat, segmented_algorithm::flat), "sluice::segmented_reduce flat",
+                 bench::role::subject, true, [&] {
     segmented_reduce(ctx, values.span(), d_offsets.span(), sums.span(), 0u, plus{},
                      {.algorithm = segmented_algorithm::flat});
   }, verify);

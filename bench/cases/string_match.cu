@@ -92,7 +92,9 @@ void sweep(bench::case_context& session, int sigma) {
         if (!sweep_applies(a, m, sigma, n)) continue;
         const string_match_options options{.algorithm = a, .alphabet_bits = sigma, .check_alphabet = false};
         count.fill_bytes(0xA5);
-        bench::measure(session, work, "sluice [" + std::string(to_string(a)) + "]", bench::role::subject, true,
+        const auto resolved = detail::string_match::make_plan("bench", m, options).algorithm;
+        bench::measure(session, work.runs(a, resolved), "sluice [" + std::string(to_string(a)) + "]",
+                       bench::role::subject, true,
                        [&] { string_match(ctx, text.device.span(), pattern.span(), match_count{count.data()}, options); },
                        verify);
       }

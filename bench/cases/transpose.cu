@@ -90,11 +90,23 @@ struct transpose_work {
     expected = reference::transpose<float>(data::generate_host<float>(s.rows * s.cols, spec), s.rows, s.cols);
   }
 
-  /// Times `run` on a poisoned output and verifies what the timed runs left.
-  void measure(bench::case_context& session, const std::string& implementation, bench::role kind,
-               const std::function<void()>& run) {
+  /// Times `run` on a poisoned output and verifies what the timed runs left; `as_run` is the row's work.
+  void measure(bench::case_context& session, const bench::work_description& as_run, const std::string& implementation,
+               bench::role kind, const std::function<void()>& run) {
     out.fill_bytes(0xA5);
-    bench::measure(session, work, implementation, kind, true, run, [&] { return out.to_host() == expected; });
+    bench::measure(session, as_run, implementation, kind, true, run, [&] { return out.to_host() == expected; });
+  }
+
+  /// The kernel a strategy runs on this shape: automatic's tuned choice, or the strategy itself.
+  [[nodiscard]] std::string kernel_of(transpose_algorithm a) const {
+    if (a != transpose_algorithm::automatic) return std::string(to_string(a));
+    switch (detail::transpose::choose(in.data(), out.data(), shape.rows, shape.cols)) {
+      case detail::transpose::tuned_kernel::copy: return "copy";
+      case detail::transpose::tuned_kernel::skinny: return "skinny";
+      case detail::transpose::tuned_kernel::vector_tiled: return "vector_tiled";
+      case detail::transpose::tuned_kernel::scalar_tiled: return "scalar_tiled";
+    }
+    return "?";
   }
 };
 
@@ -103,10 +115,11 @@ void compare_strategies(bench::case_context& session, const std::string& name, m
   auto& ctx = session.gpu();
   transpose_work w(ctx, name, s);
   for (transpose_algorithm a : every_strategy)
-    w.measure(session, strategy_name(a), bench::role::subject,
-              [&] { transpose(ctx, w.in.span(), w.out.span(), s.rows, s.cols, {a}); });
+    w.measure(session, w.work.runs_strategy(std::string(to_string(a)), w.kernel_of(a)), strategy_name(a),
+              bench::role::subject, [&] { transpose(ctx, w.in.span(), w.out.span(), s.rows, s.cols, {a}); });
   const cublas_handle cublas(ctx);
-  w.measure(session, "cublasSgeam", bench::role::baseline, [&] { cublas.transpose(w.in.data(), w.out.data(), s); });
+  w.measure(session, w.work, "cublasSgeam", bench::role::baseline,
+            [&] { cublas.transpose(w.in.data(), w.out.data(), s); });
 }
 
 std::vector<std::size_t> sizes(const bench::case_context& session, std::vector<std::size_t> quick,
@@ -144,11 +157,11 @@ SLUICE_BENCH_CASE("transpose", "f32 skinny crossover", gpu) {
     // The kernels see elements as words of their size, as sluice::transpose passes them.
     const auto* in = reinterpret_cast<const std::uint32_t*>(w.in.data());
     auto* out = reinterpret_cast<std::uint32_t*>(w.out.data());
-    w.measure(session, "sluice::transpose", bench::role::subject,
-              [&] { transpose(ctx, w.in.span(), w.out.span(), s.rows, s.cols); });
-    w.measure(session, "sluice [skinny kernel]", bench::role::subject,
+    w.measure(session, w.work.runs_strategy("automatic", w.kernel_of(transpose_algorithm::automatic)),
+              "sluice::transpose", bench::role::subject, [&] { transpose(ctx, w.in.span(), w.out.span(), s.rows, s.cols); });
+    w.measure(session, w.work.runs_strategy("skinny", "skinny"), "sluice [skinny kernel]", bench::role::subject,
               [&] { detail::transpose::skinny(ctx, in, out, s.rows, s.cols); });
-    w.measure(session, "sluice [vector tile kernel]", bench::role::subject,
-              [&] { detail::transpose::vector_tiled(ctx, in, out, s.rows, s.cols); });
+    w.measure(session, w.work.runs_strategy("vector_tiled", "vector_tiled"), "sluice [vector tile kernel]",
+              bench::role::subject, [&] { detail::transpose::vector_tiled(ctx, in, out, s.rows, s.cols); });
   }
 }

@@ -25,6 +25,27 @@ struct work_description {
   /// The problem as the performance model reads it (model/problem.hpp), given to the sluice rows on the
   /// device: the model column (harness/model_column.hpp). Empty: the family has no model.
   std::optional<model::problem> model = std::nullopt;
+  /// One of a strategy sweep (result_row::strategy, took, work): set through runs_strategy.
+  std::string strategy{}, took{}, work{};
+
+  /// This work as one row of a sweep over the call's strategies: `asked` is the option ("automatic" or a
+  /// strategy's name), `resolved` the strategy the dispatch runs for it; the rows of one sweep share
+  /// `name` unless the case names each row after its strategy, when `shared_work` is the name without it.
+  /// The model's problem is left as it is (running() tells it the strategy).
+  [[nodiscard]] work_description runs_strategy(const std::string& asked, const std::string& resolved,
+                                               const std::string& shared_work = {}) const {
+    work_description w = *this;
+    w.strategy = asked;
+    w.took = asked == "automatic" ? resolved : std::string{};
+    w.work = shared_work;
+    return w;
+  }
+
+  /// runs_strategy with the enumerators' names.
+  template <class Algorithm>
+  [[nodiscard]] work_description runs(Algorithm asked, Algorithm resolved, const std::string& shared_work = {}) const {
+    return runs_strategy(std::string(to_string(asked)), std::string(to_string(resolved)), shared_work);
+  }
 
   /// This work with the model told which strategy the row runs (as the dispatch resolves it).
   [[nodiscard]] work_description running(const std::string& algorithm) const {
@@ -48,7 +69,12 @@ inline void record_verified(case_context& bench, const work_description& work, c
   row.median_ms = t.median_ms;
   row.min_ms = t.min_ms;
   row.max_ms = t.max_ms;
+  row.q1_ms = t.q1_ms;
+  row.q3_ms = t.q3_ms;
   row.repetitions = t.repetitions;
+  row.strategy = work.strategy;
+  row.took = work.took;
+  row.work = work.work;
   row.verified = verify();
   if (kind == role::subject && on_device) row.model_problem = work.model;
   bench.record(std::move(row));

@@ -1,6 +1,8 @@
 // Table, JSON, CSV and plot output of `sluice bench` (see report.hpp).
 #include "harness/report.hpp"
 
+#include "harness/strategies.hpp"
+
 #include <sluice/core/error.hpp>
 
 #include <fmt/format.h>
@@ -110,6 +112,12 @@ std::pair<std::string, std::string> model_cells(const result_row& row) {
   return {fmt::format("{:.4f}", *row.predicted_ms), error ? fmt::format("{:+.1f}%", 100 * *error) : ""};
 }
 
+/// "bms", or "automatic→bms" for the automatic row of a strategy sweep; empty outside sweeps.
+std::string strategy_cell(const result_row& row) {
+  if (row.took.empty()) return row.strategy;
+  return row.strategy + "→" + row.took;
+}
+
 /// The summary under the table: the errors over the modelled rows, then why the others have no prediction
 /// (one line a reason).
 void print_model_summary(std::ostream& out, const run_result& result) {
@@ -139,19 +147,21 @@ void print_model_summary(std::ostream& out, const run_result& result) {
 
 void print_table(std::ostream& out, const run_result& result) {
   print_environment(out, result.env);
-  const auto line = "{:<10} {:<30} {:<34} {:>9} {:>10} {:>9} {:>7} {:>10} {:>8} {:>4} {:>10} {:>8}\n";
-  out << fmt::format(fmt::runtime(line), "family", "case", "implementation", "n", "ms", "GB/s", "%copy", "Gitems/s",
-                     "vs base", "ok", "model ms", "error");
+  const auto line = "{:<10} {:<30} {:<34} {:<22} {:>9} {:>10} {:>9} {:>7} {:>10} {:>8} {:>4} {:>10} {:>8}\n";
+  out << fmt::format(fmt::runtime(line), "family", "case", "implementation", "strategy", "n", "ms", "GB/s", "%copy",
+                     "Gitems/s", "vs base", "ok", "model ms", "error");
   for (const auto& row : result.rows) {
     const double ratio = ratio_to_baseline(result, row);
     const std::string versus = row.kind == role::baseline ? "base" : ratio > 0 ? fmt::format("{:.2f}x", ratio) : "-";
     const auto [predicted, error] = model_cells(row);
-    out << fmt::format(fmt::runtime(line), row.family, row.name, row.implementation, size_label(row.items),
+    out << fmt::format(fmt::runtime(line), row.family, row.name, row.implementation, strategy_cell(row),
+                       size_label(row.items),
                        fmt::format("{:.4f}", row.median_ms), fmt::format("{:.1f}", row.bytes_per_second() / 1e9),
                        fmt::format("{:.1f}", row.percent_of_copy()), fmt::format("{:.2f}", row.items_per_second() / 1e9),
                        versus, row.verified ? "yes" : "NO", predicted, error);
   }
   print_model_summary(out, result);
+  print_automatic_summary(out, automatic_verdicts(result.rows));
   if (!result.skipped.empty()) {
     out << fmt::format("skipped {} case(s){}:", result.skipped.size(),
                        result.env.no_gpu_reason.empty() ? "" : " (no GPU: " + result.env.no_gpu_reason + ")");
@@ -174,7 +184,12 @@ void write_json(const std::string& path, const run_result& result) {
                     {"median_ms", row.median_ms},
                     {"min_ms", row.min_ms},
                     {"max_ms", row.max_ms},
+                    {"q1_ms", row.q1_ms},
+                    {"q3_ms", row.q3_ms},
                     {"repetitions", row.repetitions},
+                    {"strategy", row.strategy},
+                    {"took", row.took},
+                    {"work", row.work.empty() ? row.name : row.work},
                     {"gb_per_s", row.bytes_per_second() / 1e9},
                     {"percent_of_copy", row.percent_of_copy()},
                     {"items_per_s", row.items_per_second()},
@@ -182,8 +197,21 @@ void write_json(const std::string& path, const run_result& result) {
                     {"verified", row.verified},
                     {"model", model_json(row)}});
   }
+  nlohmann::json automatic = nlohmann::json::array();
+  for (const automatic_verdict& v : automatic_verdicts(result.rows))
+    automatic.push_back({{"family", v.family},
+                         {"work", v.work},
+                         {"implementation", v.implementation},
+                         {"n", v.items},
+                         {"took", v.took},
+                         {"automatic_ms", v.automatic_ms},
+                         {"fastest", v.fastest},
+                         {"fastest_ms", v.fastest_ms},
+                         {"strategies", v.strategies},
+                         {"within_tolerance", v.slowdown() <= 1 + automatic_tolerance}});
   const nlohmann::json document = {{"environment", to_json(result.env)},
                                    {"rows", rows},
+                                   {"automatic", automatic},
                                    {"model", to_json(result.model)},
                                    {"skipped", result.skipped},
                                    {"failed", result.failed}};
@@ -193,15 +221,16 @@ void write_json(const std::string& path, const run_result& result) {
 void write_csv(const std::string& path, const run_result& result) {
   auto out = open_for_writing(path);
   out << "family,case,implementation,role,on_device,n,bytes,median_ms,min_ms,max_ms,repetitions,gb_per_s,"
-         "percent_of_copy,items_per_s,ratio_to_baseline,verified,device,commit,date,model_predicted_ms,model_error\n";
+         "percent_of_copy,items_per_s,ratio_to_baseline,verified,device,commit,date,model_predicted_ms,model_error,"
+         "strategy,took\n";
   for (const auto& row : result.rows) {
     const auto error = row.model_error();
-    out << fmt::format("{},\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\",\"{}\",{},{},{}\n", row.family, row.name,
+    out << fmt::format("{},\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\",\"{}\",{},{},{},{},{}\n", row.family, row.name,
                        row.implementation, role_name(row.kind), row.on_device, row.items, row.bytes, row.median_ms,
                        row.min_ms, row.max_ms, row.repetitions, row.bytes_per_second() / 1e9, row.percent_of_copy(),
                        row.items_per_second(), ratio_to_baseline(result, row), row.verified, result.env.device,
                        result.env.commit, result.env.date, row.predicted_ms ? fmt::format("{}", *row.predicted_ms) : "",
-                       error ? fmt::format("{}", *error) : "");
+                       error ? fmt::format("{}", *error) : "", row.strategy, row.took);
   }
 }
 

@@ -25,7 +25,12 @@ struct result_row {
   std::size_t items = 0;       ///< n
   double bytes = 0;            ///< minimum traffic: each input read once, each output written once
   double median_ms = 0, min_ms = 0, max_ms = 0;
+  double q1_ms = 0, q3_ms = 0;  ///< quartiles of the repetitions
   int repetitions = 0;
+  /// Rows of one work run by different strategies of the same call: `strategy` is what the row asked for
+  /// ("automatic", "bms"; empty: the row is not one of a strategy sweep), `took` what automatic resolved
+  /// to, `work` the work the strategies share (the name without the strategy; empty: `name`).
+  std::string strategy{}, took{}, work{};
   bool verified = false;       ///< the result matched the oracle
   double copy_bandwidth = 0;   ///< bytes/s of a device (or host) copy measured in this process
   /// The model column (harness/model_column.hpp): what the case told the model about a sluice row, the
@@ -48,6 +53,10 @@ struct result_row {
   }
   /// Rows of the same work: a subject is compared with the baseline of its group.
   [[nodiscard]] std::string group() const { return family + "|" + name + "|" + std::to_string(items); }
+  /// Rows of the same work whatever the strategy: automatic is compared with the fastest of them.
+  [[nodiscard]] std::string strategy_group() const {
+    return family + "|" + (work.empty() ? name : work) + "|" + std::to_string(items);
+  }
 };
 
 }  // namespace sluice::bench

@@ -44,11 +44,22 @@ class l2_evictor {
   device_buffer<unsigned> sink_;
 };
 
+/// The p-quantile of sorted samples, interpolated linearly between the two nearest.
+double quantile(const std::vector<double>& sorted, double p) {
+  const double position = p * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(position);
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
 timing summarise(std::vector<double> ms) {
   std::sort(ms.begin(), ms.end());
-  const std::size_t n = ms.size();
-  const double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-  return {median, ms.front(), ms.back(), static_cast<int>(n)};
+  return {.median_ms = quantile(ms, 0.5),
+          .min_ms = ms.front(),
+          .max_ms = ms.back(),
+          .q1_ms = quantile(ms, 0.25),
+          .q3_ms = quantile(ms, 0.75),
+          .repetitions = static_cast<int>(ms.size())};
 }
 
 class event {

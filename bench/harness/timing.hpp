@@ -20,8 +20,12 @@ struct timing_policy {
 
 struct timing {
   double median_ms = 0, min_ms = 0, max_ms = 0;
+  double q1_ms = 0, q3_ms = 0;  ///< the quartiles: their spread is the noise `sluice bench --compare` reads
   int repetitions = 0;
 };
+
+/// A figure a case derived itself (a total over batches, a mean over r): one value, no spread.
+[[nodiscard]] inline timing one_figure(double ms, int repetitions = 1) { return {ms, ms, ms, ms, ms, repetitions}; }
 
 /// Times `work` (which enqueues on ctx's stream) with events; evicts the L2 before every repetition.
 timing time_device(context& ctx, const std::function<void()>& work, timing_policy policy);

@@ -2,6 +2,8 @@
 //   sluice info                      the device (or that there is none) and its measured copy bandwidth
 //   sluice bench [family...] [--quick] [--gpu-only] [--json F] [--csv F] [--plot DIR] [--list]
 //                                    runs the benchmark registry; without a GPU, the host cases
+//   sluice bench --compare BEFORE.json AFTER.json [--threshold F] [--fail-on-regression]
+//                                    two runs row by row: times, ratio, a noise-aware verdict
 //   sluice simulate [--quick] ...    the cache simulator against the measured CPU multireduce
 //   sluice grep [-F] [-c] [-n] [-o] [-b] [-e PATTERN]... [-f FILE]... [PATTERN] [FILE...]
 //                                    fixed-string grep on the GPU (string_match), the CPU without one
@@ -11,6 +13,7 @@
 #include "model.hpp"
 #include "simulate.hpp"
 
+#include "harness/compare.hpp"
 #include "harness/registry.hpp"
 #include "harness/report.hpp"
 #include "harness/runner.hpp"
@@ -47,9 +50,20 @@ struct bench_arguments {
   std::string case_filter;
   std::string implementation_filter;
   std::string json, csv, plot;
+  std::vector<std::string> compare;  ///< BEFORE.json AFTER.json
+  double threshold = sluice::bench::default_compare_threshold;
+  bool fail_on_regression = false;
 };
 
+int run_compare(const bench_arguments& args) {
+  const auto c = sluice::bench::compare_files(args.compare[0], args.compare[1], args.threshold);
+  sluice::bench::print_comparison(std::cout, c);
+  const bool regressed = c.count(sluice::bench::change::slower) > 0 || c.unverified() > 0;
+  return args.fail_on_regression && regressed ? 1 : 0;
+}
+
 int run_bench(const bench_arguments& args) {
+  if (!args.compare.empty()) return run_compare(args);
   if (args.list) {
     for (const auto& c : sluice::bench::registry())
       std::cout << fmt::format("{:<12} {:<32} {}\n", c.family, c.name, c.needs_gpu ? "gpu" : "host");
@@ -90,6 +104,17 @@ int main(int argc, char** argv) {
   bench->add_option("--json", args.json, "Write every row to this JSON file");
   bench->add_option("--csv", args.csv, "Write every row to this CSV file");
   bench->add_option("--plot", args.plot, "Write PNG plots of the sweeps into this directory");
+  auto* compare = bench->add_option("--compare", args.compare,
+                                    "Compare two --json files (BEFORE AFTER) row by row instead of running")
+                      ->expected(2);
+  bench->add_option("--threshold", args.threshold,
+                    "--compare: the least change that counts, as a fraction (default 0.05); a row's own noise "
+                    "raises it")
+      ->needs(compare)
+      ->check(CLI::NonNegativeNumber);
+  bench->add_flag("--fail-on-regression", args.fail_on_regression,
+                  "--compare: exit with 1 when a row is slower or fails its check")
+      ->needs(compare);
 
   sluice::cli::simulate_arguments simulate_args;
   auto* simulate = sluice::cli::add_simulate_command(app, simulate_args);
