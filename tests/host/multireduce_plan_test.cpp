@@ -78,11 +78,11 @@ TEST(MultireducePlan, AutomaticChoice) {
   for (const mr::problem base : {mr::problem{false, false, 4, 1, h100}, mr::problem{true, true, 4, 1, h100},
                                  mr::problem{true, false, 16, 1, h100}, mr::problem{true, false, 2, 1, h100}}) {
     mr::problem p = base;
-    for (std::uint32_t m : {1u, 4u, 5u, mr::tuning::vector_max_buckets}) {
+    for (std::uint32_t m : {1u, 2u, mr::tuning::automatic_vector_max_buckets}) {
       p.m = m;
       EXPECT_EQ(mr::choose(p), multireduce_algorithm::vector) << "m = " << m;
     }
-    for (std::uint32_t m : {mr::tuning::vector_max_buckets + 1, 256u, 904u}) {
+    for (std::uint32_t m : {mr::tuning::automatic_vector_max_buckets + 1, mr::tuning::vector_max_buckets, 256u, 904u}) {
       p.m = m;
       EXPECT_EQ(mr::choose(p), multireduce_algorithm::warp_private_sets) << "m = " << m;
     }
@@ -119,7 +119,7 @@ TEST(MultireducePlan, ExplicitAtomicStrategiesNeedCommutativeNondeterministicWor
 
 TEST(MultireducePlan, ExplicitVectorTakesAtMostVectorMaxBuckets) {
   static_assert(mr::tuning::vector_max_buckets == 8);
-  static_assert(mr::tuning::automatic_vector_max_buckets == mr::tuning::vector_max_buckets);
+  static_assert(mr::tuning::automatic_vector_max_buckets == 4);  // 5 … 8 run the M = 8 kernel: warp_private_sets
   for (std::uint32_t m : {1u, 5u, mr::tuning::vector_max_buckets}) {
     EXPECT_TRUE(mr::strategy_problem(multireduce_algorithm::vector, {false, true, 16, m, h100}).empty()) << m;
     EXPECT_TRUE(mr::strategy_problem(multireduce_algorithm::vector, commutative(m)).empty()) << m;

@@ -5,7 +5,7 @@
 //
 // The automatic choice (Eilers §4.7's summary; its thresholds, and what measured them, in tuning.hpp):
 //   order required (non-commutative operator, or options.deterministic), or a value that is not 4 or 8
-//   bytes (no atomic word):   vector for m ≤ 8, warp_private_sets for m ≤ 1024 while its sets leave two
+//   bytes (no atomic word):   vector for m ≤ 4, warp_private_sets for m ≤ 1024 while its sets leave two
 //                             blocks per SM, block_sort_segmented for m ≤ 4096,
 //                             global_sort_reduce_by_key beyond (the seed's order-preserving ladder);
 //   commutative, 4/8 bytes:   per_bank_shared while the block holds at least 4 bucket sets of m buckets,

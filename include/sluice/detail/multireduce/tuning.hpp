@@ -18,8 +18,10 @@ struct sm90_tuning {
   /// The vector strategy's largest m (its kernels are instantiated for M = 1, 2, 4, 8; why not 16:
   /// vector.cuh). 2026-11-22, bdf0a2c, H100, 2^28 affine u32: 159 G pairs/s at m = 8, warp_private_sets 161.
   static constexpr std::uint32_t vector_max_buckets = 8;
-  /// automatic's vector rung: every m the strategy takes.
-  static constexpr std::uint32_t automatic_vector_max_buckets = vector_max_buckets;
+  /// automatic's vector rung: the m of the M = 1, 2, 4 kernels (m = 5 … 8 run the M = 8 kernel).
+  /// 2026-11-29, f8da371, H200, 2^24 affine u32: m = 4 vector 0.093 ms uniform and all equal,
+  /// warp_private_sets 0.159 / 0.069; m = 8 vector 0.122 / 0.123, warp_private_sets 0.118 / 0.070.
+  static constexpr std::uint32_t automatic_vector_max_buckets = 4;
   /// warp_private_sets above the vector rung up to this m. 2026-11-22, 8a94c81, H100, 2^24 affine u32:
   /// 154 / 109 G pairs/s uniform at m = 32 / 1024 against block_sort_segmented's 77 / 62; above 1024 not measured.
   static constexpr std::uint32_t automatic_warp_sets_max_buckets = 1024;
