@@ -223,8 +223,12 @@ TEST(StringMatchPlan, AutomaticPicksThePackedWindowsThenDrk2s) {
   EXPECT_EQ(sm::automatic_algorithm(5, 8), string_match_algorithm::drk_wom64);
   EXPECT_EQ(sm::automatic_algorithm(8, 8), string_match_algorithm::drk_wom64);
   EXPECT_EQ(sm::automatic_algorithm(9, 8), string_match_algorithm::drk_2s);
-  EXPECT_EQ(sm::automatic_algorithm(32, 1), string_match_algorithm::drk_wom32);
-  EXPECT_EQ(sm::automatic_algorithm(64, 1), string_match_algorithm::drk_wom64);
+  EXPECT_EQ(sm::automatic_algorithm(16, 1), string_match_algorithm::drk_wom32);
+  EXPECT_EQ(sm::automatic_algorithm(17, 1), string_match_algorithm::drk_2s);  // binary text: characters, not bits
+  EXPECT_EQ(sm::automatic_algorithm(32, 1), string_match_algorithm::drk_2s);
+  EXPECT_EQ(sm::automatic_algorithm(64, 1), string_match_algorithm::drk_2s);
+  EXPECT_EQ(sm::automatic_algorithm(8, 4), string_match_algorithm::drk_wom32);
+  EXPECT_EQ(sm::automatic_algorithm(9, 4), string_match_algorithm::drk_2s);
   EXPECT_EQ(sm::automatic_algorithm(65, 1), string_match_algorithm::drk_2s);
   EXPECT_EQ(sm::automatic_algorithm(std::size_t{1} << 16, 2), string_match_algorithm::drk_2s);
 }

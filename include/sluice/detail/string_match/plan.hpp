@@ -39,8 +39,12 @@ struct match_plan {
 /// The strategy automatic picks for m characters of σ bits (tuning.hpp).
 [[nodiscard]] constexpr string_match_algorithm automatic_algorithm(std::size_t m, int sigma) {
   const std::size_t bits = m * static_cast<std::size_t>(sigma);
-  if (bits <= static_cast<std::size_t>(tuning::automatic_wom32_max_bits)) return string_match_algorithm::drk_wom32;
-  if (bits <= static_cast<std::size_t>(tuning::automatic_wom64_max_bits)) return string_match_algorithm::drk_wom64;
+  if (bits <= static_cast<std::size_t>(tuning::automatic_wom32_max_bits) &&
+      m <= static_cast<std::size_t>(tuning::automatic_wom32_max_characters))
+    return string_match_algorithm::drk_wom32;
+  if (bits <= static_cast<std::size_t>(tuning::automatic_wom64_max_bits) &&
+      m <= static_cast<std::size_t>(tuning::automatic_wom64_max_characters))
+    return string_match_algorithm::drk_wom64;
   return string_match_algorithm::drk_2s;
 }
 

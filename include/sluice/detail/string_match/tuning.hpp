@@ -33,6 +33,12 @@ struct sm90_tuning {
   /// it stayed ahead of every other GPU method up to m = 2^16, §2.8.3).
   static constexpr int automatic_wom32_max_bits = 32;
   static constexpr int automatic_wom64_max_bits = 64;
+  /// ... and while the pattern has at most this many characters: a window's cost grows with m on binary
+  /// text. 2026-11-29, f8da371, H200, σ = 1, 2^30 characters: m = 16 wom32 1.404 ms, drk_2s 1.404; m = 32
+  /// wom32 1.672, drk_2s 1.423; m = 8 wom64 0.371, wom32 0.382; m = 64 wom64 2.644, drk_2s 1.423. σ = 2
+  /// and 4 past 8 characters not measured.
+  static constexpr int automatic_wom32_max_characters = 16;
+  static constexpr int automatic_wom64_max_characters = 8;
 
   /// multi_string_match: keys of at most this many characters (and 64/σ) select the candidates; the
   /// open-addressing tables are at most half full.
