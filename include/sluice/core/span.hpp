@@ -8,10 +8,11 @@
 
 namespace sluice::detail {
 
-/// The read-only view of a span of T or const T (entry points accept both for their inputs).
+/// The read-only view of a span of T or const T (entry points accept both for their inputs). Constructed
+/// by parentheses: braces would pick span's initializer-list constructor for spans of bool.
 template <class In, std::size_t Extent>
 cuda::std::span<const std::remove_const_t<In>> as_const_span(cuda::std::span<In, Extent> s) {
-  return {s.data(), s.size()};
+  return cuda::std::span<const std::remove_const_t<In>>(s.data(), s.size());
 }
 
 /// Whether two spans share a byte (an empty span shares none): the entry points' check that an output
