@@ -15,8 +15,8 @@
 #include <cub/device/device_histogram.cuh>
 
 #include <algorithm>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -169,29 +169,35 @@ struct byte_bin {
   __host__ __device__ int operator()(std::uint8_t x) const { return x; }
 };
 
-// BankTRISH (Eilers §4.5.2: 1-byte samples, 256 bins) and sort_based against HistogramEven on 2^28
-// uniform bytes, every byte value its own bin (CUB: 257 levels over [0, 256)). Each strategy is a row of
-// its own, against the same CUB baseline.
+// The 1-byte strategies (BankTRISH, Eilers §4.5.2; byte_counts; sort_based) against HistogramEven on
+// 2^28 uniform bytes, every byte value its own bin (CUB: 257 levels over [0, 256)). Each strategy is a
+// row of its own, against the same CUB baseline. Then automatic on all-equal bytes (an image's flat
+// regions: one bin takes every sample).
 SLUICE_BENCH_CASE("histogram", "histogram 2^28 u8 m=256", gpu) {
   auto& ctx = session.gpu();
-  const auto host_bytes =
-      data::generate_host<std::uint8_t>(samples_count, {data::distribution::uniform, 0, 0.0, 341});
-  const device_buffer<std::uint8_t> bytes(ctx, std::span<const std::uint8_t>(host_bytes));
-  std::vector<unsigned> expected(256, 0);
-  for (std::uint8_t x : host_bytes) ++expected[x];
-  const int n = static_cast<int>(samples_count);
-  device_buffer<unsigned> bins(ctx, 256);
-  for (auto [algorithm, label] : {std::pair{histogram_algorithm::bank_trish, "bank_trish"},
-                                  std::pair{histogram_algorithm::sort_based, "sort_based"},
-                                  std::pair{histogram_algorithm::automatic, "automatic"}})
-    compare(session, std::string("histogram u8 ") + label + " m=256", bins, expected,
-            "cub::DeviceHistogram::HistogramEven",
-            [&] { histogram(ctx, bytes.span(), bins.span(), byte_bin{}, {.algorithm = algorithm}); },
-            [&](void* temp, std::size_t& bytes_needed) {
-              SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes_needed, bytes.data(), bins.data(),
-                                                                    257, 0, 256, n, ctx.stream()));
-            },
-            1, {label, "histogram u8 m=256"});
+  for (auto shape : {data::distribution::uniform, data::distribution::all_equal}) {
+    const bool uniform = shape == data::distribution::uniform;
+    const auto host_bytes = data::generate_host<std::uint8_t>(samples_count, {shape, 0, 0.0, 341});
+    const device_buffer<std::uint8_t> bytes(ctx, std::span<const std::uint8_t>(host_bytes));
+    std::vector<unsigned> expected(256, 0);
+    for (std::uint8_t x : host_bytes) ++expected[x];
+    const int n = static_cast<int>(samples_count);
+    device_buffer<unsigned> bins(ctx, 256);
+    std::vector<std::pair<histogram_algorithm, const char*>> strategies{{histogram_algorithm::automatic, "automatic"}};
+    if (uniform)
+      strategies.insert(strategies.begin(), {{histogram_algorithm::bank_trish, "bank_trish"},
+                                             {histogram_algorithm::byte_counts, "byte_counts"},
+                                             {histogram_algorithm::sort_based, "sort_based"}});
+    for (auto [algorithm, label] : strategies)
+      compare(session, std::string("histogram u8 ") + (uniform ? "" : "all-equal ") + label + " m=256", bins,
+              expected, "cub::DeviceHistogram::HistogramEven",
+              [&] { histogram(ctx, bytes.span(), bins.span(), byte_bin{}, {.algorithm = algorithm}); },
+              [&](void* temp, std::size_t& bytes_needed) {
+                SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes_needed, bytes.data(), bins.data(),
+                                                                      257, 0, 256, n, ctx.stream()));
+              },
+              1, uniform ? sweep_tag{label, "histogram u8 m=256"} : sweep_tag{});
+  }
 }
 
 // sort_based (a radix sort of the bin ids) on the u32 samples of the first case, against HistogramEven.

@@ -46,16 +46,22 @@
 //                    the device, then one kernel whose blocks count equal tiles of them in privatised
 //                    shared counters, a coarse bin at a time; any m, memory O(n + m). For m past what
 //                    shared_per_bank holds.
-//   automatic        warp_ballot for m ≤ 2 (unweighted), shared_per_bank while a block holds 4 sets of the
-//                    counters, global_atomics beyond (what set each threshold: detail/histogram/tuning.hpp
-//                    and detail/multireduce/tuning.hpp); never bank_trish, sort_based or coarse_bins, each
-//                    slower than this choice where measured on the H100 (docs/histogram.md).
+//   byte_counts      detail/histogram/byte_counts.cuh: 1-byte samples (not bool), unweighted, any m: the
+//                    256 byte values counted in per-bank shared counters (one column per lane), then
+//                    each value's count added to its bin once per block.
+//   automatic        byte_counts for unweighted 1-byte samples; otherwise warp_ballot for m ≤ 2
+//                    (unweighted), shared_per_bank while a block holds 4 sets of the counters,
+//                    global_atomics beyond while the counters take at most half the L2, coarse_bins past
+//                    that (what set each threshold: detail/histogram/tuning.hpp and
+//                    detail/multireduce/tuning.hpp); never bank_trish or sort_based, each slower than
+//                    this choice where measured (docs/histogram.md).
 //
 // Errors (sluice::invalid_argument): bins empty or more than 2^32 − 2 bins; lower < upper false
 // ('upper'); splitters.size() != bins.size() + 1 ('splitters'); weights.size() != samples.size()
 // ('weights'); host memory; bins overlapping the samples or weights; an explicit strategy that cannot
 // count the problem ('options': warp_ballot past 256 bins or with weights, shared_per_bank past one
-// block's shared memory, bank_trish with samples that are not 1 byte, past 256 bins or with weights).
+// block's shared memory, bank_trish with samples that are not 1 byte, past 256 bins or with weights,
+// byte_counts with samples that are not 1 byte or with weights; both refuse bool samples).
 #pragma once
 
 #include <sluice/core/context.hpp>

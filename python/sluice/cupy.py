@@ -14,7 +14,7 @@ def bincount(x, weights=None, minlength=None):
         raise TypeError("x must be int type")
     if minlength is not None and minlength < 0:
         raise ValueError("minlength must be non-negative")
-    if x.dtype not in (cupy.int32, cupy.int64):
+    if x.dtype not in (cupy.uint8, cupy.int32, cupy.int64):  # uint8: the byte histogram, read as bytes
         x = x.astype(cupy.int64)
     if weights is not None:
         if weights.shape != x.shape:

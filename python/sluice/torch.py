@@ -109,7 +109,7 @@ def bincount(input, weights=None, minlength=0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
-    if input.dtype not in (torch.int32, torch.int64):
+    if input.dtype not in (torch.uint8, torch.int32, torch.int64):  # uint8: the byte histogram, read as bytes
         input = input.to(torch.int64)
     if weights is not None:
         if weights.dim() != 1 or weights.shape[0] != input.shape[0]:

@@ -177,6 +177,14 @@ def test_histograms(dtype):
                                np.histogram(samples[inside], bins=20, range=(-100, 100), weights=weights[inside])[0])
 
 
+def test_bincount_of_bytes():
+    image = np.random.default_rng(11).integers(0, 256, 10_007).astype(np.uint8)
+    np.testing.assert_array_equal(sluice.bincount(image, 256), np.bincount(image, minlength=256))
+    np.testing.assert_array_equal(sluice.bincount(image, 100), np.bincount(image[image < 100], minlength=100))
+    w = values(10_007, np.float64, seed=5)
+    np.testing.assert_allclose(sluice.bincount(image, 256, weights=w), np.bincount(image, w, minlength=256))
+
+
 @pytest.mark.parametrize("label_dtype", [np.int32, np.int64])
 def test_bincount_and_multireduce(label_dtype):
     labels = values(10_000, label_dtype, high=50)

@@ -102,6 +102,16 @@ def test_torch_bincount(torch, weights_dtype, minlength):
         st.bincount(x - 5000)
 
 
+def test_torch_bincount_of_bytes(torch):
+    import sluice.torch as st
+
+    g = torch.Generator(device="cuda").manual_seed(4)
+    image = torch.randint(0, 256, ((1 << 20) + 3,), generator=g, device="cuda").to(torch.uint8)
+    for minlength in (0, 300):
+        close(torch, st.bincount(image[1:], None, minlength), torch.bincount(image[1:], None, minlength),
+              f"bincount uint8 minlength={minlength}")
+
+
 @pytest.mark.parametrize("weights", [False, True])
 def test_cupy_bincount(cupy, weights):
     import sluice.cupy as sc

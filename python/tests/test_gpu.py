@@ -108,6 +108,14 @@ def test_bincount_multireduce(arrays, m, label_dtype):
         np.testing.assert_allclose(arrays.host(sluice.multireduce(dl, dv, m, "mean")), sums / counts, err_msg=f"m={m}")
 
 
+@pytest.mark.parametrize("m", [1, 100, 256, 1000])
+@pytest.mark.parametrize("offset", [0, 5])
+def test_bincount_of_bytes(arrays, m, offset):
+    image = np.random.default_rng(m + offset).integers(0, 256, (1 << 20) + 9).astype(np.uint8)
+    counts = arrays.host(sluice.bincount(arrays.device(image)[offset:], m))
+    np.testing.assert_array_equal(counts, np.bincount(image[offset:][image[offset:] < m], minlength=m))
+
+
 def test_segmented_select_multisplit_multiscan(arrays):
     n = 100_000
     v = rng_values(n, np.int64, high=100)

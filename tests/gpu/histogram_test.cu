@@ -6,9 +6,9 @@
 // bins (the multireduce-based strategies shared_per_bank and global_atomics, and automatic): even,
 // range (splitters searched in global memory) and bin-function histograms up to 2^24 bins, every
 // strategy on the same input, misaligned samples (the one-sample-per-load path). Weighted histograms (int
-// and double weights, every strategy that takes them), sort_based across m and sizes, bank_trish on
-// 1-byte samples (every bin count to 256, misaligned starts, sizes that are not multiples of 4),
-// coarse_bins (in every strategy sweep, and across m = 1 … 2^24, five shapes and sizes around its step).
+// and double weights, every strategy that takes them), sort_based across m and sizes, bank_trish and
+// byte_counts on 1-byte samples (every bin count to 256, bin functions past 256 bins for byte_counts,
+// misaligned starts, sizes that are not multiples of a word or a vector), coarse_bins (in every strategy sweep, and across m = 1 … 2^24, five shapes and sizes around its step).
 #include <sluice/data/generate.cuh>
 #include <sluice/histogram.cuh>
 #include <sluice/reference/histogram.hpp>
@@ -310,12 +310,17 @@ const char* name_of(sluice::histogram_algorithm a) {
     case sluice::histogram_algorithm::bank_trish: return "bank_trish";
     case sluice::histogram_algorithm::sort_based: return "sort_based";
     case sluice::histogram_algorithm::coarse_bins: return "coarse_bins";
+    case sluice::histogram_algorithm::byte_counts: return "byte_counts";
   }
   return "?";
 }
 
 struct identity_bin {
   __host__ __device__ std::uint32_t operator()(std::uint32_t x) const { return x; }
+};
+
+struct flag_bin {
+  __host__ __device__ int operator()(bool b) const { return b ? 1 : 0; }
 };
 
 TEST_F(Histogram, BadArgumentsAreRejected) {
@@ -360,7 +365,8 @@ TEST_F(Histogram, BadArgumentsAreRejected) {
   expect_invalid_argument(
       [&] { sluice::histogram_even(ctx(), samples.span(), weights.span(), weights.span().first(10), 0.0f, 1.0f); },
       "bins");
-  for (auto a : {sluice::histogram_algorithm::warp_ballot, sluice::histogram_algorithm::bank_trish})
+  for (auto a : {sluice::histogram_algorithm::warp_ballot, sluice::histogram_algorithm::bank_trish,
+                 sluice::histogram_algorithm::byte_counts})
     expect_invalid_argument(
         [&] { sluice::histogram_even(ctx(), samples.span(), weights.span(), sums.span(), 0.0f, 1.0f, {.algorithm = a}); },
         "options");
@@ -372,6 +378,17 @@ TEST_F(Histogram, BadArgumentsAreRejected) {
   expect_invalid_argument(
       [&] { sluice::histogram_even(ctx(), bytes.span(), too_many.span(), std::uint8_t{0}, std::uint8_t{255}, trish); },
       "options");
+  // byte_counts: 1-byte samples other than bool, unweighted (any m)
+  const auto by_value = sluice::histogram_options{.algorithm = sluice::histogram_algorithm::byte_counts};
+  expect_invalid_argument([&] { sluice::histogram_even(ctx(), samples.span(), bins.span(), 0.0f, 1.0f, by_value); },
+                          "options");
+  sluice::device_buffer<bool> flags(ctx(), 100);
+  for (auto a : {sluice::histogram_algorithm::bank_trish, sluice::histogram_algorithm::byte_counts})
+    expect_invalid_argument(
+        [&] {
+          sluice::histogram(ctx(), flags.span(), bins.span(), flag_bin{}, {.algorithm = a});
+        },
+        "options");
 }
 
 /// Weights as values: integer sums exact, float sums within rounding, every strategy that takes weights.
@@ -427,22 +444,24 @@ TEST_F(Histogram, SortBasedAcrossBinCountsAndSizes) {
       }
 }
 
-/// BankTRISH on bytes: every bin count of the brief, sizes that are not multiples of 4 or of a tile
-/// (512 threads × 7 words), starting pointers at every offset within a word, all-equal samples and
-/// samples outside the bins ([3, 250) leaves 9 byte values out).
+/// A strategy that counts 1-byte samples, on every bin count of the brief, sizes that are not multiples
+/// of a word, a vector or a tile, starting pointers at every offset within a load, all-equal, sorted and
+/// uniform samples and samples outside the bins ([3, 250) leaves 9 byte values out).
 struct byte_value_bin {
   __host__ __device__ int operator()(std::uint8_t x) const { return x; }
 };
 
-TEST_F(Histogram, BankTrishOnBytes) {
-  const std::size_t tile = 512 * 7 * 4;
-  const std::size_t byte_sizes[] = {0, 1, 2, 3, 4, 5, 33, 1023, 1025, tile - 1, tile + 5, 3 * tile + 7, 100003,
-                                    sluice::testing::scaled_size((std::size_t{1} << 22) + 3, 4099)};
-  const auto trish = sluice::histogram_options{.algorithm = sluice::histogram_algorithm::bank_trish};
+void expect_byte_histograms(sluice::context& ctx, sluice::histogram_algorithm algorithm, std::size_t tile,
+                            std::size_t load_bytes) {
+  const std::size_t byte_sizes[] = {0, 1, 2, 3, 4, 5, 15, 16, 17, 33, 1023, 1025, tile - 1, tile + 5, 3 * tile + 7,
+                                    100003, sluice::testing::scaled_size((std::size_t{1} << 22) + 3, 4099)};
+  const auto options = sluice::histogram_options{.algorithm = algorithm};
   // Under a sanitizer: sizes up to 2^15, the aligned and the most misaligned start, the m that change
   // the counter packing (1, 5, 64, 256).
   const bool thin = sluice::testing::under_sanitizer();
-  const auto offsets = thin ? std::vector<std::size_t>{0, 3} : std::vector<std::size_t>{0, 1, 2, 3};
+  std::vector<std::size_t> offsets{0, load_bytes - 1};
+  if (!thin)
+    for (std::size_t offset = 1; offset + 1 < load_bytes; offset += load_bytes > 4 ? 3 : 1) offsets.push_back(offset);
   const auto bin_counts = thin ? std::vector<std::uint32_t>{1, 5, 64, 256}
                                : std::vector<std::uint32_t>{1, 2, 3, 4, 5, 64, 255, 256};
   for (std::size_t n : sluice::testing::sweep_sizes(byte_sizes))
@@ -450,23 +469,57 @@ TEST_F(Histogram, BankTrishOnBytes) {
       for (std::size_t offset : offsets) {
         const auto all = generated<std::uint8_t>(shape, n + offset, 0, n + offset);
         const auto host = std::span<const std::uint8_t>(all).subspan(offset);
-        const sluice::device_buffer<std::uint8_t> samples(ctx(), std::span<const std::uint8_t>(all));
+        const sluice::device_buffer<std::uint8_t> samples(ctx, std::span<const std::uint8_t>(all));
         const auto input = samples.span().subspan(offset);
         for (std::uint32_t m : bin_counts) {
-          const std::string what = std::string(dist::to_string(shape)) + ", n = " + std::to_string(n) +
-                                   ", offset = " + std::to_string(offset) + ", m = " + std::to_string(m);
+          const std::string what = std::string(name_of(algorithm)) + ", " + std::string(dist::to_string(shape)) +
+                                   ", n = " + std::to_string(n) + ", offset = " + std::to_string(offset) +
+                                   ", m = " + std::to_string(m);
           const auto expected = ref::histogram(host, ref::even_bins<std::uint8_t>(3, 250, m)).counts;
-          expect_counts<std::uint32_t>(ctx(), m, expected, [&](cuda::std::span<std::uint32_t> bins) {
-            sluice::histogram_even(ctx(), input, bins, std::uint8_t{3}, std::uint8_t{250}, trish);
+          expect_counts<std::uint32_t>(ctx, m, expected, [&](cuda::std::span<std::uint32_t> bins) {
+            sluice::histogram_even(ctx, input, bins, std::uint8_t{3}, std::uint8_t{250}, options);
           }, "even " + what);
           std::vector<std::uint64_t> by_value(m, 0);
           for (std::uint8_t x : host)
             if (x < m) ++by_value[x];
-          expect_counts<std::int64_t>(ctx(), m, by_value, [&](cuda::std::span<std::int64_t> bins) {
-            sluice::histogram(ctx(), input, bins, byte_value_bin{}, trish);
+          expect_counts<std::int64_t>(ctx, m, by_value, [&](cuda::std::span<std::int64_t> bins) {
+            sluice::histogram(ctx, input, bins, byte_value_bin{}, options);
           }, "bin function " + what);
         }
       }
+}
+
+TEST_F(Histogram, BankTrishOnBytes) {
+  expect_byte_histograms(ctx(), sluice::histogram_algorithm::bank_trish, 512 * 7 * 4, 4);
+}
+
+TEST_F(Histogram, ByteCountsOnBytes) {
+  for (auto a : {sluice::histogram_algorithm::byte_counts, sluice::histogram_algorithm::automatic})
+    expect_byte_histograms(ctx(), a, 512 * 4 * 16, 16);
+}
+
+/// byte_counts takes any m: a bin function that spreads the 256 values over 1000 bins (several values to
+/// one bin, most bins empty, some values out of range), and 2^20 bins; accumulated into 8-byte counters.
+struct spread_bin {
+  __host__ __device__ int operator()(std::uint8_t x) const { return x % 7 == 0 ? -1 : x * 37 % 1000; }
+};
+
+TEST_F(Histogram, ByteCountsPastTheByteValues) {
+  const std::size_t n = sluice::testing::scaled_size(1000003, 40009);
+  for (auto shape : {dist::distribution::uniform, dist::distribution::zipf, dist::distribution::all_equal}) {
+    const auto host = generated<std::uint8_t>(shape, n, 0, n + 11);
+    const sluice::device_buffer<std::uint8_t> samples(ctx(), std::span<const std::uint8_t>(host));
+    for (std::uint32_t m : {1000u, 1u << 20}) {
+      std::vector<std::uint64_t> expected(m, 5);  // the counts already there, accumulated into
+      for (std::uint8_t x : host)
+        if (const int bin = spread_bin{}(x); bin >= 0 && static_cast<std::uint32_t>(bin) < m) ++expected[bin];
+      const std::vector<std::uint64_t> before(m, 5);
+      sluice::device_buffer<std::uint64_t> bins(ctx(), std::span<const std::uint64_t>(before));
+      sluice::histogram(ctx(), samples.span(), bins.span(), spread_bin{},
+                        {.algorithm = sluice::histogram_algorithm::byte_counts, .accumulate = true});
+      EXPECT_TRUE(all_equal(bins.to_host(), expected)) << dist::to_string(shape) << ", m = " << m;
+    }
+  }
 }
 
 TEST_F(Histogram, BankTrishSignedBytesAndRangeBins) {

@@ -14,6 +14,7 @@ enum class histogram_algorithm {
   bank_trish,       ///< Eilers §4.5.2: 64 sub-histograms of 8-bit counters (1-byte samples, m ≤ 256)
   sort_based,       ///< Eilers §4.5a: radix sort of the bin ids, counts from the runs (any m, deterministic)
   coarse_bins,      ///< DTU ch. 6: ids partitioned by coarse bin, privatised shared counters per coarse bin (any m)
+  byte_counts,      ///< 1-byte samples: the 256 values counted in per-bank shared counters, then binned (any m)
 };
 
 struct histogram_options {

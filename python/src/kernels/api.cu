@@ -171,10 +171,10 @@ radix_sort_algorithm parse_radix_sort_algorithm(std::string_view text) {
 
 histogram_algorithm parse_histogram_algorithm(std::string_view text) {
   using a = histogram_algorithm;
-  static constexpr std::array<std::pair<std::string_view, a>, 7> table{
+  static constexpr std::array<std::pair<std::string_view, a>, 8> table{
       {{"automatic", a::automatic}, {"warp_ballot", a::warp_ballot}, {"shared_per_bank", a::shared_per_bank},
        {"global_atomics", a::global_atomics}, {"bank_trish", a::bank_trish}, {"sort_based", a::sort_based},
-       {"coarse_bins", a::coarse_bins}}};
+       {"coarse_bins", a::coarse_bins}, {"byte_counts", a::byte_counts}}};
   return parse_name(text, table, "histogram algorithm");
 }
 

@@ -1,6 +1,7 @@
 // libsluice_python_kernels: histograms (sluice/histogram.cuh; CPU: sluice/host/histogram.hpp and, for
 // weights, sluice/host/multireduce.hpp or the oracle sluice/reference/histogram.hpp). Samples int32,
-// int64, float32, float64 for even and range bins, int32 and int64 for bincount (one bin per value);
+// int64, float32, float64 for even and range bins, uint8, int32 and int64 for bincount (one bin per value;
+// uint8 samples take byte_counts, the 8-bit image histogram);
 // counts int64; weighted sums float64 (even, range) or float32 / float64 (bincount).
 #include "common.hpp"
 
@@ -15,6 +16,7 @@ namespace sluice::python {
 
 namespace {
 using sample_types = types<std::int32_t, std::int64_t, float, double>;
+using bincount_sample_types = types<std::uint8_t, std::int32_t, std::int64_t>;
 using weight_types = types<float, double>;
 
 /// bincount's bin: the sample itself (negative or ≥ m: not counted).
@@ -118,7 +120,7 @@ void bincount(const call& c, const array& samples, const array* weights, const a
               histogram_algorithm algorithm, bool accumulate) {
   guarded([&] {
     const char* function = "bincount";
-    visit(signed_index_types{}, samples.type, function, "samples", [&]<class I>(type_tag<I>) {
+    visit(bincount_sample_types{}, samples.type, function, "samples", [&]<class I>(type_tag<I>) {
       visit_bins(function, weights, bins, [&]<class B>(type_tag<B>) {
         if (c.on_host()) {
           std::vector<B> sums(bins.size);

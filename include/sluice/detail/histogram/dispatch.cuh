@@ -9,6 +9,7 @@
 #include <sluice/core/span.hpp>
 #include <sluice/detail/histogram/bank_trish.cuh>
 #include <sluice/detail/histogram/binned_samples.cuh>
+#include <sluice/detail/histogram/byte_counts.cuh>
 #include <sluice/detail/histogram/coarse_bins.cuh>
 #include <sluice/detail/histogram/sort_based.cuh>
 #include <sluice/detail/histogram/tuning.hpp>
@@ -31,11 +32,13 @@ template <class T>
 inline constexpr bool is_global_range_binning<global_range_binning<T>> = true;
 
 /// The strategy automatic runs for m bins of `counter_bytes`, given the per-bank sets one block holds of
-/// them and the device's L2. Weighted histograms skip the ballots, which only count. coarse_bins once the
-/// counters outgrow the L2's share (tuning.hpp); never bank_trish or sort_based: each was slower than this
-/// choice where measured on the H100 (docs/histogram.md).
+/// them and the device's L2. byte_counts for unweighted 1-byte samples, whatever m. Weighted histograms
+/// skip the ballots, which only count. coarse_bins once the counters outgrow the L2's share (tuning.hpp);
+/// never bank_trish or sort_based: each was slower than this choice where measured (docs/histogram.md).
 [[nodiscard]] constexpr histogram_algorithm choose(std::uint32_t m, unsigned per_bank_sets, bool weighted,
-                                                   std::size_t counter_bytes, std::size_t l2_bytes) {
+                                                   bool byte_valued, std::size_t counter_bytes,
+                                                   std::size_t l2_bytes) {
+  if (!weighted && byte_valued) return histogram_algorithm::byte_counts;
   if (!weighted && m <= tuning::automatic_warp_ballot_max_bins) return histogram_algorithm::warp_ballot;
   if (per_bank_sets >= multireduce::tuning::automatic_per_bank_min_sets) return histogram_algorithm::shared_per_bank;
   if (static_cast<double>(m) * static_cast<double>(counter_bytes) >
@@ -68,12 +71,13 @@ void check_weights(const context& ctx, const char* function, cuda::std::span<con
   if (overlaps(weights, bins)) throw invalid_argument(function, "bins", "overlaps weights");
 }
 
-/// What the strategy is asked to count: m bins, of samples of `sample_bytes`, weighted or not, into
-/// counters of `counter_bytes`, on a device with an L2 of `l2_bytes`.
+/// What the strategy is asked to count: m bins, of samples of `sample_bytes` (`byte_valued`: 1 byte and
+/// not bool), weighted or not, into counters of `counter_bytes`, on a device with an L2 of `l2_bytes`.
 struct problem {
   std::uint32_t m;
   unsigned per_bank_sets;
   bool weighted;
+  bool byte_valued;
   std::size_t sample_bytes;
   std::size_t counter_bytes;
   std::size_t l2_bytes;
@@ -84,6 +88,15 @@ struct plan {
   histogram_algorithm algorithm = histogram_algorithm::automatic;
   unsigned global_sets = 1;  ///< global_atomics: multireduce's choose_global_sets for the counters and the L2
 };
+
+/// Why `strategy`, which counts the values of 1-byte samples, cannot take the problem's samples; empty
+/// when it can.
+[[nodiscard]] inline std::string byte_sample_problem(const char* strategy, const problem& p) {
+  if (p.sample_bytes != 1)
+    return std::string(strategy) + " bins 1-byte samples, not " + std::to_string(p.sample_bytes) + "-byte ones";
+  if (!p.byte_valued) return std::string(strategy) + " counts the 256 values of a byte: it takes no bool samples";
+  return {};
+}
 
 /// Why an explicit strategy cannot run the problem; empty when it can.
 [[nodiscard]] inline std::string strategy_problem(histogram_algorithm algorithm, const problem& p) {
@@ -103,10 +116,12 @@ struct plan {
       return {};
     case histogram_algorithm::bank_trish:
       if (p.weighted) return "bank_trish counts in 8-bit counters: it takes no weights";
-      if (p.sample_bytes != 1)
-        return "bank_trish bins 1-byte samples, not " + std::to_string(p.sample_bytes) + "-byte ones";
+      if (const std::string why = byte_sample_problem("bank_trish", p); !why.empty()) return why;
       if (p.m > bank_trish_max_bins) return "bank_trish counts at most 256 bins, not " + m;
       return {};
+    case histogram_algorithm::byte_counts:
+      if (p.weighted) return "byte_counts counts samples: it takes no weights (shared_per_bank does)";
+      return byte_sample_problem("byte_counts", p);
     default: return {};
   }
 }
@@ -116,17 +131,13 @@ struct plan {
 [[nodiscard]] inline plan resolve(const char* function, histogram_algorithm requested, const problem& p) {
   plan chosen{requested};
   if (requested == histogram_algorithm::automatic)
-    chosen.algorithm = choose(p.m, p.per_bank_sets, p.weighted, p.counter_bytes, p.l2_bytes);
+    chosen.algorithm = choose(p.m, p.per_bank_sets, p.weighted, p.byte_valued, p.counter_bytes, p.l2_bytes);
   else if (const std::string why = strategy_problem(requested, p); !why.empty())
     throw invalid_argument(function, "options", why);
   if (chosen.algorithm == histogram_algorithm::global_atomics)
     chosen.global_sets = multireduce::choose_global_sets(p.m, p.counter_bytes, p.l2_bytes);
   return chosen;
 }
-
-/// Samples bank_trish takes: 1 byte, not bool (whose other byte values are not values).
-template <class T>
-inline constexpr bool bank_trish_sample = sizeof(T) == 1 && !std::is_same_v<T, bool>;
 
 template <class T, class Binning, class Weights, class Counter>
 void run(context& ctx, const char* function, cuda::std::span<const T> samples, const Binning& binning,
@@ -140,8 +151,8 @@ void run(context& ctx, const char* function, cuda::std::span<const T> samples, c
   with_binned_samples(samples.data(), samples.size(), binning, weights, bins.data(), [&](const auto& source) {
     using Source = std::decay_t<decltype(source)>;
     const plan chosen = resolve(function, options.algorithm,
-                                {m, shared_per_bank_sets<Source>(ctx, m), weighted, sizeof(T), sizeof(Counter),
-                                 ctx.properties().l2_cache_bytes});
+                                {m, shared_per_bank_sets<Source>(ctx, m), weighted, one_byte_values<T>, sizeof(T),
+                                 sizeof(Counter), ctx.properties().l2_cache_bytes});
     if (!options.accumulate) SLUICE_CUDA_CHECK(cudaMemsetAsync(bins.data(), 0, bins.size_bytes(), ctx.stream()));
     if (samples.empty()) return;
     switch (chosen.algorithm) {
@@ -150,7 +161,7 @@ void run(context& ctx, const char* function, cuda::std::span<const T> samples, c
         if constexpr (counts_few_bins) return warp_ballot(ctx, samples.data(), samples.size(), binning, m, bins.data());
         break;
       case histogram_algorithm::bank_trish:
-        if constexpr (counts_few_bins && bank_trish_sample<T>)
+        if constexpr (counts_few_bins && one_byte_values<T>)
           return bank_trish(ctx, samples.data(), samples.size(), binning, m, bins.data());
         break;
       case histogram_algorithm::shared_per_bank:
@@ -159,6 +170,10 @@ void run(context& ctx, const char* function, cuda::std::span<const T> samples, c
         return multireduce::global_sets(ctx, source, bins.data(), m, sluice::plus{}, nullptr, chosen.global_sets);
       case histogram_algorithm::sort_based: return sort_based(ctx, source, bins.data(), m);
       case histogram_algorithm::coarse_bins: return coarse_bins(ctx, function, source, bins.data(), m);
+      case histogram_algorithm::byte_counts:
+        if constexpr (!weighted && one_byte_values<T>)
+          return byte_counts(ctx, samples.data(), samples.size(), binning, m, bins.data());
+        break;
     }
     throw invalid_argument(function, "options.algorithm", "is not a histogram_algorithm");
   });

@@ -1,5 +1,5 @@
 // sluice/detail/histogram/tuning.hpp: the histogram family's launch shapes and thresholds, by
-// architecture: automatic's ballot limit and the warp-ballot, BankTRISH, bin-id and coarse-bin shapes
+// architecture: automatic's ballot limit and the warp-ballot, BankTRISH, byte-count and coarse-bin shapes
 // (shared_per_bank and global_atomics are multireduce's kernels, with multireduce's tuning).
 #pragma once
 
@@ -31,6 +31,10 @@ struct sm90_tuning {
   /// per sub-histogram (Eilers App. A). Not measured here.
   static constexpr int bank_trish_threads = 512;
   static constexpr int bank_trish_sets = 64;
+  /// byte_counts: threads per block (32 KiB of counters each) and 16-byte vectors a thread loads before
+  /// counting any (64 bytes in flight per thread). Not measured.
+  static constexpr int byte_counts_threads = 512;
+  static constexpr int byte_counts_vectors = 4;
   /// coarse_bins counts a segment in shared counters when it holds at least this many samples per counter
   /// slot it would clear and flush, by global atomics otherwise. Not measured: a slot costs a shared store
   /// and a shared load, and privatising saves global atomics only where samples outnumber their bins.
