@@ -507,7 +507,7 @@ struct spread_bin {
 TEST_F(Histogram, ByteCountsPastTheByteValues) {
   const std::size_t n = sluice::testing::scaled_size(1000003, 40009);
   for (auto shape : {dist::distribution::uniform, dist::distribution::zipf, dist::distribution::all_equal}) {
-    const auto host = generated<std::uint8_t>(shape, n, 0, n + 11);
+    const auto host = generated<std::uint8_t>(shape, n, 256, n + 11);
     const sluice::device_buffer<std::uint8_t> samples(ctx(), std::span<const std::uint8_t>(host));
     for (std::uint32_t m : {1000u, 1u << 20}) {
       std::vector<std::uint64_t> expected(m, 5);  // the counts already there, accumulated into

@@ -45,26 +45,42 @@ inline constexpr cuda::std::size_t byte_counts_vector_bytes = sizeof(uint4);
 inline constexpr cuda::std::size_t byte_counts_tile_vectors =
     cuda::std::size_t{byte_counts_threads} * byte_counts_vectors;
 
-/// Counts the value of one byte in this lane's column (value v at column[v·32]).
-__device__ __forceinline__ void count_byte(unsigned value, unsigned* column) {
-  atomicAdd(column + value * warp::size, 1u);
+/// A counter's byte offset, value·128 + lane·4: the value's bits (7 to 14) lie above the lane's (2 to 6).
+inline constexpr unsigned byte_counts_value_bits = 0xffu << 7;
+
+/// Adds one to the counter at byte offset `offset` of the counters.
+__device__ __forceinline__ void count_at(unsigned offset, unsigned* counts) {
+  atomicAdd(reinterpret_cast<unsigned*>(reinterpret_cast<char*>(counts) + offset), 1u);
+}
+
+/// Counts byte `Byte` of `word` in this lane's column: its offset from one shift and one three-input
+/// logic operation (the value's bits masked into place, or'ed with the lane's).
+template <int Byte>
+__device__ __forceinline__ void count_byte_of(unsigned word, unsigned lane_offset, unsigned* counts) {
+  constexpr int shift = 8 * Byte - 7;
+  const unsigned moved = shift >= 0 ? word >> shift : word << -shift;
+  count_at((moved & byte_counts_value_bits) | lane_offset, counts);
 }
 
 /// Counts the 16 bytes of a vector in this lane's column.
-__device__ __forceinline__ void count_vector(const uint4& vector, unsigned* column) {
+__device__ __forceinline__ void count_vector(const uint4& vector, unsigned lane_offset, unsigned* counts) {
   const unsigned words[4] = {vector.x, vector.y, vector.z, vector.w};
 #pragma unroll
-  for (int w = 0; w < 4; ++w)
-#pragma unroll
-    for (int k = 0; k < 4; ++k) count_byte((words[w] >> (8 * k)) & 0xffu, column);
+  for (int w = 0; w < 4; ++w) {
+    count_byte_of<0>(words[w], lane_offset, counts);
+    count_byte_of<1>(words[w], lane_offset, counts);
+    count_byte_of<2>(words[w], lane_offset, counts);
+    count_byte_of<3>(words[w], lane_offset, counts);
+  }
 }
 
 /// Block 0 counts the bytes outside the whole vectors: [0, head) and [tail, n), fewer than 16 each.
 __device__ __forceinline__ void count_edge_bytes(const unsigned char* bytes, cuda::std::size_t head,
-                                                 cuda::std::size_t tail, cuda::std::size_t n, unsigned* column) {
+                                                 cuda::std::size_t tail, cuda::std::size_t n, unsigned lane_offset,
+                                                 unsigned* counts) {
   if (blockIdx.x != 0) return;
-  if (threadIdx.x < head) count_byte(bytes[threadIdx.x], column);
-  else if (threadIdx.x - head < n - tail) count_byte(bytes[tail + (threadIdx.x - head)], column);
+  if (threadIdx.x < head) count_byte_of<0>(bytes[threadIdx.x], lane_offset, counts);
+  else if (threadIdx.x - head < n - tail) count_byte_of<0>(bytes[tail + (threadIdx.x - head)], lane_offset, counts);
 }
 
 /// Thread v < 256 adds the block's count of value v, summed over the lanes, to the bin of v.
@@ -93,7 +109,7 @@ __global__ void __launch_bounds__(byte_counts_threads)
   const auto* bytes = reinterpret_cast<const unsigned char*>(samples);
   const auto* vectors = reinterpret_cast<const uint4*>(bytes + head);
   const cuda::std::size_t vector_count = (n - head) / byte_counts_vector_bytes;
-  unsigned* column = counts + warp::lane_id();
+  const unsigned lane_offset = static_cast<unsigned>(warp::lane_id()) * sizeof(unsigned);
   const cuda::std::size_t stride = static_cast<cuda::std::size_t>(gridDim.x) * byte_counts_tile_vectors;
   for (cuda::std::size_t first = blockIdx.x * byte_counts_tile_vectors + threadIdx.x; first < vector_count;
        first += stride) {
@@ -105,9 +121,10 @@ __global__ void __launch_bounds__(byte_counts_threads)
     }
 #pragma unroll
     for (int u = 0; u < byte_counts_vectors; ++u)
-      if (first + static_cast<cuda::std::size_t>(u) * byte_counts_threads < vector_count) count_vector(vector[u], column);
+      if (first + static_cast<cuda::std::size_t>(u) * byte_counts_threads < vector_count)
+        count_vector(vector[u], lane_offset, counts);
   }
-  count_edge_bytes(bytes, head, head + vector_count * byte_counts_vector_bytes, n, column);
+  count_edge_bytes(bytes, head, head + vector_count * byte_counts_vector_bytes, n, lane_offset, counts);
   __syncthreads();
   add_value_counts<T>(counts, bin_of, m, bins);
 }
