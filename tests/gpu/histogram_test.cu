@@ -5,7 +5,8 @@
 // 4- and 8-byte counters, accumulate, poisoned outputs, a count past 2^32, and bad arguments. Past 256
 // bins (the multireduce-based strategies shared_per_bank and global_atomics, and automatic): even,
 // range (splitters searched in global memory) and bin-function histograms up to 2^24 bins, every
-// strategy on the same input, misaligned samples (the one-sample-per-load path). Weighted histograms (int
+// strategy on the same input, misaligned samples (the one-sample-per-load path), range splitters packed
+// into one range cell or spanning the type. Weighted histograms (int
 // and double weights, every strategy that takes them), sort_based across m and sizes, bank_trish and
 // byte_counts on 1-byte samples (every bin count to 256, bin functions past 256 bins for byte_counts,
 // misaligned starts, sizes that are not multiples of a word or a vector), coarse_bins (in every strategy sweep, and across m = 1 … 2^24, five shapes and sizes around its step).
@@ -586,6 +587,48 @@ TEST_F(Histogram, RangePastTheWarpBallotsEveryStrategy) {
           sluice::histogram_range(ctx(), samples.span(), d_levels.span(), bins, {.algorithm = a});
         }, std::string(name_of(a)) + " range, n = " + std::to_string(n) + ", m = " + std::to_string(m));
     }
+}
+
+/// Range cells (core/binning.hpp) on splitters they cannot spread: most splitters packed into one cell
+/// with the rest at the type's ends (int64: the 64-bit keys), and double splitters from −inf to +inf with
+/// a −0.0 splitter and ±0.0 samples; every strategy, m past and below 256.
+TEST_F(Histogram, RangeOnClusteredSplittersEveryStrategy) {
+  const std::size_t n = sluice::testing::scaled_size(200003, 4099);
+  for (std::uint32_t m : {40u, 300u, 5000u}) {
+    std::vector<std::int64_t> levels{std::numeric_limits<std::int64_t>::min() + 1};
+    for (std::uint32_t i = 1; i + 1 < m; ++i) levels.push_back(1000 + 3 * static_cast<std::int64_t>(i));
+    levels.push_back(std::int64_t{1} << 50);
+    levels.push_back(std::numeric_limits<std::int64_t>::max());
+    auto host = generated<std::int64_t>(dist::distribution::uniform, n, 0, n + m);
+    for (std::size_t i = 0; i < n; i += 2) host[i] = 990 + static_cast<std::int64_t>(host[i] % (3 * m + 20));
+    host[0] = std::numeric_limits<std::int64_t>::min();
+    host[1] = std::numeric_limits<std::int64_t>::max();
+    const sluice::device_buffer<std::int64_t> samples(ctx(), std::span<const std::int64_t>(host));
+    const sluice::device_buffer<std::int64_t> d_levels(ctx(), std::span<const std::int64_t>(levels));
+    const auto expected =
+        ref::histogram(std::span<const std::int64_t>(host), ref::range_bins<std::int64_t>(std::span(levels))).counts;
+    for (auto a : strategies_for(m, true))
+      expect_counts<std::uint64_t>(ctx(), m, expected, [&](cuda::std::span<std::uint64_t> bins) {
+        sluice::histogram_range(ctx(), samples.span(), d_levels.span(), bins, {.algorithm = a});
+      }, std::string(name_of(a)) + " clustered i64 range, m = " + std::to_string(m));
+
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<double> reals{-inf, -0.0};
+    for (std::uint32_t i = 2; i + 1 < m; ++i) reals.push_back(std::ldexp(1.0, static_cast<int>(i % 2000) - 1000) + i);
+    std::sort(reals.begin() + 2, reals.end());
+    reals.erase(std::unique(reals.begin(), reals.end()), reals.end());
+    reals.push_back(inf);
+    auto values = floats_with_edges<double>(n, n + 5 * m, -1e300, 1e300);
+    for (std::size_t i = 0; i < n; i += 3) values[i] = i % 2 ? -0.0 : 0.0;
+    const sluice::device_buffer<double> real_samples(ctx(), std::span<const double>(values));
+    const sluice::device_buffer<double> d_reals(ctx(), std::span<const double>(reals));
+    const auto real_expected =
+        ref::histogram(std::span<const double>(values), ref::range_bins<double>(std::span(reals))).counts;
+    for (auto a : strategies_for(static_cast<std::uint32_t>(reals.size() - 1), true))
+      expect_counts<std::uint64_t>(ctx(), reals.size() - 1, real_expected, [&](cuda::std::span<std::uint64_t> bins) {
+        sluice::histogram_range(ctx(), real_samples.span(), d_reals.span(), bins, {.algorithm = a});
+      }, std::string(name_of(a)) + " f64 range over [-inf, inf), m = " + std::to_string(reals.size() - 1));
+  }
 }
 
 TEST_F(Histogram, BinFunctionPastTheWarpBallotsWithMisalignedSamples) {

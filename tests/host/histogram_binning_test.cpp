@@ -2,12 +2,15 @@
 // binnings (reference/histogram.hpp), value by value: even bins over every 8- and 16-bit value, 32- and
 // 64-bit integers at random and on each side of every bin edge (the reciprocal estimate and its
 // correction must give the exact quotient, also for bin counts far past 256), floats with their edge
-// values, range bins by upper bound, and bin functions returning negative or too-large bins.
+// values, range bins by upper bound (directly, and through range cells of 2 to 2^16 cells over spread-out,
+// clustered and type-spanning splitters, zeros of either sign, infinities and NaN), and bin functions
+// returning negative or too-large bins.
 #include <sluice/core/binning.hpp>
 #include <sluice/reference/histogram.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -147,6 +150,86 @@ TEST(HistogramBinning, RangeBinsAreTheUpperBound) {
   for (double x : {-2.0, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 2.0, 3.0, std::nan(""),
                    std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()})
     EXPECT_EQ(lookup(x), oracle_bin(oracle, x)) << "x = " << x;
+}
+
+/// The range cells of `levels`, built serially with the device kernel's two functions, and their lookup.
+template <class T>
+struct host_range_cells {
+  std::vector<std::uint32_t> counts;
+  h::range_cell_lookup<T> lookup;
+
+  host_range_cells(const std::vector<T>& levels, unsigned cells_log2) {
+    const auto count = static_cast<std::uint32_t>(levels.size());
+    const h::range_cell_plan<T> plan = h::plan_range_cells(levels.data(), count, cells_log2);
+    for (std::uint32_t cell = 0; cell <= (1u << cells_log2); ++cell)
+      counts.push_back(h::range_cell_count(levels.data(), count, plan, cell, cells_log2));
+    lookup = {levels.data(), count, levels.front(), levels.back(), counts.data(), plan.first_key, plan.shift};
+  }
+};
+
+template <class T>
+void expect_range_cells_match(const std::vector<T>& levels, const std::vector<T>& samples, const char* what) {
+  const ref::range_bins<T> oracle{std::span<const T>(levels)};
+  for (unsigned cells_log2 : {1u, 4u, 8u, 16u}) {
+    const host_range_cells<T> cells(levels, cells_log2);
+    for (std::uint32_t c = 0; c < (1u << cells_log2); ++c) ASSERT_LE(cells.counts[c], cells.counts[c + 1]) << what;
+    for (T x : samples)
+      ASSERT_EQ(cells.lookup(x), oracle_bin(oracle, x)) << what << ": x = " << +x << ", 2^" << cells_log2 << " cells";
+  }
+}
+
+/// Splitters and samples: every splitter, its neighbours, and random values past both ends.
+template <class T>
+std::vector<T> around(const std::vector<T>& levels, std::mt19937_64& rng, std::size_t random_count) {
+  std::vector<T> v;
+  for (T s : levels) {
+    v.push_back(s);
+    if constexpr (std::is_floating_point_v<T>) {
+      v.push_back(std::nextafter(s, -std::numeric_limits<T>::infinity()));
+      v.push_back(std::nextafter(s, std::numeric_limits<T>::infinity()));
+    } else {
+      if (s != std::numeric_limits<T>::min()) v.push_back(static_cast<T>(s - 1));
+      if (s != std::numeric_limits<T>::max()) v.push_back(static_cast<T>(s + 1));
+    }
+  }
+  const double low = static_cast<double>(levels.front()), high = static_cast<double>(levels.back());
+  std::uniform_real_distribution<double> draw(low - (high - low) / 4, high + (high - low) / 4);
+  for (std::size_t i = 0; i < random_count; ++i) {
+    const double x = std::clamp(draw(rng), static_cast<double>(std::numeric_limits<T>::lowest()),
+                                static_cast<double>(std::numeric_limits<T>::max()));
+    v.push_back(static_cast<T>(x));
+  }
+  return v;
+}
+
+TEST(HistogramBinning, RangeCellsAreTheUpperBound) {
+  std::mt19937_64 rng(5);
+  // spread-out, clustered (a few wide gaps, most splitters in one cell) and at the type's ends
+  for (std::uint32_t bins : {1u, 2u, 31u, 256u, 4096u}) {
+    std::vector<std::int32_t> spread, clustered;
+    std::int32_t next = -100000, close = 7;
+    for (std::uint32_t i = 0; i <= bins; ++i) {
+      spread.push_back(next += 1 + static_cast<std::int32_t>(rng() % 60));
+      clustered.push_back(i + 2 == bins + 1 ? 1 << 30 : i + 1 == bins + 1 ? std::numeric_limits<std::int32_t>::max()
+                                                                         : close++);
+    }
+    if (bins == 1) clustered = {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
+    std::sort(clustered.begin(), clustered.end());
+    expect_range_cells_match(spread, around(spread, rng, 2000), "spread int32");
+    expect_range_cells_match(clustered, around(clustered, rng, 2000), "clustered int32");
+  }
+  const std::vector<std::uint64_t> wide{0, 1, 1u << 20, std::uint64_t{1} << 40, ~std::uint64_t{0} - 1, ~std::uint64_t{0}};
+  expect_range_cells_match(wide, around(wide, rng, 2000), "uint64 to the top");
+  const std::vector<std::int8_t> bytes{-128, -3, 0, 5, 127};
+  expect_range_cells_match(bytes, around(bytes, rng, 200), "int8");
+  // floats: a zero splitter, equal to −0.0 samples; tiny and huge magnitudes; infinities as splitters
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> reals{-inf, -1e300, -1.0, -1e-300, 0.0, 1e-310, 0.5, 2.0, 1e300, inf};
+  auto samples = around(reals, rng, 2000);
+  samples.insert(samples.end(), {-0.0, 0.0, std::nan(""), -std::nan(""), 1e-320, -1e-320});
+  expect_range_cells_match(reals, samples, "double");
+  const std::vector<float> negative_zero{-2.0f, -0.0f, 3.0f};
+  expect_range_cells_match(negative_zero, {-2.0f, -1.0f, -0.0f, 0.0f, 1.0f, 3.0f, -3.0f}, "float, -0.0 splitter");
 }
 
 struct signed_id {

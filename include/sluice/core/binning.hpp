@@ -16,7 +16,10 @@
 //                  and no contraction possible, so the device gives the host's bits).
 //   range_binning  splitters s_0 < … < s_m staged in shared memory (m ≤ 256; global_range_binning
 //                  searches them in global memory beyond); x in [s_0, s_m) goes to the bin whose interval
-//                  holds it (upper bound by binary search, ⌈log2(m + 1)⌉ steps).
+//                  holds it (upper bound by binary search, ⌈log2(m + 1)⌉ steps). Searched in global memory,
+//                  integer and floating-point splitters come with range cells: their keys' span cut into
+//                  2^c equal cells, each knowing how many splitters lie at or below its first key, so the
+//                  search runs over the splitters of x's cell alone (one or two for spread-out splitters).
 //   functor_binning any device functor returning an integer bin; negative or ≥ m is out of range.
 // NaN compares false, so it is out of range for even and range bins. The lookups are host-and-device
 // code: the CPU backend runs the same ones, and host tests compare them with the oracle value by value.
@@ -24,7 +27,9 @@
 
 #include <sluice/core/config.hpp>
 #include <sluice/core/labels.hpp>
+#include <sluice/core/radix_key.hpp>
 
+#include <cuda/std/bit>
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
@@ -88,7 +93,112 @@ struct even_binning {
   }
 };
 
-/// Splitters s_0 < … < s_m (levels = m + 1 of them, at most max_levels) in device memory.
+/// The index of the first of levels[first, first + length) above x, or first + length: the upper bound.
+template <class T>
+SLUICE_HOST_DEVICE cuda::std::uint32_t upper_bound_in(const T* levels, cuda::std::uint32_t first,
+                                                      cuda::std::uint32_t length, T x) {
+  while (length > 0) {
+    const cuda::std::uint32_t half = length / 2;
+    if (x < levels[first + half]) {
+      length = half;
+    } else {
+      first += half + 1;
+      length -= half + 1;
+    }
+  }
+  return first;
+}
+
+/// Splitter types whose order has a key (radix_key.hpp: integers and float / double, not bool).
+template <class T>
+inline constexpr bool has_range_cells = radix_key<T>;
+
+/// The key range cells cut: radix_word of x widened to 32 bits at least, zeros made +0.0 so that −0.0
+/// and +0.0, equal as values, share a key.
+template <class T>
+using cell_key_t = cuda::std::conditional_t<sizeof(T) <= 4, cuda::std::uint32_t, cuda::std::uint64_t>;
+template <class T>
+SLUICE_HOST_DEVICE cell_key_t<T> cell_key(T x) {
+  if constexpr (cuda::std::is_floating_point_v<T>) x = x == T(0) ? T(0) : x;
+  return static_cast<cell_key_t<T>>(radix_word(x));
+}
+
+/// The range cells of splitters s_0 … s_m, built on the device (detail/histogram/range_cells.cuh) into
+/// words[0, range_cell_words(c)): a header (s_0's key, the shift; 64 bits each), then 2^c + 1 counts.
+/// Cell j holds the keys k with (k − key(s_0)) >> shift = j; its count is the number of splitters whose
+/// key is at most the cell's first key, so the upper bound of any x in cell j lies between count j and
+/// count j + 1.
+inline constexpr cuda::std::uint32_t range_cell_header_words = 4;
+[[nodiscard]] constexpr cuda::std::size_t range_cell_words(unsigned cells_log2) {
+  return range_cell_header_words + (cuda::std::size_t{1} << cells_log2) + 1;
+}
+
+/// Where the cells of splitters s_0 … s_m start and how wide they are: s_0's key and the fewest bits that
+/// bring the keys' span key(s_m) − key(s_0) below 2^cells_log2 (0 when s_m is not above s_0).
+template <class T>
+struct range_cell_plan {
+  cell_key_t<T> first_key;
+  cell_key_t<T> span;
+  cuda::std::uint32_t shift;
+};
+template <class T>
+SLUICE_HOST_DEVICE range_cell_plan<T> plan_range_cells(const T* splitters, cuda::std::uint32_t levels,
+                                                       unsigned cells_log2) {
+  const cell_key_t<T> first = cell_key(splitters[0]);
+  const cell_key_t<T> last = cell_key(splitters[levels - 1]);
+  const cell_key_t<T> span = last > first ? static_cast<cell_key_t<T>>(last - first) : cell_key_t<T>{0};
+  const auto bits = static_cast<unsigned>(cuda::std::bit_width(span));
+  return {first, span, bits > cells_log2 ? bits - cells_log2 : 0u};
+}
+
+/// Cell `cell`'s count (0 ≤ cell ≤ 2^cells_log2): the splitters whose key is at most the cell's first
+/// key, by binary search over their keys; past the span, and for the last entry, all of them.
+template <class T>
+SLUICE_HOST_DEVICE cuda::std::uint32_t range_cell_count(const T* splitters, cuda::std::uint32_t levels,
+                                                        const range_cell_plan<T>& plan, cuda::std::uint32_t cell,
+                                                        unsigned cells_log2) {
+  using key = cell_key_t<T>;
+  if (cell >= (cuda::std::uint32_t{1} << cells_log2)) return levels;
+  const auto offset = static_cast<key>(key{cell} << plan.shift);  // cell < 2^c and shift ≤ width − c: no overflow
+  if (offset > plan.span) return levels;
+  const auto bound = static_cast<key>(plan.first_key + offset);
+  cuda::std::uint32_t first = 0;
+  cuda::std::uint32_t length = levels;
+  while (length > 0) {
+    const cuda::std::uint32_t half = length / 2;
+    if (bound < cell_key(splitters[first + half])) {
+      length = half;
+    } else {
+      first += half + 1;
+      length -= half + 1;
+    }
+  }
+  return first;
+}
+
+/// The bin of x among splitters in global memory, through their range cells: the range check against
+/// s_0 and s_m (held in registers), x's cell, then the upper bound among that cell's splitters alone.
+template <class T>
+struct range_cell_lookup {
+  const T* levels;
+  cuda::std::uint32_t count;
+  T lowest;   ///< s_0
+  T highest;  ///< s_m
+  const cuda::std::uint32_t* counts;
+  cell_key_t<T> first_key;
+  cuda::std::uint32_t shift;
+
+  SLUICE_HOST_DEVICE cuda::std::uint32_t operator()(T x) const {
+    if (!(lowest <= x && x < highest)) return out_of_range;
+    const auto cell = static_cast<cuda::std::uint32_t>((cell_key(x) - first_key) >> shift);
+    const cuda::std::uint32_t first = counts[cell];
+    const cuda::std::uint32_t end = counts[cell + 1];
+    return upper_bound_in(levels, first, end > first ? end - first : 0u, x) - 1;  // unsorted splitters: ≥ m or 2^32 − 1
+  }
+};
+
+/// Splitters s_0 < … < s_m (levels = m + 1 of them, at most max_levels) in device memory, and their range
+/// cells when the pair kernels search them in global memory (binned_samples.cuh's unstaged).
 template <class T>
 struct range_binning {
   static constexpr cuda::std::uint32_t max_levels = 257;  // staged in shared memory up to m = 256
@@ -102,23 +212,13 @@ struct range_binning {
     /// The bin whose interval [s_b, s_{b+1}) holds x: one less than the first splitter above x.
     SLUICE_HOST_DEVICE cuda::std::uint32_t operator()(T x) const {
       if (!(levels[0] <= x && x < levels[count - 1])) return out_of_range;
-      cuda::std::uint32_t first = 0;
-      cuda::std::uint32_t length = count;
-      while (length > 0) {
-        const cuda::std::uint32_t half = length / 2;
-        if (x < levels[first + half]) {
-          length = half;
-        } else {
-          first += half + 1;
-          length -= half + 1;
-        }
-      }
-      return first - 1;
+      return upper_bound_in(levels, 0u, count, x) - 1;
     }
   };
 
   const T* splitters;
   cuda::std::uint32_t levels;
+  const cuda::std::uint32_t* cells = nullptr;  ///< range_cell_words of them; null where has_range_cells<T> is false
 
   /// Copies the splitters into the block's shared memory (all `threads` threads call it; the caller
   /// synchronises the block after it).
@@ -128,17 +228,34 @@ struct range_binning {
   }
 };
 
-/// More than range_binning::max_levels splitters (m > 256): searched where they are, in global memory
-/// (cached), as CUB does for any m. A type of its own, so that the staged lookup keeps its shared-memory
-/// loads (a pointer that may be either costs the warp-ballot kernels registers and spills).
+/// Splitters searched where they are, in global memory (cached): more than range_binning::max_levels of
+/// them (m > 256), or any m in the pair kernels. Through their range cells where the type has keys (a
+/// search over x's cell, not all m + 1 splitters, as CUB does for any m). A type of its own, so that the
+/// staged lookup keeps its shared-memory loads (a pointer that may be either costs the warp-ballot
+/// kernels registers and spills).
 template <class T>
 struct global_range_binning {
   using shared = nothing_shared;
 
   const T* splitters;
   cuda::std::uint32_t levels;
+  const cuda::std::uint32_t* cells = nullptr;  ///< as range_binning's
 
-  SLUICE_DEVICE typename range_binning<T>::lookup stage(shared&, unsigned, unsigned) const { return {splitters, levels}; }
+  /// Each thread reads s_0, s_m and the cells' header once.
+  SLUICE_DEVICE auto stage(shared&, unsigned, unsigned) const {
+    if constexpr (has_range_cells<T>) {
+      const auto* header = reinterpret_cast<const cuda::std::uint64_t*>(cells);
+      return range_cell_lookup<T>{splitters,
+                                  levels,
+                                  splitters[0],
+                                  splitters[levels - 1],
+                                  cells + range_cell_header_words,
+                                  static_cast<cell_key_t<T>>(header[0]),
+                                  static_cast<cuda::std::uint32_t>(header[1])};
+    } else {
+      return typename range_binning<T>::lookup{splitters, levels};
+    }
+  }
 };
 
 /// A caller's bin function: bin_of(x) returns an integer; negative or ≥ bins is out of range.

@@ -114,17 +114,17 @@ struct binned_samples {
   }
 };
 
-/// The binning the pair kernels use: range bins search their splitters in global memory (cached) here.
-/// Staging them in shared memory inside the pair reader, as the warp ballots do, makes nvcc 13 for sm_90
-/// emit a load from the immediate address 0 that ptxas rejects ("Immediate addresses allowed only for
-/// .local state space"); to revisit, as staged splitters are what beats CUB's HistogramRange.
+/// The binning the pair kernels use: range bins search their splitters in global memory (cached) here,
+/// through their range cells (binning.hpp). Staging them in shared memory inside the pair reader, as the
+/// warp ballots do, makes nvcc 13 for sm_90 emit a load from the immediate address 0 that ptxas rejects
+/// ("Immediate addresses allowed only for .local state space").
 template <class Binning>
 [[nodiscard]] const Binning& unstaged(const Binning& binning) {
   return binning;
 }
 template <class T>
 [[nodiscard]] global_range_binning<T> unstaged(const range_binning<T>& binning) {
-  return {binning.splitters, binning.levels};
+  return {binning.splitters, binning.levels, binning.cells};
 }
 
 /// Calls run(source) with the fast source when the samples and weights are aligned to their 4-element

@@ -6,11 +6,13 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/core/span.hpp>
 #include <sluice/detail/histogram/bank_trish.cuh>
 #include <sluice/detail/histogram/binned_samples.cuh>
 #include <sluice/detail/histogram/byte_counts.cuh>
 #include <sluice/detail/histogram/coarse_bins.cuh>
+#include <sluice/detail/histogram/range_cells.cuh>
 #include <sluice/detail/histogram/sort_based.cuh>
 #include <sluice/detail/histogram/tuning.hpp>
 #include <sluice/detail/histogram/warp_ballot.cuh>
@@ -198,9 +200,13 @@ void range(context& ctx, const char* function, cuda::std::span<const T> samples,
                            "has " + std::to_string(splitters.size()) + " entries: bins has " +
                                std::to_string(bins.size()) + " bins, which need " + std::to_string(bins.size() + 1));
   const auto levels = static_cast<std::uint32_t>(splitters.size());
+  // range cells for the searches in global memory (the pair kernels', and any past 256 bins)
+  auto device = ctx.activate();
+  const scratch<std::uint32_t> cells(ctx, has_range_cells<T> ? range_cell_words(range_cells_log2(levels)) : 0);
+  if constexpr (has_range_cells<T>) build_range_cells(ctx, splitters.data(), levels, cells.get());
   if (levels <= range_binning<T>::max_levels)
-    run(ctx, function, samples, range_binning<T>{splitters.data(), levels}, weights, bins, options);
-  else run(ctx, function, samples, global_range_binning<T>{splitters.data(), levels}, weights, bins, options);
+    run(ctx, function, samples, range_binning<T>{splitters.data(), levels, cells.get()}, weights, bins, options);
+  else run(ctx, function, samples, global_range_binning<T>{splitters.data(), levels, cells.get()}, weights, bins, options);
 }
 
 template <class T, class BinOf, class Weights, class Counter>

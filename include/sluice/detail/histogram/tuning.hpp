@@ -35,6 +35,10 @@ struct sm90_tuning {
   /// counting any (64 bytes in flight per thread). Not measured.
   static constexpr int byte_counts_threads = 512;
   static constexpr int byte_counts_vectors = 4;
+  /// Range cells (range_cells.cuh): 2^c cells for m bins, c = bit_width(m) within these bounds (1 KiB to
+  /// 256 KiB of counts). Not measured.
+  static constexpr unsigned range_cells_min_log2 = 8;
+  static constexpr unsigned range_cells_max_log2 = 16;
   /// coarse_bins counts a segment in shared counters when it holds at least this many samples per counter
   /// slot it would clear and flush, by global atomics otherwise. Not measured: a slot costs a shared store
   /// and a shared load, and privatising saves global atomics only where samples outnumber their bins.
