@@ -1,9 +1,10 @@
 // sluice/detail/scatter/scatter.cuh: out[indices[i]] = values[i] (Eilers Alg 2.1 and 3.3) with the two
 // answers to duplicate destinations, and the strict-mode index check.
 //
-//   any_writer:  one pass; indices and values read as coalesced 16-byte chunks, each value stored at
-//                its index. With duplicates, whichever store lands last wins (Eilers §3.3: the GPU's
-//                natural, arbitrary winner). Traffic: n indices + n values read, n scattered stores.
+//   any_writer:  one pass; indices and values read warp-striped (32 consecutive elements per load
+//                instruction), each value stored at its index. With duplicates, whichever store lands
+//                last wins (Eilers §3.3: the GPU's natural, arbitrary winner). Traffic: n indices + n
+//                values read, n scattered stores.
 //   last_writer: Eilers' strict scatter (§1.2: the largest source position wins), in two passes:
 //                claim:  claims[indices[i]] = max(claims[·], i + 1) by atomicMax (fire-and-forget
 //                        reductions, claims zeroed first);
@@ -21,47 +22,41 @@
 
 namespace sluice::detail::scatter {
 
-/// Fast: indices 16-byte aligned, values and out aligned to chunk_alignment<T, V> (chunks.cuh): a chunk
-/// of values arrives as vector loads and each value leaves in one store.
+/// any_writer, warp-striped: a warp's step is elements_per_thread runs of 32 consecutive positions, lane l
+/// taking position l of each run, so every load instruction of a warp reads 32 consecutive elements and,
+/// where the indices are ordered, every store writes 32 consecutive slots. (In chunk order, lane l holding
+/// positions 4l … 4l + 3, each store instruction touched every sector of 512 bytes for a quarter of it:
+/// 0.90× thrust::scatter on identity indices, docs/perf-notes.md.) Fast: out aligned for one-instruction
+/// stores (chunks.cuh's store_element).
 template <bool Fast, class T, class I>
 __global__ void __launch_bounds__(block_threads)
     scatter_any_writer_kernel(const T* __restrict__ values, const I* __restrict__ indices, T* __restrict__ out,
                               cuda::std::size_t n, cuda::std::size_t out_size, unsigned long long* skipped) {
-  constexpr int V = chunk_width<I, Fast>;
-  constexpr int unroll = elements_per_thread / V;
-  const auto walk = chunk_walk<V, unroll>::of(n, block_threads);
+  constexpr int items = elements_per_thread;
+  constexpr cuda::std::size_t step_elements = cuda::std::size_t{items} * warp::size;
+  constexpr cuda::std::size_t block_warps = block_threads / warp::size;
+  const cuda::std::size_t warps = cuda::std::size_t{gridDim.x} * block_warps;
+  const cuda::std::size_t warp_index = blockIdx.x * block_warps + threadIdx.x / warp::size;
   unsigned long long invalid = 0;
-  for (cuda::std::size_t base = walk.first; base < walk.chunks; base += walk.step()) {
-    chunk<I, V> index[unroll];
-    load_index_chunks(indices, walk, base, index);
-    chunk<T, V> value[unroll];
+  for (cuda::std::size_t first = warp_index * step_elements + static_cast<cuda::std::size_t>(warp::lane_id());
+       first < n; first += warps * step_elements) {
+    I index[items];
+    T value[items];
 #pragma unroll
-    for (int u = 0; u < unroll; ++u) {
-      if (!walk.has(base, u)) continue;
-      const T* from = values + walk.chunk_of(base, u) * V;
-      if constexpr (Fast) {
-        value[u] = *reinterpret_cast<const chunk<T, V>*>(from);
-      } else {
-#pragma unroll
-        for (int j = 0; j < V; ++j) value[u].v[j] = from[j];
+    for (int k = 0; k < items; ++k) {
+      const cuda::std::size_t i = first + static_cast<cuda::std::size_t>(k) * warp::size;
+      if (i < n) {
+        index[k] = indices[i];
+        value[k] = values[i];
       }
     }
 #pragma unroll
-    for (int u = 0; u < unroll; ++u) {
-      if (!walk.has(base, u)) continue;
-#pragma unroll
-      for (int j = 0; j < V; ++j) {
-        if (in_range(index[u].v[j], out_size))
-          store_element<Fast>(out + static_cast<cuda::std::size_t>(index[u].v[j]), value[u].v[j]);
-        else ++invalid;
-      }
+    for (int k = 0; k < items; ++k) {
+      const cuda::std::size_t i = first + static_cast<cuda::std::size_t>(k) * warp::size;
+      if (i >= n) continue;
+      if (in_range(index[k], out_size)) store_element<Fast>(out + static_cast<cuda::std::size_t>(index[k]), value[k]);
+      else ++invalid;
     }
-  }
-  if (walk.has_tail()) {
-    const cuda::std::size_t i = walk.tail();
-    const I index = indices[i];
-    if (in_range(index, out_size)) store_element<Fast>(out + static_cast<cuda::std::size_t>(index), values[i]);
-    else ++invalid;
   }
   add_warp_total(invalid, skipped);
 }
