@@ -95,13 +95,17 @@ TEST(ModelCountsSelect, SelectIfAndStablePartition) {
   EXPECT_EQ(scatter.plan.shared_bytes, 64u);  // ptxas: 64 bytes smem
   EXPECT_DOUBLE_EQ(scatter[op::g], 1.5 * n);   // everything read, half written
   EXPECT_DOUBLE_EQ(scatter[op::v], n);         // a ballot an element
-  // stable_partition: the counting pass first, 384 × 12 tiles, every element written.
+  // stable_partition: the counting pass over the same 384 × 12 tiles (one 8-byte count a tile), CUB's
+  // scan of the counts (two launches), then the scatter, which writes every element and looks nothing up.
   const algorithm_model partition = classify_scatter(p, {n28, 4, 0.5, true, 0}, ptxas_registers());
   EXPECT_EQ(launches(partition), 4u);
-  EXPECT_DOUBLE_EQ(kernel(partition, "count")[op::g], n);
+  const double tiles = 58255;  // ⌈2^28 / 4608⌉
+  EXPECT_EQ(kernel(partition, "count").plan.blocks, 58255u);
+  EXPECT_DOUBLE_EQ(kernel(partition, "count")[op::g], n + 2 * tiles);
   const kernel_model& split = kernel(partition, "partition_scatter");
-  EXPECT_EQ(split.plan.blocks, 58255u);  // ⌈2^28 / 4608⌉
+  EXPECT_EQ(split.plan.blocks, 58255u);
   EXPECT_DOUBLE_EQ(split[op::g], 2 * n);
+  EXPECT_DOUBLE_EQ(split[op::l2], 4 * tiles);  // its prefix and the totals, no look-back
   // 56 registers × 384 threads: three blocks an SM (tuning.hpp's comment, ptxas).
   const estimate e = evaluate(p, select);
   EXPECT_EQ(e.kernels[1].residency->blocks_per_sm, 3);

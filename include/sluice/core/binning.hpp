@@ -93,13 +93,14 @@ struct even_binning {
   }
 };
 
-/// The index of the first of levels[first, first + length) above x, or first + length: the upper bound.
-template <class T>
-SLUICE_HOST_DEVICE cuda::std::uint32_t upper_bound_in(const T* levels, cuda::std::uint32_t first,
-                                                      cuda::std::uint32_t length, T x) {
+/// The index of the first of levels[first, first + length) for which above(level) holds, or
+/// first + length (`above` false then true along the levels): a binary search.
+template <class T, class Above>
+SLUICE_HOST_DEVICE cuda::std::uint32_t first_above(const T* levels, cuda::std::uint32_t first,
+                                                   cuda::std::uint32_t length, Above above) {
   while (length > 0) {
     const cuda::std::uint32_t half = length / 2;
-    if (x < levels[first + half]) {
+    if (above(levels[first + half])) {
       length = half;
     } else {
       first += half + 1;
@@ -107,6 +108,13 @@ SLUICE_HOST_DEVICE cuda::std::uint32_t upper_bound_in(const T* levels, cuda::std
     }
   }
   return first;
+}
+
+/// The index of the first of levels[first, first + length) above x, or first + length: the upper bound.
+template <class T>
+SLUICE_HOST_DEVICE cuda::std::uint32_t upper_bound_in(const T* levels, cuda::std::uint32_t first,
+                                                      cuda::std::uint32_t length, T x) {
+  return first_above(levels, first, length, [x](const T& level) { return x < level; });
 }
 
 /// Splitter types whose order has a key (radix_key.hpp: integers and float / double, not bool).
@@ -162,18 +170,7 @@ SLUICE_HOST_DEVICE cuda::std::uint32_t range_cell_count(const T* splitters, cuda
   const auto offset = static_cast<key>(key{cell} << plan.shift);  // cell < 2^c and shift ≤ width − c: no overflow
   if (offset > plan.span) return levels;
   const auto bound = static_cast<key>(plan.first_key + offset);
-  cuda::std::uint32_t first = 0;
-  cuda::std::uint32_t length = levels;
-  while (length > 0) {
-    const cuda::std::uint32_t half = length / 2;
-    if (bound < cell_key(splitters[first + half])) {
-      length = half;
-    } else {
-      first += half + 1;
-      length -= half + 1;
-    }
-  }
-  return first;
+  return first_above(splitters, 0u, levels, [bound](const T& splitter) { return bound < cell_key(splitter); });
 }
 
 /// The bin of x among splitters in global memory, through their range cells: the range check against

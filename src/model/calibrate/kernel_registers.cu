@@ -121,11 +121,13 @@ void add_select(register_table& table) {
   using classes = sel::value_classes<std::uint32_t, sel::predicate_class_of<is_odd, Partition>>;
   constexpr int classes_count = Partition ? 2 : 1;
   using tuning = sel::default_scatter_tuning<std::uint32_t, classes_count>;
-  using status = decltype(sluice::detail::scan::make_tile_status<sel::class_counts<std::uint32_t, 1>>(nullptr, 0));
+  using status = std::conditional_t<Partition, sel::known_prefixes<1>,
+                                    decltype(sluice::detail::scan::make_tile_status<sel::class_counts<std::uint32_t, 1>>(
+                                        nullptr, 0))>;
   add(table, select_kernel_key(Partition ? "partition_scatter" : "scatter", 4),
       sel::classify_scatter_kernel<tuning, 1, classes_count, std::uint32_t, std::uint32_t, classes, status>);
   if constexpr (Partition)
-    add(table, select_kernel_key("count", 4), sel::count_classes_kernel<sel::tuning::count_threads, 1, std::uint32_t, classes>);
+    add(table, select_kernel_key("count", 4), sel::count_tile_classes_kernel<tuning, 1, std::uint32_t, classes>);
 }
 
 // The host-side copies of device constants that the counts use (families.hpp) agree with the kernels'.

@@ -15,8 +15,13 @@
 //              before it (32-bit, segment-local);
 //   reduce:    the warps' counts meet in shared memory (one barrier), giving each warp its offset in
 //              the tile and the tile's counts;
-//   look back: warp 0 publishes the tile's counts and looks back for the counts before the tile
-//              (decoupled look-back, scan/look_back.cuh; a second barrier hands them to the block);
+//   look back: select: warp 0 publishes the tile's counts and looks back for the counts before the tile
+//              (decoupled look-back, scan/look_back.cuh; a second barrier hands them to the block).
+//              Partitions count first anyway (for the totals), so they count per tile (reduce, then
+//              scan: count_tile_classes_kernel, a device scan of the tile counts) and each tile reads
+//              the counts before it: no look-back, no wait on the tiles before (DTU §4.5's
+//              reduce-then-scan; the look-back's waits at the block barrier cost the partition half its
+//              cycles, docs/perf-notes.md);
 //   scatter:   every thread stores its kept elements straight from registers. Within a row of a warp
 //              the elements of one class have consecutive destinations, so each store instruction
 //              writes contiguous runs; nothing is staged in shared memory.
@@ -25,7 +30,7 @@
 // "Issue 3: select against CUB's agent").
 //
 // Traffic: select reads the input once and writes the kept elements; partitions add one counting
-// pass over the input. Work O(n). Stable by construction.
+// pass over the input and a scan of one count per class and tile. Work O(n). Stable by construction.
 #pragma once
 
 #include <sluice/detail/scan/look_back.cuh>
@@ -146,32 +151,11 @@ struct run_head_classes {
   }
 };
 
-/// Counts the elements of each class 0..Kept−1 into totals[0..Kept) (zeroed by the caller).
-template <int Threads, int Kept, class T, class Classifier>
-__global__ void __launch_bounds__(Threads)
-    count_classes_kernel(const T* in, Classifier classifier, cuda::std::size_t n, unsigned long long* totals) {
-  using block_reduce = cub::BlockReduce<unsigned long long, Threads>;
-  __shared__ typename block_reduce::TempStorage temp;
-  unsigned long long mine[Kept] = {};
-  for (cuda::std::size_t i = blockIdx.x * cuda::std::size_t{Threads} + threadIdx.x; i < n;
-       i += cuda::std::size_t{gridDim.x} * Threads) {
-    const int c = classifier(in[i]);
-#pragma unroll
-    for (int k = 0; k < Kept; ++k) mine[k] += c == k;
-  }
-#pragma unroll
-  for (int k = 0; k < Kept; ++k) {
-    const unsigned long long block_total = block_reduce(temp).Sum(mine[k]);
-    __syncthreads();
-    if (threadIdx.x == 0 && block_total) atomicAdd(totals + k, block_total);
-  }
-}
-
 // ---- the classify-scatter pass ------------------------------------------------------------------------
 
-/// What one pass reads and writes. `totals` (device, Kept entries) are the class sizes, needed when
-/// Classes > Kept (a partition: the last class goes after all the others; out has n elements); select
-/// passes Classes == Kept == 1, drops the rest, writes at most out_size elements and the number kept to
+/// What one pass reads and writes. A partition (Classes > Kept: the last class goes after all the others;
+/// out has n elements) leaves count_out to the dispatch (the scan's last entry); select passes
+/// Classes == Kept == 1, drops the rest, writes at most out_size elements and the number kept to
 /// count_out (if not null).
 template <class T, class Classifier>
 struct scatter_io {
@@ -180,9 +164,43 @@ struct scatter_io {
   cuda::std::size_t out_size;
   cuda::std::size_t n;
   Classifier classifier;
-  const unsigned long long* totals;
   cuda::std::size_t* count_out;
 };
+
+/// The partitions' tile prefixes, known before the scatter pass (reduce, then scan): inclusive[t] holds
+/// the kept classes' counts of tiles 0 … t (a scan of the counting pass's per-tile counts, 64-bit so that
+/// the last entry is also the class sizes the caller receives), so a tile reads the counts before it
+/// instead of looking back.
+template <int Kept>
+struct known_prefixes {
+  using counts = class_counts<unsigned long long, Kept>;
+  const counts* inclusive;
+  cuda::std::size_t tiles;
+
+  /// The counts of the tiles before `tile` and of all tiles, in the pass's count type.
+  template <class Count>
+  [[nodiscard]] __device__ class_counts<Count, Kept> before(cuda::std::size_t tile) const {
+    return narrowed<Count>(tile == 0 ? counts{} : inclusive[tile - 1]);
+  }
+  template <class Count>
+  [[nodiscard]] __device__ class_counts<Count, Kept> totals() const {
+    return narrowed<Count>(inclusive[tiles - 1]);
+  }
+
+ private:
+  template <class Count>
+  __device__ static class_counts<Count, Kept> narrowed(const counts& wide) {
+    class_counts<Count, Kept> r;
+#pragma unroll
+    for (int k = 0; k < Kept; ++k) r.c[k] = static_cast<Count>(wide.c[k]);
+    return r;
+  }
+};
+
+template <class Status>
+inline constexpr bool prefixes_known = false;
+template <int Kept>
+inline constexpr bool prefixes_known<known_prefixes<Kept>> = true;
 
 template <class Tuning, class Count, int Kept>
 struct scatter_shared {
@@ -235,8 +253,58 @@ __device__ __forceinline__ void rank_in_warp(const int (&classes)[Items], int (&
   }
 }
 
-/// One tile: load, classify and rank in registers, add up the warps, look back, scatter. `valid` =
-/// the tile's elements (Tuning::tile unless it is the last).
+/// Loads a warp's segment of the tile at `offset` and classifies it; items past `warp_valid` are dropped.
+template <bool Full, int Items, class T, class Classifier>
+__device__ __forceinline__ void load_and_classify(const T* in, const Classifier& classifier, cuda::std::size_t offset,
+                                                  cuda::std::size_t segment, int warp_valid, T (&values)[Items],
+                                                  int (&classes)[Items]) {
+  load_warp_striped<Full>(in + segment, warp_valid, in + offset, values);
+  classifier.template classify_warp<Items>(segment, warp_valid, values, classes);
+  if constexpr (!Full) {
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+      if (warp::size * j + warp::lane_id() >= warp_valid) classes[j] = dropped;
+  }
+}
+
+/// The partitions' counting pass: block t counts scatter tile t's elements of each kept class into
+/// tile_counts[t], loading and classifying exactly as the scatter pass does (all items in flight).
+template <class Tuning, int Kept, class T, class Classifier>
+__global__ void __launch_bounds__(Tuning::threads)
+    count_tile_classes_kernel(const T* __restrict__ in, cuda::std::size_t n, Classifier classifier,
+                              class_counts<unsigned long long, Kept>* __restrict__ tile_counts) {
+  __shared__ int warp_counts[Kept][Tuning::warps];
+  constexpr int items = Tuning::items;
+  constexpr int tile_elements = Tuning::tile;
+  constexpr int warp_items = Tuning::warp_items;
+  const int warp_index = static_cast<int>(threadIdx.x) / warp::size;
+  const cuda::std::size_t offset = cuda::std::size_t{blockIdx.x} * tile_elements;
+  const int valid = static_cast<int>(cuda::std::min<cuda::std::size_t>(n - offset, tile_elements));
+  const int warp_first = warp_index * warp_items;
+  const int warp_valid = cuda::std::min(cuda::std::max(valid - warp_first, 0), warp_items);
+  const cuda::std::size_t segment = offset + static_cast<cuda::std::size_t>(warp_first);
+  T values[items];
+  int classes[items];
+  if (valid == tile_elements) load_and_classify<true>(in, classifier, offset, segment, warp_valid, values, classes);
+  else load_and_classify<false>(in, classifier, offset, segment, warp_valid, values, classes);
+#pragma unroll
+  for (int k = 0; k < Kept; ++k) {
+    int count = 0;
+#pragma unroll
+    for (int j = 0; j < items; ++j) count += __popc(__ballot_sync(warp::full_mask, classes[j] == k));
+    if (warp::lane_id() == 0) warp_counts[k][warp_index] = count;
+  }
+  __syncthreads();
+  if (threadIdx.x < Kept) {
+    unsigned long long total = 0;
+#pragma unroll
+    for (int w = 0; w < Tuning::warps; ++w) total += static_cast<unsigned long long>(warp_counts[threadIdx.x][w]);
+    tile_counts[blockIdx.x].c[threadIdx.x] = total;
+  }
+}
+
+/// One tile: load, classify and rank in registers, add up the warps, look back (or, for a partition,
+/// read the known prefix), scatter. `valid` = the tile's elements (Tuning::tile unless it is the last).
 template <class Tuning, int Kept, int Classes, bool Full, class Count, class T, class Classifier, class Status>
 __device__ __forceinline__ void scatter_tile(const scatter_io<T, Classifier>& io, const Status& status,
                                              cuda::std::size_t tile, int valid,
@@ -253,14 +321,8 @@ __device__ __forceinline__ void scatter_tile(const scatter_io<T, Classifier>& io
 
   // Load, classify, rank.
   T values[items];
-  load_warp_striped<Full>(io.in + segment, warp_valid, io.in + offset, values);
   int classes[items];
-  io.classifier.template classify_warp<items>(segment, warp_valid, values, classes);
-  if constexpr (!Full) {
-#pragma unroll
-    for (int j = 0; j < items; ++j)
-      if (warp::size * j + lane >= warp_valid) classes[j] = dropped;
-  }
+  load_and_classify<Full>(io.in, io.classifier, offset, segment, warp_valid, values, classes);
   int ranks[items];
   int warp_counts[Kept];
   rank_in_warp<Kept, Classes>(classes, ranks, warp_counts);
@@ -287,7 +349,9 @@ __device__ __forceinline__ void scatter_tile(const scatter_io<T, Classifier>& io
 
   // The counts before the tile.
   element prefix{};
-  if (tile == 0) {
+  if constexpr (prefixes_known<Status>) {
+    prefix = status.template before<Count>(tile);
+  } else if (tile == 0) {
     if (threadIdx.x == 0) status.publish(0, scan::tile_inclusive, aggregate);
   } else {
     if (warp_index == 0) {
@@ -319,6 +383,8 @@ __device__ __forceinline__ void scatter_tile(const scatter_io<T, Classifier>& io
   if constexpr (Classes > Kept) {
     // The last class: the elements before the segment that are in no kept class; each class after
     // the totals of the classes before it.
+    static_assert(prefixes_known<Status>, "a partition reads its tile prefixes (reduce, then scan)");
+    const element totals = status.template totals<Count>();
     Count kept_before = 0;
 #pragma unroll
     for (int k = 0; k < Kept; ++k) kept_before += first[k];
@@ -327,7 +393,7 @@ __device__ __forceinline__ void scatter_tile(const scatter_io<T, Classifier>& io
 #pragma unroll
     for (int k = 0; k < Kept; ++k) {
       first[k] += base;
-      base += static_cast<Count>(io.totals[k]);
+      base += totals.c[k];
     }
     first[Kept] += base;
   }
@@ -358,15 +424,16 @@ __device__ __forceinline__ void scatter_tile(const scatter_io<T, Classifier>& io
   }
 }
 
-/// One block per tile; tile = blockIdx.x, or the next from the counter (Tuning::look_back::order).
+/// One block per tile; tile = blockIdx.x, or the next from the counter (Tuning::look_back::order). At
+/// least three blocks an SM: without the bound ptxas gives a partition 66 registers (two 384-thread blocks).
 template <class Tuning, int Kept, int Classes, class Count, class T, class Classifier, class Status>
-__global__ void __launch_bounds__(Tuning::threads)
+__global__ void __launch_bounds__(Tuning::threads, 3)
     classify_scatter_kernel(scatter_io<T, Classifier> io, Status status, unsigned long long* next_tile) {
   static_assert(Kept >= 1 && Kept <= 2 && (Classes == Kept ? Kept == 1 : Classes == Kept + 1),
                 "select (one kept class) or a partition (2 or 3 classes, the last implied)");
   __shared__ scatter_shared<Tuning, Count, Kept> shared;
   cuda::std::size_t tile = blockIdx.x;
-  if constexpr (Tuning::look_back::order == scan::tile_order::atomic_counter) {
+  if constexpr (!prefixes_known<Status> && Tuning::look_back::order == scan::tile_order::atomic_counter) {
     if (threadIdx.x == 0) shared.tile = atomicAdd(next_tile, 1ull);
     __syncthreads();
     tile = shared.tile;

@@ -26,9 +26,6 @@ struct sm90_tuning {
 
   /// The look-back: the scan's (026d6be, H100: a 1000 ns first poll gave 0.93× where 1.5 µs gave 1.00×).
   using look_back = scan::sm90_tuning::look_back;
-
-  /// The partitions' counting pass: 256 threads a block, one wave (not tuned).
-  static constexpr int count_threads = 256;
 };
 
 /// A table per architecture; those not measured take sm_90's.
