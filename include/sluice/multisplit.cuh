@@ -25,8 +25,9 @@
 // id (digit_passes.cuh; any functor, no ordering required). RB-sort sorts (id, index) with CUB over
 // ⌈log2(m + 1)⌉ bits and gathers; scan_split (m ≤ 2) is the single-pass stable 3-way partition;
 // onesweep (m ≤ 511) is a histogram and one pass of the onesweep radix sort's kernel over bucket ids.
-// automatic: detail/multisplit/plan.hpp, choose(), its thresholds in tuning.hpp (onesweep for 2 ≤ m ≤
-// 511 with keys and values of at most 16 bytes).
+// automatic: detail/multisplit/plan.hpp, choose(), its thresholds in tuning.hpp (scan_split for keys
+// alone of at most 4 bytes into 2 buckets, onesweep for 2 ≤ m ≤ 511 otherwise with keys and values of at
+// most 16 bytes).
 //
 //   sluice::device_buffer<std::uint32_t> keys(ctx, host_keys), out(ctx, host_keys.size());
 //   sluice::device_buffer<std::size_t> offsets(ctx, 9), dropped(ctx, 1);

@@ -72,7 +72,7 @@ TEST(MultisplitPlan, DigitPassesSortStablyByTheWholeId) {
 }
 
 TEST(MultisplitPlan, AutomaticChoice) {
-  EXPECT_EQ(ms::choose(2, 4, 0), multisplit_algorithm::onesweep);  // m = 2: onesweep measured faster (7ca4d5e)
+  EXPECT_EQ(ms::choose(2, 4, 0), multisplit_algorithm::scan_split);  // m = 2 keys: scan_split faster (0f00278)
   EXPECT_EQ(ms::choose(1, 4, 0), multisplit_algorithm::dms);
   EXPECT_EQ(ms::choose(2, 4, 4), multisplit_algorithm::onesweep);
   EXPECT_EQ(ms::choose(2, 8, 0), multisplit_algorithm::onesweep);

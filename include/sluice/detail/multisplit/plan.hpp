@@ -86,6 +86,9 @@ struct digit_pass {
     return multisplit_algorithm::rb_sort;
   if (value_bytes == 0 && key_bytes <= tuning::automatic_dms_max_key_bytes && m <= tuning::automatic_dms_max_buckets)
     return multisplit_algorithm::dms;
+  if (value_bytes == 0 && key_bytes <= tuning::automatic_scan_split_max_key_bytes &&
+      m <= tuning::automatic_scan_split_max_buckets)
+    return multisplit_algorithm::scan_split;
   if (m >= tuning::automatic_onesweep_min_buckets && m <= max_onesweep_buckets &&
       key_bytes <= max_onesweep_key_bytes && value_bytes <= max_onesweep_value_bytes)
     return multisplit_algorithm::onesweep;

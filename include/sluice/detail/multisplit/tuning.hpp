@@ -41,6 +41,11 @@ struct sm90_tuning {
   /// (m = 1 not measured; the 4 bytes are the u32 keys of 80d29aa, H100, where DMS led at m = 2).
   static constexpr std::uint32_t automatic_dms_max_buckets = 1;
   static constexpr std::size_t automatic_dms_max_key_bytes = 4;
+  /// automatic: scan_split (the 3-way partition) for keys alone of at most this many bytes into at most
+  /// this many buckets (0f00278, H200, 2^28 u32, m = 2: 1.08 / 0.99 / 1.16 ms against onesweep's 1.15 /
+  /// 1.07 / 1.21 on bit-field, identity and delta buckets; pairs keep onesweep, 1.57–1.80 against 4.16).
+  static constexpr std::uint32_t automatic_scan_split_max_buckets = 2;
+  static constexpr std::size_t automatic_scan_split_max_key_bytes = 4;
 };
 
 /// A table per architecture; those not measured take sm_90's.
