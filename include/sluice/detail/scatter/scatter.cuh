@@ -26,8 +26,9 @@ namespace sluice::detail::scatter {
 /// taking position l of each run, so every load instruction of a warp reads 32 consecutive elements and,
 /// where the indices are ordered, every store writes 32 consecutive slots. (In chunk order, lane l holding
 /// positions 4l … 4l + 3, each store instruction touched every sector of 512 bytes for a quarter of it:
-/// 0.90× thrust::scatter on identity indices, docs/perf-notes.md.) Fast: out aligned for one-instruction
-/// stores (chunks.cuh's store_element).
+/// 0.90× thrust::scatter on identity indices, docs/perf-notes.md.) Fast: the fast layout (dispatch's
+/// fast_layout), here used only for its alignment of out: each value is stored in one instruction
+/// (chunks.cuh's store_element).
 template <bool Fast, class T, class I>
 __global__ void __launch_bounds__(block_threads)
     scatter_any_writer_kernel(const T* __restrict__ values, const I* __restrict__ indices, T* __restrict__ out,
