@@ -14,7 +14,8 @@
 //   SlabAlloc           allocations a second: every warp of one full wave allocating 64 units (the seed: 1 M
 //                       allocations on a K40c, 600 M/s); light and regular pools; no baseline
 //   group_by_reduce     sum of 2^28 (quick 2^24) u32 values by u32 keys drawn from 2^20 (quick 2^16)
-//                       distinct ones, with and without the distinct count given; unique of the same keys;
+//                       distinct ones, each strategy (open_addressing, slab_hash, automatic) with and
+//                       without the distinct count given; unique of the same keys the same way;
 //                       baselines thrust sort_by_key + reduce_by_key, and sort + unique, on copies
 //   stress (family slab_hash_stress)  10^9 mixed operations (quick: 2^24) on a 2^26-key universe, checked
 //                       against a host model after every batch: nothing lost, nothing invented
@@ -411,14 +412,24 @@ SLUICE_BENCH_CASE("slab_hash", "group_by_reduce and unique vs sorting", gpu) {
                                             out_keys.data(), out_values.data());
     groups = static_cast<std::size_t>(ends.first - out_keys.data());
   }, verify_groups);
-  for (bool hinted : {true, false}) {
-    const std::string label = std::string("sluice::group_by_reduce") + (hinted ? " (distinct given)" : "");
-    out_keys.fill_bytes(0xA5);
-    bench::measure(session, sum_work, label, bench::role::subject, true, [&] {
-      groups = group_by_reduce(ctx, d_keys.span(), d_values.span(), out_keys.span(), out_values.span(), plus{},
-                               {.distinct = hinted ? distinct : 0});
-    }, verify_groups);
-  }
+  // Each strategy with the distinct count given and without (the sketch sizes open_addressing's table).
+  const auto sweep = [&](const bench::work_description& work, bool hinted, auto resolved, auto run) {
+    const std::string hint = hinted ? " (distinct given)" : "";
+    for (auto algorithm : {group_by_algorithm::automatic, group_by_algorithm::open_addressing, group_by_algorithm::slab_hash}) {
+      const std::string tag = algorithm == group_by_algorithm::automatic ? "" : " [" + std::string(to_string(algorithm)) + "]";
+      const group_by_options options{.distinct = hinted ? distinct : 0, .algorithm = algorithm};
+      out_keys.fill_bytes(0xA5);
+      run(work.runs(algorithm, resolved, work.name + hint), tag + hint, options);
+    }
+  };
+  for (bool hinted : {true, false})
+    sweep(sum_work, hinted, detail::group_by::choose<std::uint32_t, plus>("group_by_reduce", group_by_algorithm::automatic),
+          [&](const bench::work_description& work, const std::string& tag, const group_by_options& options) {
+            bench::measure(session, work, "sluice::group_by_reduce" + tag, bench::role::subject, true, [&] {
+              groups = group_by_reduce(ctx, d_keys.span(), d_values.span(), out_keys.span(), out_values.span(), plus{},
+                                       options);
+            }, verify_groups);
+          });
   const auto verify_unique = [&] {
     auto k = out_keys.to_host();
     if (groups != expected.size()) return false;
@@ -433,10 +444,13 @@ SLUICE_BENCH_CASE("slab_hash", "group_by_reduce and unique vs sorting", gpu) {
     groups = static_cast<std::size_t>(thrust::unique_copy(policy, sorted_keys.data(), sorted_keys.data() + n, out_keys.data()) -
                                       out_keys.data());
   }, verify_unique);
-  out_keys.fill_bytes(0xA5);
-  bench::measure(session, unique_work, "sluice::unique (distinct given)", bench::role::subject, true, [&] {
-    groups = sluice::unique(ctx, d_keys.span(), out_keys.span(), {.distinct = distinct});
-  }, verify_unique);
+  for (bool hinted : {true, false})
+    sweep(unique_work, hinted, detail::group_by::choose<void, plus>("unique", group_by_algorithm::automatic),
+          [&](const bench::work_description& work, const std::string& tag, const group_by_options& options) {
+            bench::measure(session, work, "sluice::unique" + tag, bench::role::subject, true, [&] {
+              groups = sluice::unique(ctx, d_keys.span(), out_keys.span(), options);
+            }, verify_unique);
+          });
 }
 
 // ---- stress: 10^9 mixed operations against a host model ------------------------------------------------------------------

@@ -216,12 +216,12 @@ class Lsm:
 
 def hash_unique(keys: object, *, stream: object | None = None) -> object:
     """
-    The distinct keys (int32, uint32, int64, uint64; SlabHash's reserved words rejected) in no particular order, by a slab set (containers/group_by.cuh's unique; no sort; the host: first occurrences in order). Flattened; reads the count back (synchronises the stream). sluice.unique is the sorted-runs one.
+    The distinct keys (int32, uint32, int64, uint64; every value) in no particular order, by a hash table (containers/group_by.cuh's unique; no sort; the host: first occurrences in order). Flattened; reads the count back (synchronises the stream). sluice.unique is the sorted-runs one.
     """
 
 def group_by_reduce(keys: object, values: object, op: str = 'sum', *, stream: object | None = None) -> tuple:
     """
-    (distinct keys, op over each key's values) in no particular order, by a slab hash insert-or-reduce (containers/group_by.cuh; no sort; the host: first occurrences in order). Keys as hash_unique's; values a numeric dtype of the keys' width; op: sum, min, max (float sums round differently run to run). Reads the count back (synchronises).
+    (distinct keys, op over each key's values) in no particular order, by a hash table (containers/group_by.cuh; no sort; the host: first occurrences in order). Keys as hash_unique's; values a numeric dtype of the keys' width; op: sum, min, max (float sums round differently run to run). Reads the count back (synchronises).
     """
 
 def string_match(text: object, pattern: object, *, algorithm: str = 'automatic', alphabet_bits: int = 8, verification: str = 'exact', check_alphabet: bool = True, stream: object | None = None) -> object:

@@ -618,8 +618,8 @@ def test_group_by_bad_inputs():
     keys = np.array([1, 2, 1], dtype=np.int32)
     with pytest.raises(TypeError, match="'keys'"):
         sluice.hash_unique(keys.astype(np.float32))
-    with pytest.raises(ValueError, match="'keys'.*index 0"):
-        sluice.hash_unique(np.array([-1, 2], dtype=np.int32))
+    # every key value is a key, the slab hash's reserved words included
+    np.testing.assert_array_equal(np.sort(sluice.hash_unique(np.array([-1, 2, -2, -1], dtype=np.int32))), [-2, -1, 2])
     with pytest.raises(TypeError, match="'values'"):
         sluice.group_by_reduce(keys, np.ones(3, dtype=np.float64))
     with pytest.raises(ValueError, match="'values'"):

@@ -8,10 +8,8 @@
 // invented), the device view in a user's kernel, light and regular pools alike, pool exhaustion from a
 // bulk call (refused before any change) and from a user's kernel (the failed inserts alone missing, then
 // an exception), reserved keys, bad op codes, bad spans, a moved-from table, and 2^31 + 5 keys (*Large*).
-// Hash-based unique and group_by_reduce (insert_or_reduce) against std::map, with good and bad guesses of
-// the distinct count.
+// insert_or_reduce over batches (group_by_reduce and unique: tests/gpu/group_by_test.cu).
 // Every failure names the kind, n and the case; outputs are poisoned before each call.
-#include <sluice/containers/group_by.cuh>
 #include <sluice/containers/slab_hash.cuh>
 #include <sluice/data/distinct_keys.hpp>
 #include <sluice/reference/hash_map.hpp>
@@ -800,69 +798,7 @@ TEST_F(SlabHash, ClearEmptiesTheTableAndThePool) {
   expect_holds(ctx(), table, model, keys_from<std::uint32_t>(absent_range, 100), "flushed");
 }
 
-// ---- unique and group_by_reduce -------------------------------------------------------------------------------------
-
-/// n keys drawn from `distinct` distinct ones (uniformly), and values i % 1000.
-template <class K, class V>
-void draw_pairs(std::size_t n, std::size_t distinct, std::vector<K>& keys, std::vector<V>& values, std::uint64_t seed) {
-  const auto pool = keys_from<K>(seed << 32, distinct);
-  std::mt19937_64 random(seed);
-  keys.resize(n);
-  values.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    keys[i] = pool[random() % distinct];
-    values[i] = static_cast<V>(i % 1000);
-  }
-}
-
-template <class K, class V, class Op, class HostOp>
-void check_group_by(sluice::context& ctx, std::size_t n, std::size_t distinct, std::size_t hint, Op op, HostOp host_op,
-                    const std::string& what) {
-  std::vector<K> keys;
-  std::vector<V> values;
-  draw_pairs(n, distinct, keys, values, n + distinct);
-  std::map<K, V> expected;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto [it, fresh] = expected.emplace(keys[i], values[i]);
-    if (!fresh) it->second = host_op(it->second, values[i]);
-  }
-  const std::string where = what + ", n = " + std::to_string(n) + ", distinct " + std::to_string(distinct) +
-                            ", hint " + std::to_string(hint);
-  const auto d_keys = to_device(ctx, keys);
-  const auto d_values = to_device(ctx, values);
-  sluice::device_buffer<K> out_keys(ctx, expected.size() + 2);
-  sluice::device_buffer<V> out_values(ctx, expected.size() + 2);
-  out_keys.fill_bytes(0xA5);
-  const std::size_t groups = sluice::group_by_reduce(ctx, in(d_keys), in(d_values), out_keys.span(), out_values.span(),
-                                                     op, {.distinct = hint});
-  ASSERT_EQ(groups, expected.size()) << where;
-  const auto k = out_keys.to_host();
-  const auto v = out_values.to_host();
-  std::map<K, V> got;
-  for (std::size_t i = 0; i < groups; ++i) ASSERT_TRUE(got.emplace(k[i], v[i]).second) << where << ": a key twice";
-  ASSERT_EQ(got, expected) << where;
-  sluice::device_buffer<K> distinct_keys(ctx, expected.size());
-  ASSERT_EQ(sluice::unique(ctx, in(d_keys), distinct_keys.span(), {.distinct = hint}), expected.size()) << where;
-  auto u = distinct_keys.to_host();
-  std::sort(u.begin(), u.end());
-  std::vector<K> expected_keys;
-  for (const auto& entry : expected) expected_keys.push_back(entry.first);
-  ASSERT_EQ(u, expected_keys) << where << ": unique";
-}
-
-TEST_F(SlabHash, GroupByReduceAndUniqueAgainstAMap) {
-  const auto plus = [](auto a, auto b) { return a + b; };
-  const auto max = [](auto a, auto b) { return a > b ? a : b; };
-  const std::size_t big = sluice::testing::scaled_size(1 << 20, 1 << 13);
-  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, big})
-    for (std::size_t distinct : {std::size_t{1}, std::size_t{37}, std::size_t{1} << 12}) {
-      check_group_by<std::uint32_t, std::uint32_t>(ctx(), n, distinct, 0, sluice::plus{}, plus, "sum u32");
-      check_group_by<std::uint32_t, std::uint32_t>(ctx(), n, distinct, distinct, sluice::max{}, max, "max u32");
-    }
-  // A distinct count guessed far too low: long lists, the same result.
-  check_group_by<std::uint32_t, std::uint32_t>(ctx(), big, 1 << 12, 16, sluice::plus{}, plus, "sum u32, low guess");
-  check_group_by<std::uint64_t, std::uint64_t>(ctx(), big, 1 << 10, 0, sluice::plus{}, plus, "sum u64");
-}
+// ---- insert_or_reduce (group_by_reduce's slab_hash strategy: tests/gpu/group_by_test.cu) --------------------
 
 TEST_F(SlabHash, InsertOrReduceAccumulatesOverBatches) {
   map32 table(ctx(), {.capacity = 1000, .allocator = small_pool()});
@@ -877,21 +813,6 @@ TEST_F(SlabHash, InsertOrReduceAccumulatesOverBatches) {
     for (auto key : keys) model[key] += 11 * b;
   }
   expect_holds(ctx(), table, model, keys_from<std::uint32_t>(absent_range, 100), "insert_or_reduce");
-}
-
-TEST_F(SlabHash, GroupByRejectsReservedKeysAndShortOutputs) {
-  using sluice::testing::expect_invalid_argument;
-  const auto keys = to_device(ctx(), std::vector<std::uint32_t>{4, 4, 5, 0xFFFFFFFFu});
-  const auto values = to_device(ctx(), std::vector<std::uint32_t>{1, 2, 3, 4});
-  sluice::device_buffer<std::uint32_t> out_keys(ctx(), 4), out_values(ctx(), 4);
-  expect_invalid_argument([&] { (void)sluice::group_by_reduce(ctx(), in(keys), in(values), out_keys.span(), out_values.span(), sluice::plus{}); },
-                          "keys", 3);
-  expect_invalid_argument([&] { (void)sluice::unique(ctx(), in(keys), out_keys.span()); }, "keys", 3);
-  const auto good = to_device(ctx(), std::vector<std::uint32_t>{4, 4, 5, 6});
-  sluice::device_buffer<std::uint32_t> one(ctx(), 1);
-  expect_invalid_argument([&] { (void)sluice::group_by_reduce(ctx(), in(good), in(values), one.span(), out_values.span(), sluice::plus{}); },
-                          "out_keys");
-  expect_invalid_argument([&] { (void)sluice::unique(ctx(), in(good), one.span()); }, "out");
 }
 
 // ---- 2^31 + 5 keys -----------------------------------------------------------------------------------------------------

@@ -1,29 +1,38 @@
-// sluice/containers/group_by.cuh: hash-based unique and group-by-reduce on the slab hash (no sorting),
-// for what CuPy and PyTorch users do today with sort + reduce_by_key.
+// sluice/containers/group_by.cuh: hash-based unique and group-by-reduce (no sorting), for what CuPy and
+// PyTorch users do today with sort + reduce_by_key.
 //
 //   std::size_t d = sluice::unique(ctx, keys, out);                        // the distinct keys
 //   std::size_t g = sluice::group_by_reduce(ctx, keys, values, out_keys, out_values, sluice::plus{});
 //
-// unique: the keys go into a slab_set (insert_unique), which is read out (retrieve_all). group_by_reduce:
-// the pairs go into a slab_hash with insert_or_reduce (a key's first value inserted, each later one
-// combined into it by a CAS of the pair: op(old, new)), then read out. Both return the distinct key count
-// (a wait for the stream) and write the keys (and reductions) to out[0 … count) in no particular order.
-// Keys: 4- or 8-byte integers other than the slab hash's markers 0xFF…FF and 0xFF…FE (invalid_argument
-// "keys" with the index). Values: trivially copyable, the key's width. op: associative and commutative
-// (sluice::is_commutative_v; float sums round differently from run to run).
-//
-// Work: one slab read and one CAS an element (more for keys whose values contend), one read of every slab
-// at the end; memory: the table for `options.distinct` keys (default: every key distinct), which sizes the
-// buckets (β = 0.7 when the guess is right; chains grow past it when it is low, the result stays right)
-// and a pool reserved for the worst case (containers.md, "the pool's size"). The outputs must hold the
-// distinct keys: invalid_argument "out"/"out_keys" otherwise (the table is built before that is known).
+// Both return the distinct key count (a wait for the stream) and write the keys (and reductions) to
+// out[0 … count) in no particular order. Keys: 4- or 8-byte integers. op: associative and commutative
+// (sluice::is_commutative_v; float sums round differently from run to run). Two strategies
+// (options.algorithm; automatic takes open_addressing wherever it can run op on V):
+//   open_addressing  (detail/group_by/open_addressing.cuh) one pass over the pairs into a flat table with
+//                    linear probing, sized for the distinct keys: the caller's options.distinct, or a
+//                    HyperLogLog sketch of the keys (one more read of them). Lanes of a warp holding one key
+//                    fold their values first; one walk and one atomic a distinct key in the warp. Every key
+//                    value is allowed. Needs op's identity (sluice::has_identity_v) and a 4- or 8-byte V.
+//                    A distinct count given far too low costs a restart with twice the slots, never a
+//                    wrong result. Memory: slots for the distinct keys / 0.6, 8 or 16 bytes each.
+//   slab_hash        the keys go into a slab set (insert_unique) or map (insert_or_reduce: a key's first
+//                    value inserted, each later one combined into it by a CAS of the pair: op(old, new)),
+//                    which is read out. Any commutative op; V the key's width; keys other than the slab
+//                    hash's markers 0xFF…FF and 0xFF…FE (invalid_argument "keys" with the index). Table for
+//                    options.distinct keys (default: every key distinct), pool for the worst case.
+// The outputs must hold the distinct keys: invalid_argument "out"/"out_keys" otherwise (the table is
+// built before that is known). An algorithm outside group_by_algorithm, or open_addressing asked for an op
+// or V it cannot run: invalid_argument "options.algorithm".
 #pragma once
 
 #include <sluice/containers/slab_hash.cuh>
+#include <sluice/core/atomics.cuh>
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
+#include <sluice/core/memory.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/options/slab_alloc.hpp>
+#include <sluice/detail/group_by/open_addressing.cuh>
+#include <sluice/options/group_by.hpp>
 
 #include <cuda/std/span>
 
@@ -34,12 +43,6 @@
 
 namespace sluice {
 
-struct group_by_options {
-  /// Distinct keys expected (sizes the table); 0: as many as keys.
-  std::size_t distinct = 0;
-  slab_alloc_options allocator = {};
-};
-
 namespace detail::group_by {
 
 inline slab_hash_options table_options(std::size_t n, const group_by_options& options) {
@@ -47,11 +50,24 @@ inline slab_hash_options table_options(std::size_t n, const group_by_options& op
   return {.capacity = options.distinct != 0 ? options.distinct : n, .grow = false, .allocator = options.allocator};
 }
 
-inline void require_room(const char* function, const char* parameter, std::size_t room, std::size_t distinct) {
-  if (room < distinct)
-    throw invalid_argument(function, parameter,
-                           "holds " + std::to_string(room) + " elements but there are " + std::to_string(distinct) +
-                               " distinct keys");
+/// Whether open_addressing can run op on V (V = void: unique, no values).
+template <class V, class Op>
+constexpr bool open_addressing_runs() {
+  if constexpr (cuda::std::is_void_v<V>) return true;
+  else return atomic_value<V> && has_identity_v<Op, V>;
+}
+
+/// The strategy a call runs: automatic resolved, an unknown or impossible choice refused.
+template <class V, class Op>
+group_by_algorithm choose(const char* function, group_by_algorithm asked) {
+  constexpr bool open_addressing_runs = group_by::open_addressing_runs<V, Op>();
+  require_known_algorithm(function, asked, "group_by_algorithm");
+  if (asked == group_by_algorithm::automatic)
+    return open_addressing_runs ? group_by_algorithm::open_addressing : group_by_algorithm::slab_hash;
+  if (asked == group_by_algorithm::open_addressing && !open_addressing_runs)
+    throw invalid_argument(function, "options.algorithm",
+                           "open_addressing needs an operator with an identity and a 4- or 8-byte value");
+  return asked;
 }
 
 }  // namespace detail::group_by
@@ -61,6 +77,13 @@ template <class KIn, std::size_t E1, class K, std::size_t E2>
   requires std::same_as<std::remove_const_t<KIn>, K>
 std::size_t unique(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<K, E2> out,
                    const group_by_options& options = {}) {
+  static_assert(sizeof(K) == 4 || sizeof(K) == 8, "unique takes 4- or 8-byte keys");
+  require_device_memory(ctx, keys, "unique", "keys");
+  require_device_memory(ctx, out, "unique", "out");
+  if (detail::group_by::choose<void, plus>("unique", options.algorithm) == group_by_algorithm::open_addressing)
+    return detail::group_by::group_by_open_addressing<void>(
+        ctx, cuda::std::span<const K>(keys.data(), keys.size()), nullptr, out.data(), nullptr, options.distinct, plus{},
+        [&](std::size_t distinct) { detail::group_by::require_room("unique", "out", out.size(), distinct); });
   slab_set<K> set(ctx, detail::group_by::table_options(keys.size(), options));
   set.insert_unique(ctx, cuda::std::span<const K>(keys.data(), keys.size()));
   const std::size_t distinct = set.size(ctx);
@@ -75,14 +98,34 @@ template <class KIn, std::size_t E1, class VIn, std::size_t E2, class K, std::si
 std::size_t group_by_reduce(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<VIn, E2> values,
                             cuda::std::span<K, E3> out_keys, cuda::std::span<V, E4> out_values, Op op,
                             const group_by_options& options = {}) {
+  static_assert(sizeof(K) == 4 || sizeof(K) == 8, "group_by_reduce takes 4- or 8-byte keys");
   static_assert(is_commutative_v<Op>, "group_by_reduce combines a key's values in any order: op must be commutative");
-  slab_hash<K, V> table(ctx, detail::group_by::table_options(keys.size(), options));
-  table.insert_or_reduce(ctx, cuda::std::span<const K>(keys.data(), keys.size()),
-                         cuda::std::span<const V>(values.data(), values.size()), op);
-  const std::size_t distinct = table.size(ctx);
-  detail::group_by::require_room("group_by_reduce", "out_keys", out_keys.size(), distinct);
-  detail::group_by::require_room("group_by_reduce", "out_values", out_values.size(), distinct);
-  return table.retrieve_all(ctx, cuda::std::span<K>(out_keys.data(), distinct), cuda::std::span<V>(out_values.data(), distinct));
+  constexpr const char* function = "group_by_reduce";
+  require_device_memory(ctx, keys, function, "keys");
+  require_device_memory(ctx, values, function, "values");
+  require_device_memory(ctx, out_keys, function, "out_keys");
+  require_device_memory(ctx, out_values, function, "out_values");
+  if (values.size() != keys.size()) throw invalid_argument(function, "values", "must have one value per key");
+  if (detail::group_by::choose<V, Op>(function, options.algorithm) == group_by_algorithm::open_addressing) {
+    if constexpr (detail::group_by::open_addressing_runs<V, Op>())
+      return detail::group_by::group_by_open_addressing<V>(
+          ctx, cuda::std::span<const K>(keys.data(), keys.size()), values.data(), out_keys.data(), out_values.data(),
+          options.distinct, op, [&](std::size_t distinct) {
+            detail::group_by::require_room(function, "out_keys", out_keys.size(), distinct);
+            detail::group_by::require_room(function, "out_values", out_values.size(), distinct);
+          });
+  }
+  if constexpr (sizeof(V) == sizeof(K)) {
+    slab_hash<K, V> table(ctx, detail::group_by::table_options(keys.size(), options));
+    table.insert_or_reduce(ctx, cuda::std::span<const K>(keys.data(), keys.size()),
+                           cuda::std::span<const V>(values.data(), values.size()), op);
+    const std::size_t distinct = table.size(ctx);
+    detail::group_by::require_room(function, "out_keys", out_keys.size(), distinct);
+    detail::group_by::require_room(function, "out_values", out_values.size(), distinct);
+    return table.retrieve_all(ctx, cuda::std::span<K>(out_keys.data(), distinct), cuda::std::span<V>(out_values.data(), distinct));
+  } else {
+    throw invalid_argument(function, "values", "the slab_hash strategy needs values of the keys' width");
+  }
 }
 
 }  // namespace sluice

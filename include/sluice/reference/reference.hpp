@@ -6,6 +6,7 @@
 #pragma once
 
 #include <sluice/reference/by_key.hpp>
+#include <sluice/reference/group_by.hpp>
 #include <sluice/reference/hash_map.hpp>
 #include <sluice/reference/histogram.hpp>
 #include <sluice/reference/lsm.hpp>

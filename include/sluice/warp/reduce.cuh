@@ -18,6 +18,14 @@
 //   // inside a kernel, every lane holding one value, lanes in index order:
 //   const T total = sluice::warp::reduce(value, op);            // valid in lane 0
 //   const T head = sluice::warp::reduce(value, op, used_lanes);  // lanes [0, used_lanes) only
+//
+// fold_peers() reduces groups of lanes instead (peers: the lanes whose item shares this lane's bucket or
+// key, warp/bucket.cuh): each group's lowest lane, its leader, ends with the group's values folded in lane
+// order. One bucket in all 32 lanes takes reduce(); otherwise the leaders gather their peers one shuffle at
+// a time, as many rounds as the largest group has lanes after its leader (none when every key differs).
+//
+//   const unsigned peers = sluice::warp::match_peers(sluice::warp::full_mask, valid, id);
+//   value = sluice::warp::fold_peers(peers, value, op);           // valid in each group's leader
 #pragma once
 
 #include <sluice/warp/shuffle.cuh>
@@ -34,6 +42,26 @@ __device__ __forceinline__ T reduce(T value, Op op, int valid_lanes = size) {
   for (int offset = 1; offset < size; offset *= 2) {
     const T later = shuffle_down(value, offset, full_mask);
     if (lane + offset < valid_lanes) value = op(value, later);
+  }
+  return value;
+}
+
+/// For each group of peers (lanes in `peers`, this lane among them; 0 for a lane without an item), the
+/// group's values folded in lane order, returned to the group's lowest lane; other lanes get their own
+/// value back. All 32 lanes must call it together.
+template <class T, class Op>
+__device__ __forceinline__ T fold_peers(unsigned peers, T value, Op op) {
+  if (__all_sync(full_mask, peers == full_mask)) return reduce(value, op);  // one group of 32
+  const int lane = lane_id();
+  const bool leader = peers != 0u && __ffs(peers) - 1 == lane;
+  unsigned later = leader ? peers & (peers - 1u) : 0u;  // the leader's peers after it, lowest first
+  while (__any_sync(full_mask, later != 0u)) {
+    const int source = later != 0u ? __ffs(later) - 1 : lane;
+    const T next = broadcast(value, source);  // lanes other than leaders never change `value`
+    if (later != 0u) {
+      value = op(value, next);
+      later &= later - 1u;
+    }
   }
   return value;
 }

@@ -114,9 +114,8 @@ class lsm_handle {
   std::unique_ptr<impl> impl_;
 };
 
-/// The distinct keys (as the slab hash takes them: int32, uint32, int64, uint64, the two reserved words
-/// rejected) to out[0 … count), in no particular order: a slab set (containers/group_by.cuh's unique; the
-/// host: first occurrences in order). Returns count (synchronises).
+/// The distinct keys (int32, uint32, int64, uint64, every value) to out[0 … count), in no particular order
+/// (containers/group_by.cuh's unique; the host: first occurrences in order). Returns count (synchronises).
 std::size_t hash_unique(const call& c, const array& keys, const array& out);
 
 /// The distinct keys and op (sum, min, max) over the values of each (a numeric dtype of the key's width) to

@@ -2,8 +2,8 @@
 // handle, and hash_unique / group_by_reduce on them (containers/group_by.cuh); on the host a sequential
 // multimap with the slab hash's semantics (reference/hash_map.hpp's: a key's instances from least to most
 // recent). Keys and values as words of their width: four tables (map and set of 4- and 8-byte words),
-// which group_by shares (one translation unit, so that they are compiled once); group_by_reduce adds
-// one insert-or-reduce kernel per (key width, value dtype, operator): 18.
+// which group_by's slab_hash strategy shares (one translation unit, so that they are compiled once);
+// group_by_reduce adds its kernels per (key width, value dtype, operator): 18 of each strategy.
 #include "api_containers.hpp"
 #include "common.hpp"
 
@@ -314,10 +314,16 @@ int slab_hash_handle::device() const { return impl_->device; }
 
 namespace {
 
-/// A typed operator on value words: the table stays slab_hash<W, W> (the instantiation SlabHash maps use).
+/// A typed operator on value words: the table stays slab_hash<W, W> (the instantiation SlabHash maps use);
+/// its identity, where op has one, lets group_by_reduce take the open-addressing table.
 template <class W, class T, class Op>
 struct on_bits {
   static constexpr bool is_commutative = true;
+  template <class X>
+    requires sluice::has_identity_v<Op, T>
+  SLUICE_HOST_DEVICE static constexpr W identity() {
+    return cuda::std::bit_cast<W>(sluice::identity<Op, T>());
+  }
   Op op;
   SLUICE_HOST_DEVICE W operator()(W a, W b) const {
     return cuda::std::bit_cast<W>(op(cuda::std::bit_cast<T>(a), cuda::std::bit_cast<T>(b)));
@@ -338,7 +344,6 @@ std::size_t hash_unique(const call& c, const array& keys, const array& out) {
       using W = word_of<sizeof(K)>;
       if (!c.on_host()) return sluice::unique(context_for(c), device_span<const W>(keys), device_span<W>(out));
       const auto k = host_span<const W>(keys);
-      check_host_keys<W>("unique", k);
       std::unordered_set<W> seen;
       std::size_t count = 0;
       for (const W key : k)
@@ -367,7 +372,6 @@ std::size_t group_by_reduce(const call& c, const array& keys, const array& value
                                          device_span<W>(out_keys), device_span<W>(out_values), on_bits<W, T, Op>{f});
         const auto k = host_span<const W>(keys);
         const auto v = host_span<const T>(values);
-        check_host_keys<W>("group_by_reduce", k);
         std::unordered_map<W, std::size_t> slot;
         std::size_t count = 0;
         for (std::size_t i = 0; i < k.size(); ++i) {

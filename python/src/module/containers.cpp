@@ -379,11 +379,11 @@ void bind_containers(nb::module_& m) {
       .def_prop_ro("value_dtype", [](const lsm_table& t) { return std::string(name(t.handle.value_type())); })
       .def_prop_ro("device", [](const lsm_table& t) { return t.handle.device(); }, "a CUDA ordinal; -1: the host");
   m.def("hash_unique", &hash_unique, "keys"_a, nb::kw_only(), "stream"_a = none,
-        "The distinct keys (int32, uint32, int64, uint64; SlabHash's reserved words rejected) in no particular "
-        "order, by a slab set (containers/group_by.cuh's unique; no sort; the host: first occurrences in order). "
-        "Flattened; reads the count back (synchronises the stream). sluice.unique is the sorted-runs one.");
+        "The distinct keys (int32, uint32, int64, uint64; every value) in no particular order, by a hash table "
+        "(containers/group_by.cuh's unique; no sort; the host: first occurrences in order). Flattened; reads the "
+        "count back (synchronises the stream). sluice.unique is the sorted-runs one.");
   m.def("group_by_reduce", &group_by_reduce, "keys"_a, "values"_a, "op"_a = "sum", nb::kw_only(), "stream"_a = none,
-        "(distinct keys, op over each key's values) in no particular order, by a slab hash insert-or-reduce "
+        "(distinct keys, op over each key's values) in no particular order, by a hash table "
         "(containers/group_by.cuh; no sort; the host: first occurrences in order). Keys as hash_unique's; values "
         "a numeric dtype of the keys' width; op: sum, min, max (float sums round differently run to run). Reads "
         "the count back (synchronises).");

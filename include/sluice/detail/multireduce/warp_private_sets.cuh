@@ -53,23 +53,8 @@ inline constexpr int warp_sets_threads = tuning::warp_sets_warps * warp::size;
 template <class T, class Op>
 __device__ __forceinline__ void fold_window(T* set, bool valid, std::uint32_t b, T value, Op op) {
   const unsigned peers = warp::match_peers(warp::full_mask, valid, b);
-  const int lane = warp::lane_id();
-  if (__all_sync(warp::full_mask, peers == warp::full_mask)) {  // one bucket, 32 valid pairs
-    value = warp::reduce(value, op);
-    if (lane == 0) set[b] = op(set[b], value);
-  } else {
-    const bool leader = valid && __ffs(peers) - 1 == lane;
-    unsigned later = leader ? peers & (peers - 1u) : 0u;  // the leader's peers after it, lowest first
-    while (__any_sync(warp::full_mask, later != 0u)) {
-      const int source = later != 0u ? __ffs(later) - 1 : lane;
-      const T next = warp::broadcast(value, source);  // peers other than leaders never change `value`
-      if (later != 0u) {
-        value = op(value, next);
-        later &= later - 1u;
-      }
-    }
-    if (leader) set[b] = op(set[b], value);
-  }
+  value = warp::fold_peers(peers, value, op);
+  if (peers != 0u && __ffs(peers) - 1 == warp::lane_id()) set[b] = op(set[b], value);
   __syncwarp();  // the next window's leaders read what this window's wrote
 }
 

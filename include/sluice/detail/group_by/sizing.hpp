@@ -1,0 +1,78 @@
+// sluice/detail/group_by/sizing.hpp: how many slots the open-addressing group-by's table gets, and the
+// pieces of the HyperLogLog sketch (Flajolet, Fusy, Gandouet, Meunier 2007) that estimates the distinct
+// keys when the caller does not give them. Plain C++ for the host tests; the kernels call the same
+// functions (detail/group_by/open_addressing.cuh).
+//
+//   hash    scramble(key bits): a 64-bit finalizer, so that keys differing in a few bits (sequential ids,
+//           multiples of 2^k) spread over the whole word. The table's home slot is the hash's high bits
+//           scaled to the slot count (multiply-high: any count, not only powers of two).
+//   sketch  register j = the top `bits` bits of the hash; its value, the largest rank (1 + leading zeros
+//           of the remaining bits) of any key that maps to it. The estimate is the harmonic mean form
+//           α·m²/Σ2^−M[j], with linear counting m·ln(m/V) while it is below 2.5·m and V registers are 0.
+#pragma once
+
+#include <sluice/core/config.hpp>
+#include <sluice/detail/group_by/tuning.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace sluice::detail::group_by {
+
+/// The 64-bit mixing finalizer (splitmix64's): a bijection in which each input bit flips about half of
+/// the output bits.
+SLUICE_HOST_DEVICE constexpr std::uint64_t scramble(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// The sketch register of hash h.
+SLUICE_HOST_DEVICE constexpr std::uint32_t sketch_register(std::uint64_t h, int bits) {
+  return static_cast<std::uint32_t>(h >> (64 - bits));
+}
+
+/// 1 + the leading zeros of h's bits after the register's, capped at 65 − bits (a guard bit).
+SLUICE_HOST_DEVICE constexpr std::uint32_t sketch_rank(std::uint64_t h, int bits) {
+  std::uint64_t rest = (h << bits) | (std::uint64_t{1} << (bits - 1));
+  std::uint32_t rank = 1;
+  while ((rest >> 63) == 0) {  // the host's form; the kernel uses the count-leading-zeros instruction
+    rest <<= 1;
+    ++rank;
+  }
+  return rank;
+}
+
+/// The distinct keys a filled sketch estimates.
+inline double estimate_distinct(std::span<const std::uint32_t> registers) {
+  const double m = static_cast<double>(registers.size());
+  double harmonic = 0;
+  std::size_t zeros = 0;
+  for (const std::uint32_t r : registers) {
+    harmonic += std::ldexp(1.0, -static_cast<int>(r));
+    zeros += r == 0;
+  }
+  const double raw = 0.7213 / (1.0 + 1.079 / m) * m * m / harmonic;
+  if (raw <= 2.5 * m && zeros != 0) return m * std::log(m / static_cast<double>(zeros));
+  return raw;
+}
+
+/// Slots for `distinct` keys at the tuned load (at least 32, one warp's worth).
+inline std::size_t table_slots(double distinct) {
+  return std::max<std::size_t>(32, static_cast<std::size_t>(std::ceil(distinct / tuning::max_load)));
+}
+
+/// The distinct keys to size for: the caller's count where given, all n keys below the sketch's
+/// threshold, else the sketch's estimate with its margin; never more than n.
+inline double distinct_to_size_for(std::size_t n, std::size_t given, double estimate) {
+  if (given != 0) return static_cast<double>(std::min(given, n));
+  if (n < tuning::sketch_min_keys) return static_cast<double>(n);
+  return std::min(estimate * tuning::estimate_margin, static_cast<double>(n));
+}
+
+}  // namespace sluice::detail::group_by

@@ -1,0 +1,32 @@
+// sluice/detail/group_by/tuning.hpp: the open-addressing group-by's table sizing and kernel shapes by
+// architecture (what measured them: docs/perf-notes.md, "group_by_reduce").
+#pragma once
+
+#include <sluice/core/config.hpp>
+
+#include <cstddef>
+
+namespace sluice::detail::group_by {
+
+/// sm_90 (H100, H200).
+struct sm90_tuning {
+  /// Threads of a block of the sketch, fill and aggregation kernels.
+  static constexpr int threads = 256;
+  /// 2^12 HyperLogLog registers: standard error 1.04 / 2^6 = 1.6% of the distinct count.
+  static constexpr int sketch_bits = 12;
+  /// Key counts below this size the table for every key instead of sketching (the sketch's read of the
+  /// keys would cost more than the table it saves).
+  static constexpr std::size_t sketch_min_keys = std::size_t{1} << 16;
+  /// Slots for this many times the sketch's estimate (6 standard errors above it).
+  static constexpr double estimate_margin = 1.1;
+  /// Occupied slots over slots that sizing aims at: a find walks 0.5 (1 + 1 / (1 − load)) slots on
+  /// average under linear probing (2 at 0.6), mostly within one 32-byte sector.
+  static constexpr double max_load = 0.6;
+};
+
+template <int Arch>
+struct tuning_for : sm90_tuning {};
+
+using tuning = tuning_for<SLUICE_TUNING_ARCH>;
+
+}  // namespace sluice::detail::group_by
