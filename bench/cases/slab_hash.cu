@@ -14,7 +14,7 @@
 //   SlabAlloc           allocations a second: every warp of one full wave allocating 64 units (the seed: 1 M
 //                       allocations on a K40c, 600 M/s); light and regular pools; no baseline
 //   group_by_reduce     sum of 2^28 (quick 2^24) u32 values by u32 keys drawn from 2^20 (quick 2^16)
-//                       distinct ones, each strategy (open_addressing, slab_hash, automatic) with and
+//                       distinct ones, each strategy (open_addressing, partitioned, slab_hash, automatic) with and
 //                       without the distinct count given; unique of the same keys the same way;
 //                       baselines thrust sort_by_key + reduce_by_key, and sort + unique, on copies
 //   stress (family slab_hash_stress)  10^9 mixed operations (quick: 2^24) on a 2^26-key universe, checked
@@ -365,6 +365,14 @@ SLUICE_BENCH_CASE("slab_hash", "slab_alloc allocations", gpu) {
 
 // ---- group_by_reduce and unique ---------------------------------------------------------------------------------------
 
+/// What automatic runs for u32 keys with V values (no_values: unique), n of them and `distinct` distinct.
+template <class V>
+group_by_algorithm resolved_for(std::size_t n, std::size_t distinct) {
+  const auto asked = detail::group_by::choose<V, plus>("bench", group_by_algorithm::automatic);
+  return detail::group_by::table_strategy(asked, n, static_cast<double>(distinct),
+                                          sizeof(detail::group_by::slot<std::uint32_t, V>));
+}
+
 SLUICE_BENCH_CASE("slab_hash", "group_by_reduce and unique vs sorting", gpu) {
   auto& ctx = session.gpu();
   const std::size_t n = session.quick() ? std::size_t{1} << 24 : std::size_t{1} << 28;
@@ -415,7 +423,8 @@ SLUICE_BENCH_CASE("slab_hash", "group_by_reduce and unique vs sorting", gpu) {
   // Each strategy with the distinct count given and without (the sketch sizes open_addressing's table).
   const auto sweep = [&](const bench::work_description& work, bool hinted, auto resolved, auto run) {
     const std::string hint = hinted ? " (distinct given)" : "";
-    for (auto algorithm : {group_by_algorithm::automatic, group_by_algorithm::open_addressing, group_by_algorithm::slab_hash}) {
+    for (auto algorithm : {group_by_algorithm::automatic, group_by_algorithm::open_addressing,
+                           group_by_algorithm::partitioned, group_by_algorithm::slab_hash}) {
       const std::string tag = algorithm == group_by_algorithm::automatic ? "" : " [" + std::string(to_string(algorithm)) + "]";
       const group_by_options options{.distinct = hinted ? distinct : 0, .algorithm = algorithm};
       out_keys.fill_bytes(0xA5);
@@ -423,7 +432,7 @@ SLUICE_BENCH_CASE("slab_hash", "group_by_reduce and unique vs sorting", gpu) {
     }
   };
   for (bool hinted : {true, false})
-    sweep(sum_work, hinted, detail::group_by::choose<std::uint32_t, plus>("group_by_reduce", group_by_algorithm::automatic),
+    sweep(sum_work, hinted, resolved_for<std::uint32_t>(n, distinct),
           [&](const bench::work_description& work, const std::string& tag, const group_by_options& options) {
             bench::measure(session, work, "sluice::group_by_reduce" + tag, bench::role::subject, true, [&] {
               groups = group_by_reduce(ctx, d_keys.span(), d_values.span(), out_keys.span(), out_values.span(), plus{},
@@ -445,7 +454,7 @@ SLUICE_BENCH_CASE("slab_hash", "group_by_reduce and unique vs sorting", gpu) {
                                       out_keys.data());
   }, verify_unique);
   for (bool hinted : {true, false})
-    sweep(unique_work, hinted, detail::group_by::choose<void, plus>("unique", group_by_algorithm::automatic),
+    sweep(unique_work, hinted, resolved_for<detail::no_values>(n, distinct),
           [&](const bench::work_description& work, const std::string& tag, const group_by_options& options) {
             bench::measure(session, work, "sluice::unique" + tag, bench::role::subject, true, [&] {
               groups = sluice::unique(ctx, d_keys.span(), out_keys.span(), options);

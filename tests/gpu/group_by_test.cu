@@ -1,11 +1,12 @@
 // GPU tests of containers/group_by.cuh (hash-based unique and group_by_reduce) against
-// sluice::reference::group_by_reduce and distinct_keys, for both strategies: sizes 0, 1, 31, 32, 33, a warp
-// of one key, large; distinct counts 1 … every key; keys uniform over a pool, skewed (a few keys take most
-// elements), sorted into runs, strided by 2^20 (sequential ids shifted), and the words the slab hash
-// reserves (all ones, all ones − 1, which open_addressing takes like any key); operators +, max, min and
-// xor, u32/i64 keys with u32/u64/double values; the distinct count given right, far too low (the table
-// starts over) and not at all (the sketch). Outputs are poisoned; elements past the count must stay so.
-// Errors: short outputs, a value count that differs, an unknown algorithm, open_addressing with an
+// sluice::reference::group_by_reduce and distinct_keys, for every strategy and automatic: sizes 0, 1, 31,
+// 32, 33, 1000, large; distinct counts 1 … every key (past 511 parts of partitioned at 2^21); keys uniform
+// over a pool, skewed (a few keys take most elements), sorted into runs, strided (sequential ids shifted),
+// and the words the slab hash reserves (all ones, all ones − 1, zero), which the table strategies take
+// like any key; operators +, max, min and xor, u32/i64 keys with u32/u64/double/float values; the distinct
+// count given right, far too low (the table starts over, partitioned's shared tables overflow into it)
+// and not at all (the sketch). Outputs are poisoned; elements past the count must stay so.
+// Errors: short outputs, a value count that differs, an unknown algorithm, a table strategy with an
 // operator without identity, reserved keys on the slab_hash strategy.
 #include <sluice/containers/group_by.cuh>
 #include <sluice/data/distinct_keys.hpp>
@@ -123,10 +124,12 @@ void check(sluice::context& ctx, group_by_algorithm algorithm, draw d, std::size
   EXPECT_EQ(u, expected.keys) << "unique";
 }
 
-constexpr group_by_algorithm both[] = {group_by_algorithm::open_addressing, group_by_algorithm::slab_hash};
+constexpr group_by_algorithm every[] = {group_by_algorithm::automatic, group_by_algorithm::open_addressing,
+                                        group_by_algorithm::partitioned, group_by_algorithm::slab_hash};
+constexpr group_by_algorithm tables[] = {group_by_algorithm::open_addressing, group_by_algorithm::partitioned};
 
 TEST_F(GroupBy, SmallSizesEveryDistinctCount) {
-  for (const auto algorithm : both)
+  for (const auto algorithm : every)
     for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33}, std::size_t{1000}})
       for (const std::size_t distinct : {std::size_t{1}, std::size_t{7}, n == 0 ? std::size_t{1} : n})
         check<std::uint32_t, std::uint32_t>(ctx(), algorithm, draw::uniform, n, distinct, 0, sluice::plus{}, "sum u32");
@@ -134,7 +137,7 @@ TEST_F(GroupBy, SmallSizesEveryDistinctCount) {
 
 TEST_F(GroupBy, LargeAgainstTheOracle) {
   const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 21, std::size_t{1} << 14);
-  for (const auto algorithm : both)
+  for (const auto algorithm : every)
     for (const draw d : {draw::uniform, draw::skewed, draw::sorted_runs, draw::strided})
       for (const std::size_t distinct : {std::size_t{1}, std::size_t{37}, std::size_t{1} << 12, n / 3, n}) {
         check<std::uint32_t, std::uint32_t>(ctx(), algorithm, d, n, distinct, 0, sluice::plus{}, "sum u32");
@@ -144,36 +147,37 @@ TEST_F(GroupBy, LargeAgainstTheOracle) {
 
 TEST_F(GroupBy, WideKeysAndValues) {
   const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 20, std::size_t{1} << 13);
-  for (const auto algorithm : both) {
+  for (const auto algorithm : every) {
     check<std::int64_t, std::int64_t>(ctx(), algorithm, draw::uniform, n, 1 << 10, 0, sluice::min{}, "min i64");
     check<std::uint64_t, std::uint64_t>(ctx(), algorithm, draw::skewed, n, n / 2, 0, sluice::bit_xor{}, "xor u64");
   }
   // Values wider than keys, and floats (sums of small integers stay exact in any order).
-  check<std::uint32_t, std::uint64_t>(ctx(), group_by_algorithm::automatic, draw::uniform, n, 5000, 0, sluice::plus{},
-                                      "sum u32 → u64");
-  check<std::uint32_t, double>(ctx(), group_by_algorithm::automatic, draw::uniform, n, 5000, 0, sluice::plus{},
-                               "sum u32 → double");
-  check<std::int64_t, float>(ctx(), group_by_algorithm::automatic, draw::skewed, n, 300, 0, sluice::max{},
-                             "max i64 → float");
+  for (const auto algorithm : tables) {
+    check<std::uint32_t, std::uint64_t>(ctx(), algorithm, draw::uniform, n, 5000, 0, sluice::plus{}, "sum u32 → u64");
+    check<std::uint32_t, double>(ctx(), algorithm, draw::uniform, n, 5000, 0, sluice::plus{}, "sum u32 → double");
+    check<std::int64_t, float>(ctx(), algorithm, draw::skewed, n, 300, 0, sluice::max{}, "max i64 → float");
+  }
 }
 
 TEST_F(GroupBy, OpenAddressingTakesEveryKeyValue) {
   const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 18, std::size_t{1} << 12);
-  for (const std::size_t distinct : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{1000}}) {
-    check<std::uint32_t, std::uint32_t>(ctx(), group_by_algorithm::automatic, draw::reserved_words, n, distinct, 0,
-                                        sluice::plus{}, "sum u32");
-    check<std::int64_t, std::int64_t>(ctx(), group_by_algorithm::automatic, draw::reserved_words, n, distinct, 0,
-                                      sluice::max{}, "max i64");
-  }
+  for (const auto algorithm : tables)
+    for (const std::size_t distinct : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{1000}}) {
+      check<std::uint32_t, std::uint32_t>(ctx(), algorithm, draw::reserved_words, n, distinct, 0, sluice::plus{},
+                                          "sum u32");
+      check<std::int64_t, std::int64_t>(ctx(), algorithm, draw::reserved_words, n, distinct, 0, sluice::max{},
+                                        "max i64");
+    }
   check<std::uint32_t, std::uint32_t>(ctx(), group_by_algorithm::automatic, draw::reserved_words, 1, 1, 0,
                                       sluice::plus{}, "one all-ones key");
 }
 
 TEST_F(GroupBy, DistinctCountGivenFarTooLow) {
   // 2^14 distinct keys in a table sized for 16: the walks overflow, the table starts over with twice the
-  // slots until they fit; the result stays right.
-  const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 20, std::size_t{1} << 14);
-  for (const auto algorithm : both)
+  // slots until they fit; partitioned makes one part, whose shared table (8192 slots) fills and sends the
+  // rest straight to the table. The result stays right.
+  const std::size_t n = sluice::testing::scaled_size(std::size_t{1} << 20, std::size_t{1} << 15);
+  for (const auto algorithm : every)
     check<std::uint32_t, std::uint32_t>(ctx(), algorithm, draw::uniform, n, 1 << 14, 16, sluice::plus{}, "sum u32");
 }
 
@@ -199,14 +203,15 @@ TEST_F(GroupBy, RejectsBadArguments) {
                           "keys", 3);
   expect_invalid_argument([&] { (void)sluice::unique(ctx(), keys.span(), out_keys.span(), slab); }, "keys", 3);
   EXPECT_EQ(sluice::group_by_reduce(ctx(), keys.span(), values.span(), out_keys.span(), out_values.span(), sluice::plus{}), 3u);
-  for (const auto algorithm : both) {
+  const auto good = to_device(ctx(), std::vector<std::uint32_t>{4, 4, 5, 6});
+  for (const auto algorithm : every) {
     const sluice::group_by_options options{.algorithm = algorithm};
-    expect_invalid_argument([&] { (void)sluice::group_by_reduce(ctx(), keys.span(), values.span(), one.span(), out_values.span(), sluice::plus{}, options); },
+    expect_invalid_argument([&] { (void)sluice::group_by_reduce(ctx(), good.span(), values.span(), one.span(), out_values.span(), sluice::plus{}, options); },
                             "out_keys");
-    expect_invalid_argument([&] { (void)sluice::group_by_reduce(ctx(), keys.span(), values.span(), out_keys.span(), one.span(), sluice::plus{}, options); },
+    expect_invalid_argument([&] { (void)sluice::group_by_reduce(ctx(), good.span(), values.span(), out_keys.span(), one.span(), sluice::plus{}, options); },
                             "out_values");
-    expect_invalid_argument([&] { (void)sluice::unique(ctx(), keys.span(), one.span(), options); }, "out");
-    expect_invalid_argument([&] { (void)sluice::group_by_reduce(ctx(), keys.span(), values.span().first(3), out_keys.span(), out_values.span(), sluice::plus{}, options); },
+    expect_invalid_argument([&] { (void)sluice::unique(ctx(), good.span(), one.span(), options); }, "out");
+    expect_invalid_argument([&] { (void)sluice::group_by_reduce(ctx(), good.span(), values.span().first(3), out_keys.span(), out_values.span(), sluice::plus{}, options); },
                             "values");
   }
   const sluice::group_by_options unknown{.algorithm = static_cast<group_by_algorithm>(42)};
@@ -215,6 +220,9 @@ TEST_F(GroupBy, RejectsBadArguments) {
                           "options.algorithm");
   const sluice::group_by_options open{.algorithm = group_by_algorithm::open_addressing};
   expect_invalid_argument([&] { (void)sluice::group_by_reduce(ctx(), keys.span(), values.span(), out_keys.span(), out_values.span(), add_without_identity{}, open); },
+                          "options.algorithm");
+  const sluice::group_by_options parts{.algorithm = group_by_algorithm::partitioned};
+  expect_invalid_argument([&] { (void)sluice::group_by_reduce(ctx(), keys.span(), values.span(), out_keys.span(), out_values.span(), add_without_identity{}, parts); },
                           "options.algorithm");
   std::vector<std::uint32_t> host(4);
   expect_invalid_argument([&] { (void)sluice::unique(ctx(), cuda::std::span<const std::uint32_t>(host.data(), host.size()), out_keys.span()); },

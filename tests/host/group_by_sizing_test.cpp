@@ -86,6 +86,27 @@ TEST(GroupBySizing, SlotsFollowTheGivenCountTheSketchOrEveryKey) {
   EXPECT_EQ(gb::distinct_to_size_for(n, 0, 1e9), double(n));
 }
 
+TEST(GroupBySizing, AutomaticPartitionsWhileOnePassMakesTheParts) {
+  using sluice::group_by_algorithm;
+  constexpr std::size_t slot = 8;
+  const double per_part = gb::tuning::fold_max_load * double(gb::fold_slots(slot));  // 4096 keys
+  EXPECT_EQ(gb::fold_parts(1, slot), 1u);
+  EXPECT_EQ(gb::fold_parts(per_part, slot), 1u);
+  EXPECT_EQ(gb::fold_parts(per_part + 1, slot), 2u);
+  EXPECT_EQ(gb::fold_parts(double(1 << 20), slot), 256u);
+  EXPECT_EQ(gb::fold_parts(double(1 << 20), 16), 512u);  // 16-byte slots: half as many a part
+  const std::size_t n = std::size_t{1} << 24;
+  EXPECT_EQ(gb::table_strategy(group_by_algorithm::automatic, n, double(1 << 20), slot), group_by_algorithm::partitioned);
+  EXPECT_EQ(gb::table_strategy(group_by_algorithm::automatic, n, per_part * gb::max_parts, slot),
+            group_by_algorithm::partitioned);
+  EXPECT_EQ(gb::table_strategy(group_by_algorithm::automatic, n, per_part * gb::max_parts + 1, slot),
+            group_by_algorithm::open_addressing);
+  EXPECT_EQ(gb::table_strategy(group_by_algorithm::automatic, gb::tuning::sketch_min_keys - 1, 10, slot),
+            group_by_algorithm::open_addressing);
+  for (const auto asked : {group_by_algorithm::open_addressing, group_by_algorithm::partitioned, group_by_algorithm::slab_hash})
+    EXPECT_EQ(gb::table_strategy(asked, n, 10, slot), asked);
+}
+
 TEST(ReferenceGroupBy, GroupsEqualKeysAnywhereInInputOrder) {
   namespace ref = sluice::reference;
   const std::vector<int> keys{3, 1, 3, 2, 1, 3};

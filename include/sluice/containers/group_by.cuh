@@ -6,23 +6,28 @@
 //
 // Both return the distinct key count (a wait for the stream) and write the keys (and reductions) to
 // out[0 … count) in no particular order. Keys: 4- or 8-byte integers. op: associative and commutative
-// (sluice::is_commutative_v; float sums round differently from run to run). Two strategies
-// (options.algorithm; automatic takes open_addressing wherever it can run op on V):
-//   open_addressing  (detail/group_by/open_addressing.cuh) one pass over the pairs into a flat table with
-//                    linear probing, sized for the distinct keys: the caller's options.distinct, or a
-//                    HyperLogLog sketch of the keys (one more read of them). Lanes of a warp holding one key
-//                    fold their values first; one walk and one atomic a distinct key in the warp. Every key
-//                    value is allowed. Needs op's identity (sluice::has_identity_v) and a 4- or 8-byte V.
-//                    A distinct count given far too low costs a restart with twice the slots, never a
-//                    wrong result. Memory: slots for the distinct keys / 0.6, 8 or 16 bytes each.
+// (sluice::is_commutative_v; float sums round differently from run to run). Three strategies
+// (options.algorithm); the first two build one flat table with linear probing (detail/group_by/), sized for
+// the distinct keys: the caller's options.distinct, or a HyperLogLog sketch of the keys (one more read of
+// them). They take every key value, need op's identity (sluice::has_identity_v) and a 4- or 8-byte V; a
+// distinct count given far too low costs a restart with twice the slots, never a wrong result; memory:
+// slots for the distinct keys / 0.6, 8 or 16 bytes each.
+//   open_addressing  every pair straight into the table: lanes of a warp holding one key fold their values
+//                    first, then one walk and one atomic in L2 a distinct key of the warp.
+//   partitioned      the pairs split by hash into parts of ~4096 distinct keys (one multisplit; none when
+//                    the keys fit one part), each part folded in shared memory, then into the table; a
+//                    copy of the pairs more memory.
 //   slab_hash        the keys go into a slab set (insert_unique) or map (insert_or_reduce: a key's first
 //                    value inserted, each later one combined into it by a CAS of the pair: op(old, new)),
 //                    which is read out. Any commutative op; V the key's width; keys other than the slab
 //                    hash's markers 0xFF…FF and 0xFF…FE (invalid_argument "keys" with the index). Table for
 //                    options.distinct keys (default: every key distinct), pool for the worst case.
+// automatic: slab_hash where the table cannot run op on V; otherwise partitioned while one multisplit
+// pass makes the parts (up to ~2 M distinct keys) and the keys are many enough to sketch, open_addressing
+// otherwise (detail/group_by/sizing.hpp, table_strategy).
 // The outputs must hold the distinct keys: invalid_argument "out"/"out_keys" otherwise (the table is
-// built before that is known). An algorithm outside group_by_algorithm, or open_addressing asked for an op
-// or V it cannot run: invalid_argument "options.algorithm".
+// built before that is known). An algorithm outside group_by_algorithm, or a table strategy asked for an
+// op or V it cannot run: invalid_argument "options.algorithm".
 #pragma once
 
 #include <sluice/containers/slab_hash.cuh>
@@ -31,7 +36,7 @@
 #include <sluice/core/error.hpp>
 #include <sluice/core/memory.hpp>
 #include <sluice/core/operators.hpp>
-#include <sluice/detail/group_by/open_addressing.cuh>
+#include <sluice/detail/group_by/dispatch.cuh>
 #include <sluice/options/group_by.hpp>
 
 #include <cuda/std/span>
@@ -50,24 +55,24 @@ inline slab_hash_options table_options(std::size_t n, const group_by_options& op
   return {.capacity = options.distinct != 0 ? options.distinct : n, .grow = false, .allocator = options.allocator};
 }
 
-/// Whether open_addressing can run op on V (V = void: unique, no values).
+/// Whether the flat table's strategies (open_addressing, partitioned) can run op on V (no_values: unique).
 template <class V, class Op>
-constexpr bool open_addressing_runs() {
-  if constexpr (cuda::std::is_void_v<V>) return true;
+constexpr bool table_runs() {
+  if constexpr (!has_values<V>) return true;
   else return atomic_value<V> && has_identity_v<Op, V>;
 }
 
-/// The strategy a call runs: automatic resolved, an unknown or impossible choice refused.
+/// The strategy a call runs: slab_hash where automatic cannot take the table (automatic stays automatic
+/// otherwise, resolved by the distinct keys: sizing.hpp's table_strategy); an unknown or impossible choice
+/// refused.
 template <class V, class Op>
 group_by_algorithm choose(const char* function, group_by_algorithm asked) {
-  constexpr bool open_addressing_runs = group_by::open_addressing_runs<V, Op>();
   require_known_algorithm(function, asked, "group_by_algorithm");
-  if (asked == group_by_algorithm::automatic)
-    return open_addressing_runs ? group_by_algorithm::open_addressing : group_by_algorithm::slab_hash;
-  if (asked == group_by_algorithm::open_addressing && !open_addressing_runs)
-    throw invalid_argument(function, "options.algorithm",
-                           "open_addressing needs an operator with an identity and a 4- or 8-byte value");
-  return asked;
+  if (asked == group_by_algorithm::slab_hash) return asked;
+  if (table_runs<V, Op>()) return asked;
+  if (asked == group_by_algorithm::automatic) return group_by_algorithm::slab_hash;
+  throw invalid_argument(function, "options.algorithm",
+                         std::string(to_string(asked)) + " needs an operator with an identity and a 4- or 8-byte value");
 }
 
 }  // namespace detail::group_by
@@ -80,9 +85,11 @@ std::size_t unique(context& ctx, cuda::std::span<KIn, E1> keys, cuda::std::span<
   static_assert(sizeof(K) == 4 || sizeof(K) == 8, "unique takes 4- or 8-byte keys");
   require_device_memory(ctx, keys, "unique", "keys");
   require_device_memory(ctx, out, "unique", "out");
-  if (detail::group_by::choose<void, plus>("unique", options.algorithm) == group_by_algorithm::open_addressing)
-    return detail::group_by::group_by_open_addressing<void>(
-        ctx, cuda::std::span<const K>(keys.data(), keys.size()), nullptr, out.data(), nullptr, options.distinct, plus{},
+  const auto algorithm = detail::group_by::choose<detail::no_values, plus>("unique", options.algorithm);
+  if (algorithm != group_by_algorithm::slab_hash)
+    return detail::group_by::reduce_in_table<detail::no_values>(
+        ctx, "unique", algorithm, cuda::std::span<const K>(keys.data(), keys.size()), nullptr, out.data(), nullptr,
+        options.distinct, plus{},
         [&](std::size_t distinct) { detail::group_by::require_room("unique", "out", out.size(), distinct); });
   slab_set<K> set(ctx, detail::group_by::table_options(keys.size(), options));
   set.insert_unique(ctx, cuda::std::span<const K>(keys.data(), keys.size()));
@@ -106,11 +113,12 @@ std::size_t group_by_reduce(context& ctx, cuda::std::span<KIn, E1> keys, cuda::s
   require_device_memory(ctx, out_keys, function, "out_keys");
   require_device_memory(ctx, out_values, function, "out_values");
   if (values.size() != keys.size()) throw invalid_argument(function, "values", "must have one value per key");
-  if (detail::group_by::choose<V, Op>(function, options.algorithm) == group_by_algorithm::open_addressing) {
-    if constexpr (detail::group_by::open_addressing_runs<V, Op>())
-      return detail::group_by::group_by_open_addressing<V>(
-          ctx, cuda::std::span<const K>(keys.data(), keys.size()), values.data(), out_keys.data(), out_values.data(),
-          options.distinct, op, [&](std::size_t distinct) {
+  const auto algorithm = detail::group_by::choose<V, Op>(function, options.algorithm);
+  if (algorithm != group_by_algorithm::slab_hash) {
+    if constexpr (detail::group_by::table_runs<V, Op>())
+      return detail::group_by::reduce_in_table<V>(
+          ctx, function, algorithm, cuda::std::span<const K>(keys.data(), keys.size()), values.data(), out_keys.data(),
+          out_values.data(), options.distinct, op, [&](std::size_t distinct) {
             detail::group_by::require_room(function, "out_keys", out_keys.size(), distinct);
             detail::group_by::require_room(function, "out_values", out_values.size(), distinct);
           });

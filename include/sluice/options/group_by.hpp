@@ -11,9 +11,12 @@
 namespace sluice {
 
 enum class group_by_algorithm {
-  automatic,        ///< open_addressing where it can run the operator, slab_hash otherwise
-  open_addressing,  ///< one probe walk an element in a flat table sized for the distinct keys; every key
-                    ///< value allowed; op needs an identity and a 4- or 8-byte value
+  automatic,        ///< partitioned or open_addressing where they can run the operator (by the distinct keys:
+                    ///< detail/group_by/sizing.hpp, table_strategy), slab_hash otherwise
+  open_addressing,  ///< every pair straight into a flat table sized for the distinct keys, one walk and one
+                    ///< atomic in L2; every key value allowed; op needs an identity and a 4- or 8-byte value
+  partitioned,      ///< the pairs split by hash into parts of a few thousand distinct keys (a multisplit),
+                    ///< each part folded in shared memory, then into the flat table; as open_addressing
   slab_hash,        ///< the keys go into a slab hash (Ashkiani ch. 5) and are read out; any commutative op
 };
 
@@ -22,14 +25,15 @@ enum class group_by_algorithm {
   switch (algorithm) {
     case group_by_algorithm::automatic: return "automatic";
     case group_by_algorithm::open_addressing: return "open_addressing";
+    case group_by_algorithm::partitioned: return "partitioned";
     case group_by_algorithm::slab_hash: return "slab_hash";
   }
   return "?";
 }
 
 struct group_by_options {
-  /// Distinct keys expected (sizes the table); 0: open_addressing estimates them (one read of the keys,
-  /// a HyperLogLog sketch), slab_hash takes as many as keys.
+  /// Distinct keys expected (sizes the table); 0: open_addressing and partitioned estimate them (one read
+  /// of the keys, a HyperLogLog sketch), slab_hash takes as many as keys.
   std::size_t distinct = 0;
   group_by_algorithm algorithm = group_by_algorithm::automatic;
   /// The slab pool of the slab_hash strategy.

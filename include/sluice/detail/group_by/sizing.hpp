@@ -9,10 +9,15 @@
 //   sketch  register j = the top `bits` bits of the hash; its value, the largest rank (1 + leading zeros
 //           of the remaining bits) of any key that maps to it. The estimate is the harmonic mean form
 //           α·m²/Σ2^−M[j], with linear counting m·ln(m/V) while it is below 2.5·m and V registers are 0.
+//   parts   partitioned splits the pairs into parts of at most fold_max_load × (a fold block's slots)
+//           distinct keys on average, as many as one multisplit pass takes (511); more distinct keys than
+//           that, or fewer pairs than the sketch's threshold, and automatic takes open_addressing.
 #pragma once
 
 #include <sluice/core/config.hpp>
 #include <sluice/detail/group_by/tuning.hpp>
+#include <sluice/detail/multisplit/plan.hpp>
+#include <sluice/options/group_by.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -73,6 +78,27 @@ inline double distinct_to_size_for(std::size_t n, std::size_t given, double esti
   if (given != 0) return static_cast<double>(std::min(given, n));
   if (n < tuning::sketch_min_keys) return static_cast<double>(n);
   return std::min(estimate * tuning::estimate_margin, static_cast<double>(n));
+}
+
+/// Slots of a fold block's shared table for slots of `slot_bytes`.
+constexpr std::size_t fold_slots(std::size_t slot_bytes) { return tuning::fold_shared_bytes / slot_bytes; }
+
+/// The most parts one multisplit pass makes (the onesweep strategy's bound).
+inline constexpr std::uint32_t max_parts = multisplit::max_onesweep_buckets;
+
+/// Parts for `distinct` keys folded in shared tables of slots of `slot_bytes`.
+inline std::size_t fold_parts(double distinct, std::size_t slot_bytes) {
+  const double per_part = tuning::fold_max_load * static_cast<double>(fold_slots(slot_bytes));
+  return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(distinct / per_part)));
+}
+
+/// What `asked` runs for n pairs with `distinct` keys to size for (automatic: partitioned while one pass
+/// makes its parts and the sketch runs, open_addressing otherwise); slab_hash stays itself.
+inline group_by_algorithm table_strategy(group_by_algorithm asked, std::size_t n, double distinct,
+                                         std::size_t slot_bytes) {
+  if (asked != group_by_algorithm::automatic) return asked;
+  const bool partitions = n >= tuning::sketch_min_keys && fold_parts(distinct, slot_bytes) <= max_parts;
+  return partitions ? group_by_algorithm::partitioned : group_by_algorithm::open_addressing;
 }
 
 }  // namespace sluice::detail::group_by

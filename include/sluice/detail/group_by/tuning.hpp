@@ -22,6 +22,14 @@ struct sm90_tuning {
   /// Occupied slots over slots that sizing aims at: a find walks 0.5 (1 + 1 / (1 − load)) slots on
   /// average under linear probing (2 at 0.6), mostly within one 32-byte sector.
   static constexpr double max_load = 0.6;
+  /// partitioned: threads of a fold block, and the shared memory its table takes (8192 slots of 8 bytes,
+  /// 4096 of 16), filled to at most this load on average: the parts are sized for it.
+  static constexpr int fold_threads = 512;
+  static constexpr std::size_t fold_shared_bytes = std::size_t{64} << 10;
+  static constexpr double fold_max_load = 0.5;
+  /// partitioned: blocks per wave of resident fold blocks, as chunks of the parts (balance against the
+  /// flushes, which are chunks × the part's distinct keys atomics).
+  static constexpr int fold_waves = 2;
 };
 
 template <int Arch>

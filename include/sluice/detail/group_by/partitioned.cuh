@@ -1,0 +1,127 @@
+// sluice/detail/group_by/partitioned.cuh: group_by's partitioned strategy. With many distinct keys the
+// single pass (open_addressing.cuh) spends two L2 requests a pair at random sectors, and the L2's request
+// rate bounds it; here the atomics happen in shared memory instead:
+//   split  the pairs by the top bits of their key's hash into P parts of about 4096 distinct keys each
+//          (one multisplit pass, onesweep; P = 1, no split, when the keys fit one part);
+//   fold   each part, in chunks, by blocks holding a table of 64 KiB in shared memory: the warp folds its
+//          window's equal keys (load_and_fold), the leaders walk the shared table (find_or_claim in block
+//          scope) and combine with shared atomics; a shared table too full sends the key straight to the
+//          global table. Then every occupied shared slot is combined into the global table (one walk and
+//          one atomic per distinct key of the chunk).
+// A part's keys all hash into one band of the global table, so a fold's flush stays within it.
+// Work: one multisplit of the pairs (read twice, written once), one more read; atomics in shared memory,
+// chunks × distinct keys atomics in L2. Memory: a copy of the pairs (the split's output).
+#pragma once
+
+#include <sluice/core/context.hpp>
+#include <sluice/core/error.hpp>
+#include <sluice/core/launch.hpp>
+#include <sluice/core/operators.hpp>
+#include <sluice/core/scratch.hpp>
+#include <sluice/core/values.hpp>
+#include <sluice/detail/group_by/open_addressing.cuh>
+#include <sluice/detail/group_by/sizing.hpp>
+#include <sluice/detail/group_by/table.cuh>
+#include <sluice/detail/group_by/tuning.hpp>
+#include <sluice/detail/multisplit/dispatch.cuh>
+#include <sluice/warp/shuffle.cuh>
+
+#include <cuda/std/span>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace sluice::detail::group_by {
+
+/// The part of a key: its hash's high bits scaled to the part count (the global table's home slot is the
+/// same scaling, so a part's keys live in one band of it).
+template <class W>
+struct part_of {
+  std::uint32_t parts;
+  __device__ std::uint32_t operator()(W key) const {
+    return static_cast<std::uint32_t>(__umul64hi(scramble(static_cast<std::uint64_t>(key)), parts));
+  }
+};
+
+/// A shared table's home slot: the hash's low 32 bits, which the part does not depend on.
+[[nodiscard]] __device__ __forceinline__ std::size_t shared_home(std::uint64_t hash, unsigned slots) {
+  return static_cast<std::size_t>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(hash)) * slots) >> 32);
+}
+
+/// Block b folds chunk b % chunks of part b / chunks (parts: part_offsets[p] … [p + 1]; null: one part,
+/// keys[0, n)) into a shared table of `slots` slots, then flushes it into `table`.
+template <class W, class V, class Op>
+__global__ void __launch_bounds__(tuning::fold_threads)
+    fold_kernel(const W* __restrict__ keys, const V* __restrict__ values, std::size_t n,
+                const std::size_t* __restrict__ part_offsets, unsigned chunks, unsigned slots, table_view<W, V> table,
+                Op op) {
+  extern __shared__ __align__(16) unsigned char fold_storage[];
+  auto* local = reinterpret_cast<slot<W, V>*>(fold_storage);
+  clear_slots<W, V, Op>(local, slots, threadIdx.x, blockDim.x);
+  const unsigned part = blockIdx.x / chunks, chunk = blockIdx.x % chunks;
+  const std::size_t part_begin = part_offsets != nullptr ? part_offsets[part] : 0;
+  const std::size_t length = (part_offsets != nullptr ? part_offsets[part + 1] : n) - part_begin;
+  const std::size_t begin = part_begin + length * chunk / chunks, end = part_begin + length * (chunk + 1) / chunks;
+  __syncthreads();
+  unsigned claims = 0, shared_claims = 0;
+  bool overflow = false;
+  const std::size_t warp_first = begin + (threadIdx.x - warp::lane_id());
+  for (std::size_t base = warp_first; base < end; base += blockDim.x) {  // uniform in the warp
+    W key;
+    V value{};
+    const bool leader = load_and_fold(keys, values, base + warp::lane_id(), end, key, value, op);
+    if (leader && key == empty_word<W>) combine_empty_word(table, value, op);
+    const bool walks = leader && key != empty_word<W>;
+    const std::uint64_t hash = scramble(static_cast<std::uint64_t>(key));
+    slot<W, V>* near = find_or_claim<cuda::thread_scope_block>(local, slots, shared_home(hash, slots), key, walks,
+                                                               shared_claims);
+    if (near != nullptr) combine_value(near, value, op);
+    const bool spills = walks && near == nullptr;  // the shared table is full: straight to the global one
+    slot<W, V>* far = find_or_claim<cuda::thread_scope_device>(table.slots, table.size, home_slot(hash, table.size),
+                                                               key, spills, claims);
+    if (far != nullptr) combine_value(far, value, op);
+    overflow |= spills && far == nullptr;
+  }
+  __syncthreads();
+  for (unsigned s = threadIdx.x; s < slots; s += blockDim.x) {  // slots is a multiple of the block: uniform
+    const slot<W, V> held = local[s];
+    const bool occupied = held.key != empty_word<W>;
+    slot<W, V>* far = find_or_claim<cuda::thread_scope_device>(
+        table.slots, table.size, home_slot(scramble(static_cast<std::uint64_t>(held.key)), table.size), held.key,
+        occupied, claims);
+    if (far != nullptr) combine_value(far, value_of(held), op);
+    overflow |= occupied && far == nullptr;
+  }
+  report_block(table.report, claims, overflow);
+}
+
+/// Splits keys[0, n) into `parts` parts (none when 1) and folds them into `table`.
+template <class W, class V, class Op>
+void aggregate_partitioned(context& ctx, const char* function, const W* keys, const V* values, std::size_t n,
+                           std::uint32_t parts, const table_view<W, V>& table, Op op) {
+  if (n == 0) return;
+  constexpr unsigned slots = static_cast<unsigned>(fold_slots(sizeof(slot<W, V>)));
+  static_assert(slots % tuning::fold_threads == 0, "the flush walks the shared table a block at a time");
+  const std::size_t shared_bytes = slots * sizeof(slot<W, V>);
+  const auto kernel = fold_kernel<W, V, Op>;
+  SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+  const std::size_t wave = static_cast<std::size_t>(ctx.properties().sm_count) *
+                           resident_blocks_per_sm(kernel, tuning::fold_threads, shared_bytes);
+  const std::size_t chunks = parts == 1 ? wave : ceil_div(tuning::fold_waves * wave, parts);
+  const auto launch = [&](const W* k, const V* v, const std::size_t* offsets) {
+    kernel<<<static_cast<unsigned>(parts * chunks), tuning::fold_threads, shared_bytes, ctx.stream()>>>(
+        k, v, n, offsets, static_cast<unsigned>(chunks), slots, table, op);
+    SLUICE_CHECK_LAUNCH();
+  };
+  if (parts == 1) return launch(keys, values, nullptr);
+  scratch<W> split_keys(ctx, n);
+  scratch<V> split_values(ctx, has_values<V> ? n : 0);
+  scratch<std::size_t> offsets(ctx, parts + 1);
+  multisplit::run(ctx, function,
+                  multisplit::pass_io<W, V>{keys, values, split_keys.get(), has_values<V> ? split_values.get() : nullptr, n},
+                  parts, part_of<W>{parts}, cuda::std::span<std::size_t>(offsets.get(), parts + 1), nullptr, {});
+  launch(split_keys.get(), split_values.get(), offsets.get());
+}
+
+}  // namespace sluice::detail::group_by
