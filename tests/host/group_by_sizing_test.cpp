@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -42,6 +43,19 @@ TEST(GroupBySizing, ScrambleSpreadsSequentialAndStridedKeys) {
     EXPECT_GT(tops.size(), 2400u) << "keys k << " << shift;
   }
   EXPECT_NE(gb::scramble(0), gb::scramble(1));
+}
+
+TEST(GroupBySizing, PartHashBalancesSequentialAndWideKeys) {
+  // 2^16 sequential keys (and the same shifted into the high word) into 256 parts: every part within 25%
+  // of its share (256 keys; a binomial's standard deviation is 16).
+  for (const int shift : {0, 32}) {
+    std::vector<int> parts(256, 0);
+    for (std::uint64_t k = 0; k < (1u << 16); ++k)
+      ++parts[(std::uint64_t{gb::part_hash<std::uint64_t>(k << shift)} * 256) >> 32];
+    const auto [low, high] = std::minmax_element(parts.begin(), parts.end());
+    EXPECT_GT(*low, 192) << "shift " << shift;
+    EXPECT_LT(*high, 320) << "shift " << shift;
+  }
 }
 
 TEST(GroupBySizing, RankCountsLeadingZerosAfterTheRegister) {
@@ -89,12 +103,14 @@ TEST(GroupBySizing, SlotsFollowTheGivenCountTheSketchOrEveryKey) {
 TEST(GroupBySizing, AutomaticPartitionsWhileOnePassMakesTheParts) {
   using sluice::group_by_algorithm;
   constexpr std::size_t slot = 8;
-  const double per_part = gb::tuning::fold_max_load * double(gb::fold_slots(slot));  // 4096 keys
+  const double per_part = gb::tuning::fold_max_load * double(gb::fold_slots(slot));
+  EXPECT_EQ(gb::fold_slots(slot), 2 * gb::fold_slots(16));
   EXPECT_EQ(gb::fold_parts(1, slot), 1u);
-  EXPECT_EQ(gb::fold_parts(per_part, slot), 1u);
-  EXPECT_EQ(gb::fold_parts(per_part + 1, slot), 2u);
-  EXPECT_EQ(gb::fold_parts(double(1 << 20), slot), 256u);
-  EXPECT_EQ(gb::fold_parts(double(1 << 20), 16), 512u);  // 16-byte slots: half as many a part
+  EXPECT_EQ(gb::fold_parts(std::floor(per_part), slot), 1u);
+  EXPECT_EQ(gb::fold_parts(std::floor(per_part) + 1, slot), 2u);
+  EXPECT_EQ(gb::fold_parts(10 * per_part, slot), 10u);
+  EXPECT_EQ(gb::fold_parts(10 * per_part, 16), 20u);  // 16-byte slots: half as many a part
+  EXPECT_LE(gb::fold_parts(double(1 << 20), slot), gb::max_parts);  // the benchmark's 2^20 keys: one pass
   const std::size_t n = std::size_t{1} << 24;
   EXPECT_EQ(gb::table_strategy(group_by_algorithm::automatic, n, double(1 << 20), slot), group_by_algorithm::partitioned);
   EXPECT_EQ(gb::table_strategy(group_by_algorithm::automatic, n, per_part * gb::max_parts, slot),

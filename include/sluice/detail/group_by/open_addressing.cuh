@@ -53,8 +53,7 @@ __global__ void __launch_bounds__(tuning::threads)
     const bool leader = load_and_fold(keys, values, base + warp::lane_id(), n, key, value, op);
     if (leader && key == empty_word<W>) combine_empty_word(table, value, op);
     const bool walks = leader && key != empty_word<W>;
-    slot<W, V>* target = find_or_claim<cuda::thread_scope_device>(
-        table.slots, table.size, home_slot(scramble(static_cast<std::uint64_t>(key)), table.size), key, walks, claims);
+    slot<W, V>* target = find_or_claim_in(table, key, walks, claims);
     if (target != nullptr) combine_value(target, value, op);
     overflow |= walks && target == nullptr;
   }

@@ -3,12 +3,10 @@
 // rate bounds it; here the atomics happen in shared memory instead:
 //   split  the pairs by the top bits of their key's hash into P parts of about 4096 distinct keys each
 //          (one multisplit pass, onesweep; P = 1, no split, when the keys fit one part);
-//   fold   each part, in chunks, by blocks holding a table of 64 KiB in shared memory: the warp folds its
-//          window's equal keys (load_and_fold), the leaders walk the shared table (find_or_claim in block
-//          scope) and combine with shared atomics; a shared table too full sends the key straight to the
-//          global table. Then every occupied shared slot is combined into the global table (one walk and
-//          one atomic per distinct key of the chunk).
-// A part's keys all hash into one band of the global table, so a fold's flush stays within it.
+//   fold   each part, in chunks, by blocks holding a table of 64 KiB in shared memory: each lane walks the
+//          shared table for its key (find_or_claim in_shared) and combines with a shared atomic; a shared
+//          table too full sends the key straight to the global table. Then every occupied shared slot is
+//          combined into the global table (one walk and one atomic per distinct key of the chunk).
 // Work: one multisplit of the pairs (read twice, written once), one more read; atomics in shared memory,
 // chunks × distinct keys atomics in L2. Memory: a copy of the pairs (the split's output).
 #pragma once
@@ -19,7 +17,6 @@
 #include <sluice/core/operators.hpp>
 #include <sluice/core/scratch.hpp>
 #include <sluice/core/values.hpp>
-#include <sluice/detail/group_by/open_addressing.cuh>
 #include <sluice/detail/group_by/sizing.hpp>
 #include <sluice/detail/group_by/table.cuh>
 #include <sluice/detail/group_by/tuning.hpp>
@@ -34,19 +31,19 @@
 
 namespace sluice::detail::group_by {
 
-/// The part of a key: its hash's high bits scaled to the part count (the global table's home slot is the
-/// same scaling, so a part's keys live in one band of it).
+/// The part of a key: a 32-bit hash of it (sizing.hpp's part_hash, independent of the 64-bit one the
+/// tables use) scaled to the part count.
 template <class W>
 struct part_of {
   std::uint32_t parts;
   __device__ std::uint32_t operator()(W key) const {
-    return static_cast<std::uint32_t>(__umul64hi(scramble(static_cast<std::uint64_t>(key)), parts));
+    return static_cast<std::uint32_t>((std::uint64_t{part_hash(key)} * parts) >> 32);
   }
 };
 
-/// A shared table's home slot: the hash's low 32 bits, which the part does not depend on.
-[[nodiscard]] __device__ __forceinline__ std::size_t shared_home(std::uint64_t hash, unsigned slots) {
-  return static_cast<std::size_t>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(hash)) * slots) >> 32);
+/// A block table's home slot: the 64-bit hash's low 32 bits scaled (the global table takes its high bits).
+[[nodiscard]] __device__ __forceinline__ unsigned shared_home(std::uint64_t hash, unsigned slots) {
+  return static_cast<unsigned>((static_cast<std::uint64_t>(static_cast<std::uint32_t>(hash)) * slots) >> 32);
 }
 
 /// Block b folds chunk b % chunks of part b / chunks (parts: part_offsets[p] … [p + 1]; null: one part,
@@ -66,20 +63,21 @@ __global__ void __launch_bounds__(tuning::fold_threads)
   __syncthreads();
   unsigned claims = 0, shared_claims = 0;
   bool overflow = false;
+  // Lane by lane, no match: equal keys of a warp meet in the shared atomics, which are cheap.
   const std::size_t warp_first = begin + (threadIdx.x - warp::lane_id());
   for (std::size_t base = warp_first; base < end; base += blockDim.x) {  // uniform in the warp
-    W key;
+    const std::size_t i = base + warp::lane_id();
+    const bool valid = i < end;
+    const W key = valid ? keys[i] : W{};
     V value{};
-    const bool leader = load_and_fold(keys, values, base + warp::lane_id(), end, key, value, op);
-    if (leader && key == empty_word<W>) combine_empty_word(table, value, op);
-    const bool walks = leader && key != empty_word<W>;
-    const std::uint64_t hash = scramble(static_cast<std::uint64_t>(key));
-    slot<W, V>* near = find_or_claim<cuda::thread_scope_block>(local, slots, shared_home(hash, slots), key, walks,
-                                                               shared_claims);
+    if constexpr (has_values<V>) value = valid ? values[i] : V{};
+    if (valid && key == empty_word<W>) combine_empty_word(table, value, op);
+    const bool walks = valid && key != empty_word<W>;
+    slot<W, V>* near = find_or_claim<in_shared>(local, slots, shared_home(scramble(static_cast<std::uint64_t>(key)), slots),
+                                                key, walks, shared_claims);
     if (near != nullptr) combine_value(near, value, op);
-    const bool spills = walks && near == nullptr;  // the shared table is full: straight to the global one
-    slot<W, V>* far = find_or_claim<cuda::thread_scope_device>(table.slots, table.size, home_slot(hash, table.size),
-                                                               key, spills, claims);
+    const bool spills = walks && near == nullptr;  // the block's table is full: straight to the global one
+    slot<W, V>* far = find_or_claim_in(table, key, spills, claims);
     if (far != nullptr) combine_value(far, value, op);
     overflow |= spills && far == nullptr;
   }
@@ -87,9 +85,7 @@ __global__ void __launch_bounds__(tuning::fold_threads)
   for (unsigned s = threadIdx.x; s < slots; s += blockDim.x) {  // slots is a multiple of the block: uniform
     const slot<W, V> held = local[s];
     const bool occupied = held.key != empty_word<W>;
-    slot<W, V>* far = find_or_claim<cuda::thread_scope_device>(
-        table.slots, table.size, home_slot(scramble(static_cast<std::uint64_t>(held.key)), table.size), held.key,
-        occupied, claims);
+    slot<W, V>* far = find_or_claim_in(table, held.key, occupied, claims);
     if (far != nullptr) combine_value(far, value_of(held), op);
     overflow |= occupied && far == nullptr;
   }

@@ -37,6 +37,19 @@ SLUICE_HOST_DEVICE constexpr std::uint64_t scramble(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+/// A 32-bit hash for the partitioned strategy's parts, independent of scramble (a multiply-xorshift
+/// finalizer of the key's 32-bit fold).
+template <class W>
+SLUICE_HOST_DEVICE constexpr std::uint32_t part_hash(W key) {
+  auto x = static_cast<std::uint32_t>(key);
+  if constexpr (sizeof(W) == 8) x ^= static_cast<std::uint32_t>(static_cast<std::uint64_t>(key) >> 32) * 0x9e3779b9u;
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  return x ^ (x >> 16);
+}
+
 /// The sketch register of hash h.
 SLUICE_HOST_DEVICE constexpr std::uint32_t sketch_register(std::uint64_t h, int bits) {
   return static_cast<std::uint32_t>(h >> (64 - bits));

@@ -72,16 +72,31 @@ struct table_view {
   return static_cast<std::size_t>(__umul64hi(hash, static_cast<std::uint64_t>(slots)));
 }
 
+/// How a walk reads a slot's key: a relaxed device-scope load in the global table, a volatile shared load
+/// (LDS) in a block's table, which only the block writes.
+struct in_global {
+  template <class W>
+  [[nodiscard]] __device__ static W key_at(W* key) {
+    return cuda::atomic_ref<W, cuda::thread_scope_device>(*key).load(cuda::std::memory_order_relaxed);
+  }
+};
+struct in_shared {
+  template <class W>
+  [[nodiscard]] __device__ static W key_at(W* key) {
+    return *static_cast<volatile W*>(key);
+  }
+};
+
 /// The slot of `key` in slots[0, size), claimed if absent, walking from `at`. Every lane of the warp calls
 /// it together (lanes that are not `pending` too); null for those, and where every slot holds another key.
-template <cuda::thread_scope Scope, class W, class V>
-__device__ __forceinline__ slot<W, V>* find_or_claim(slot<W, V>* slots, std::size_t size, std::size_t at, W key,
-                                                     bool pending, unsigned& claims) {
+template <class Memory, class Index, class W, class V>
+__device__ __forceinline__ slot<W, V>* find_or_claim(slot<W, V>* slots, Index size, Index at, W key, bool pending,
+                                                     unsigned& claims) {
   slot<W, V>* found = nullptr;
-  std::size_t walked = 0;
+  Index walked = 0;
   while (__any_sync(warp::full_mask, pending)) {
     if (pending) {
-      W seen = cuda::atomic_ref<W, Scope>(slots[at].key).load(cuda::std::memory_order_relaxed);
+      W seen = Memory::key_at(&slots[at].key);
       if (seen == empty_word<W>) {
         seen = atomicCAS(&slots[at].key, empty_word<W>, key);
         if (seen == empty_word<W>) {
@@ -100,6 +115,14 @@ __device__ __forceinline__ slot<W, V>* find_or_claim(slot<W, V>* slots, std::siz
     }
   }
   return found;
+}
+
+/// find_or_claim in the global table, from the key's home slot.
+template <class W, class V>
+__device__ __forceinline__ slot<W, V>* find_or_claim_in(const table_view<W, V>& table, W key, bool pending,
+                                                        unsigned& claims) {
+  return find_or_claim<in_global>(table.slots, table.size, home_slot(scramble(static_cast<std::uint64_t>(key)), table.size),
+                                  key, pending, claims);
 }
 
 /// A slot's value (nothing for unique's table).

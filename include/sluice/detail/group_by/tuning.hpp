@@ -23,10 +23,11 @@ struct sm90_tuning {
   /// average under linear probing (2 at 0.6), mostly within one 32-byte sector.
   static constexpr double max_load = 0.6;
   /// partitioned: threads of a fold block, and the shared memory its table takes (8192 slots of 8 bytes,
-  /// 4096 of 16), filled to at most this load on average: the parts are sized for it.
+  /// 4096 of 16), filled to at most this load on average: the parts are sized for it. A warp's walk lasts
+  /// as long as its longest probe sequence; at 0.5 that was ~6 rounds a window (ncu, 15ab7d6).
   static constexpr int fold_threads = 512;
   static constexpr std::size_t fold_shared_bytes = std::size_t{64} << 10;
-  static constexpr double fold_max_load = 0.5;
+  static constexpr double fold_max_load = 0.3;
   /// partitioned: blocks per wave of resident fold blocks, as chunks of the parts (balance against the
   /// flushes, which are chunks × the part's distinct keys atomics).
   static constexpr int fold_waves = 2;
