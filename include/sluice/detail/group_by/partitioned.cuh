@@ -4,8 +4,8 @@
 //   split  the pairs by the top bits of their key's hash into P parts of about 4096 distinct keys each
 //          (one multisplit pass, onesweep; P = 1, no split, when the keys fit one part);
 //   fold   each part, in chunks, by blocks holding a table of 64 KiB in shared memory: each lane walks the
-//          shared table for its key (find_or_claim in_shared) and combines with a shared atomic; a shared
-//          table too full sends the key straight to the global table. Then every occupied shared slot is
+//          shared table for its key (find_or_claim in_shared) and combines with a shared atomic; a walk
+//          past tuning::fold_max_walk slots (a table too full) sends the key straight to the global table. Then every occupied shared slot is
 //          combined into the global table (one walk and one atomic per distinct key of the chunk).
 // Work: one multisplit of the pairs (read twice, written once), one more read; atomics in shared memory,
 // chunks × distinct keys atomics in L2. Memory: a copy of the pairs (the split's output).
@@ -63,23 +63,32 @@ __global__ void __launch_bounds__(tuning::fold_threads)
   __syncthreads();
   unsigned claims = 0, shared_claims = 0;
   bool overflow = false;
-  // Lane by lane, no match: equal keys of a warp meet in the shared atomics, which are cheap.
+  // Lane by lane, no match: equal keys of a warp meet in the shared atomics, which are cheap. Two windows a
+  // round, both loaded first, so that a warp has two of them in flight.
   const std::size_t warp_first = begin + (threadIdx.x - warp::lane_id());
-  for (std::size_t base = warp_first; base < end; base += blockDim.x) {  // uniform in the warp
-    const std::size_t i = base + warp::lane_id();
-    const bool valid = i < end;
-    const W key = valid ? keys[i] : W{};
-    V value{};
-    if constexpr (has_values<V>) value = valid ? values[i] : V{};
-    if (valid && key == empty_word<W>) combine_empty_word(table, value, op);
-    const bool walks = valid && key != empty_word<W>;
-    slot<W, V>* near = find_or_claim<in_shared>(local, slots, shared_home(scramble(static_cast<std::uint64_t>(key)), slots),
-                                                key, walks, shared_claims);
-    if (near != nullptr) combine_value(near, value, op);
-    const bool spills = walks && near == nullptr;  // the block's table is full: straight to the global one
-    slot<W, V>* far = find_or_claim_in(table, key, spills, claims);
-    if (far != nullptr) combine_value(far, value, op);
-    overflow |= spills && far == nullptr;
+  for (std::size_t base = warp_first; base < end; base += 2 * std::size_t{blockDim.x}) {  // uniform in the warp
+    W key[2];
+    V value[2];
+    bool valid[2];
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+      const std::size_t i = base + w * std::size_t{blockDim.x} + warp::lane_id();
+      valid[w] = i < end;
+      key[w] = valid[w] ? keys[i] : W{};
+      if constexpr (has_values<V>) value[w] = valid[w] ? values[i] : V{};
+    }
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+      if (valid[w] && key[w] == empty_word<W>) combine_empty_word(table, value[w], op);
+      const bool walks = valid[w] && key[w] != empty_word<W>;
+      const unsigned near = find_or_claim<in_shared>(local, slots, shared_home(scramble(static_cast<std::uint64_t>(key[w])), slots),
+                                                     tuning::fold_max_walk, key[w], walks, shared_claims);
+      if (near != slots) combine_value(&local[near], value[w], op);
+      const bool spills = walks && near == slots;  // a walk too long in the block's table: to the global one
+      slot<W, V>* far = find_or_claim_in(table, key[w], spills, claims);
+      if (far != nullptr) combine_value(far, value[w], op);
+      overflow |= spills && far == nullptr;
+    }
   }
   __syncthreads();
   for (unsigned s = threadIdx.x; s < slots; s += blockDim.x) {  // slots is a multiple of the block: uniform

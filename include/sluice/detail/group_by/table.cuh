@@ -87,12 +87,13 @@ struct in_shared {
   }
 };
 
-/// The slot of `key` in slots[0, size), claimed if absent, walking from `at`. Every lane of the warp calls
-/// it together (lanes that are not `pending` too); null for those, and where every slot holds another key.
+/// The index of `key`'s slot in slots[0, size), claimed if absent, walking from `at` at most `limit` slots
+/// (≤ size); `size` where the walk ends without it, and for lanes not `pending`. Every lane of the warp
+/// calls it together, so that its lanes' probes issue together, round by round.
 template <class Memory, class Index, class W, class V>
-__device__ __forceinline__ slot<W, V>* find_or_claim(slot<W, V>* slots, Index size, Index at, W key, bool pending,
-                                                     unsigned& claims) {
-  slot<W, V>* found = nullptr;
+__device__ __forceinline__ Index find_or_claim(slot<W, V>* slots, Index size, Index at, Index limit, W key, bool pending,
+                                               unsigned& claims) {
+  Index found = size;
   Index walked = 0;
   while (__any_sync(warp::full_mask, pending)) {
     if (pending) {
@@ -105,9 +106,9 @@ __device__ __forceinline__ slot<W, V>* find_or_claim(slot<W, V>* slots, Index si
         }
       }
       if (seen == key) {
-        found = &slots[at];
+        found = at;
         pending = false;
-      } else if (++walked == size) {
+      } else if (++walked == limit) {
         pending = false;
       } else if (++at == size) {
         at = 0;
@@ -117,12 +118,16 @@ __device__ __forceinline__ slot<W, V>* find_or_claim(slot<W, V>* slots, Index si
   return found;
 }
 
-/// find_or_claim in the global table, from the key's home slot.
+/// find_or_claim in the global table from the key's home slot: the slot, or null where every slot holds
+/// another key (and for lanes not pending).
 template <class W, class V>
 __device__ __forceinline__ slot<W, V>* find_or_claim_in(const table_view<W, V>& table, W key, bool pending,
                                                         unsigned& claims) {
-  return find_or_claim<in_global>(table.slots, table.size, home_slot(scramble(static_cast<std::uint64_t>(key)), table.size),
-                                  key, pending, claims);
+  if (!__any_sync(warp::full_mask, pending)) return nullptr;
+  const std::size_t at = find_or_claim<in_global>(
+      table.slots, table.size, home_slot(scramble(static_cast<std::uint64_t>(key)), table.size), table.size, key,
+      pending, claims);
+  return at != table.size ? &table.slots[at] : nullptr;
 }
 
 /// A slot's value (nothing for unique's table).

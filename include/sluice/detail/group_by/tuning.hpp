@@ -28,6 +28,9 @@ struct sm90_tuning {
   static constexpr int fold_threads = 512;
   static constexpr std::size_t fold_shared_bytes = std::size_t{64} << 10;
   static constexpr double fold_max_load = 0.3;
+  /// partitioned: a walk in a block's table gives up after this many slots and goes to the global table
+  /// (a part with far more keys than planned, from a distinct count given too low, stays fast).
+  static constexpr unsigned fold_max_walk = 32;
   /// partitioned: blocks per wave of resident fold blocks, as chunks of the parts (balance against the
   /// flushes, which are chunks × the part's distinct keys atomics).
   static constexpr int fold_waves = 2;
