@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -88,6 +90,7 @@ void check(sluice::context& ctx, group_by_algorithm algorithm, draw d, std::size
                             ", n = " + std::to_string(n) + ", distinct " + std::to_string(distinct) + ", hint " +
                             std::to_string(hint);
   SCOPED_TRACE(where);
+  if (std::getenv("SLUICE_TEST_TRACE") != nullptr) std::fprintf(stderr, "group_by case: %s\n", where.c_str());
   const std::vector<K> keys = draw_keys<K>(d, n, distinct, n * 7 + distinct);
   std::vector<V> values(n);
   for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<V>(i % 1000);
