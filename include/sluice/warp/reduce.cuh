@@ -25,7 +25,7 @@
 // a time, as many rounds as the largest group has lanes after its leader (none when every key differs).
 //
 //   const unsigned peers = sluice::warp::match_peers(sluice::warp::full_mask, valid, id);
-//   value = sluice::warp::fold_peers(peers, value, op);           // valid in each group's leader
+//   sluice::warp::fold_peers(peers, value, op, [&](T fold) { set[id] = op(set[id], fold); });
 #pragma once
 
 #include <sluice/warp/shuffle.cuh>
@@ -47,12 +47,16 @@ __device__ __forceinline__ T reduce(T value, Op op, int valid_lanes = size) {
 }
 
 /// For each group of peers (lanes in `peers`, this lane among them; 0 for a lane without an item), the
-/// group's values folded in lane order, returned to the group's lowest lane; other lanes get their own
-/// value back. All 32 lanes must call it together.
-template <class T, class Op>
-__device__ __forceinline__ T fold_peers(unsigned peers, T value, Op op) {
-  if (__all_sync(full_mask, peers == full_mask)) return reduce(value, op);  // one group of 32
+/// group's values folded in lane order, handed to at_leader(fold) in the group's lowest lane. All 32
+/// lanes must call it together.
+template <class T, class Op, class AtLeader>
+__device__ __forceinline__ void fold_peers(unsigned peers, T value, Op op, AtLeader at_leader) {
   const int lane = lane_id();
+  if (__all_sync(full_mask, peers == full_mask)) {  // one group of 32
+    value = reduce(value, op);
+    if (lane == 0) at_leader(value);
+    return;
+  }
   const bool leader = peers != 0u && __ffs(peers) - 1 == lane;
   unsigned later = leader ? peers & (peers - 1u) : 0u;  // the leader's peers after it, lowest first
   while (__any_sync(full_mask, later != 0u)) {
@@ -63,7 +67,7 @@ __device__ __forceinline__ T fold_peers(unsigned peers, T value, Op op) {
       later &= later - 1u;
     }
   }
-  return value;
+  if (leader) at_leader(value);
 }
 
 }  // namespace sluice::warp

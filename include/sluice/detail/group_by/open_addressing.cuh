@@ -34,8 +34,16 @@ __device__ __forceinline__ bool load_and_fold(const W* keys, const V* values, st
   const unsigned valid_lanes = __ballot_sync(warp::full_mask, valid);
   const unsigned same_key = __match_any_sync(warp::full_mask, key);
   const unsigned peers = valid ? same_key & valid_lanes : 0u;
-  if constexpr (has_values<V>) value = warp::fold_peers(peers, value, op);
-  return peers != 0u && __ffs(peers) - 1 == warp::lane_id();
+  if constexpr (has_values<V>) {
+    bool leads = false;
+    warp::fold_peers(peers, value, op, [&](const V& fold) {
+      value = fold;
+      leads = true;
+    });
+    return leads;
+  } else {
+    return peers != 0u && __ffs(peers) - 1 == warp::lane_id();
+  }
 }
 
 /// Warp w of the grid takes pairs [32·w, 32·w + 32), then strides by the grid's warps.

@@ -53,8 +53,7 @@ inline constexpr int warp_sets_threads = tuning::warp_sets_warps * warp::size;
 template <class T, class Op>
 __device__ __forceinline__ void fold_window(T* set, bool valid, std::uint32_t b, T value, Op op) {
   const unsigned peers = warp::match_peers(warp::full_mask, valid, b);
-  value = warp::fold_peers(peers, value, op);
-  if (peers != 0u && __ffs(peers) - 1 == warp::lane_id()) set[b] = op(set[b], value);
+  warp::fold_peers(peers, value, op, [&](const T& fold) { set[b] = op(set[b], fold); });
   __syncwarp();  // the next window's leaders read what this window's wrote
 }
 
