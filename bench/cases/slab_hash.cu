@@ -370,7 +370,7 @@ template <class V>
 group_by_algorithm resolved_for(std::size_t n, std::size_t distinct) {
   const auto asked = detail::group_by::choose<V, plus>("bench", group_by_algorithm::automatic);
   return detail::group_by::table_strategy(asked, n, static_cast<double>(distinct),
-                                          sizeof(detail::group_by::slot<std::uint32_t, V>));
+                                          sizeof(detail::group_by::slot<std::uint32_t, V>), detail::has_values<V>);
 }
 
 SLUICE_BENCH_CASE("slab_hash", "group_by_reduce and unique vs sorting", gpu) {

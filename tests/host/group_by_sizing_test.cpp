@@ -112,15 +112,19 @@ TEST(GroupBySizing, AutomaticPartitionsWhileOnePassMakesTheParts) {
   EXPECT_EQ(gb::fold_parts(10 * per_part, 16), 20u);  // 16-byte slots: half as many a part
   EXPECT_LE(gb::fold_parts(double(1 << 20), slot), gb::max_parts);  // the benchmark's 2^20 keys: one pass
   const std::size_t n = std::size_t{1} << 24;
-  EXPECT_EQ(gb::table_strategy(group_by_algorithm::automatic, n, double(1 << 20), slot), group_by_algorithm::partitioned);
-  EXPECT_EQ(gb::table_strategy(group_by_algorithm::automatic, n, per_part * gb::max_parts, slot),
-            group_by_algorithm::partitioned);
-  EXPECT_EQ(gb::table_strategy(group_by_algorithm::automatic, n, per_part * gb::max_parts + 1, slot),
+  const auto automatic = group_by_algorithm::automatic;
+  EXPECT_EQ(gb::table_strategy(automatic, n, double(1 << 16), slot, true), group_by_algorithm::partitioned);
+  EXPECT_EQ(gb::table_strategy(automatic, n, per_part * gb::max_parts, slot, true), group_by_algorithm::partitioned);
+  EXPECT_EQ(gb::table_strategy(automatic, n, per_part * gb::max_parts + 1, slot, true),
             group_by_algorithm::open_addressing);
-  EXPECT_EQ(gb::table_strategy(group_by_algorithm::automatic, gb::tuning::sketch_min_keys - 1, 10, slot),
+  EXPECT_EQ(gb::table_strategy(automatic, gb::tuning::sketch_min_keys - 1, 10, slot, true),
             group_by_algorithm::open_addressing);
+  // unique (no values) stays in one pass up to its threshold.
+  const double single = static_cast<double>(gb::tuning::unique_single_pass_keys);
+  EXPECT_EQ(gb::table_strategy(automatic, n, single, 4, false), group_by_algorithm::open_addressing);
+  EXPECT_EQ(gb::table_strategy(automatic, n, single + 1, 4, false), group_by_algorithm::partitioned);
   for (const auto asked : {group_by_algorithm::open_addressing, group_by_algorithm::partitioned, group_by_algorithm::slab_hash})
-    EXPECT_EQ(gb::table_strategy(asked, n, 10, slot), asked);
+    EXPECT_EQ(gb::table_strategy(asked, n, 10, slot, true), asked);
 }
 
 TEST(ReferenceGroupBy, GroupsEqualKeysAnywhereInInputOrder) {

@@ -34,7 +34,8 @@ std::size_t reduce_in_table(context& ctx, const char* function, group_by_algorit
   const bool sketch = distinct_given == 0 && n >= tuning::sketch_min_keys;
   const double distinct = distinct_to_size_for(n, distinct_given, sketch ? estimate_distinct_keys(ctx, key_words, n) : 0.0);
   constexpr std::size_t slot_bytes = sizeof(slot<W, V>);
-  const bool partition = table_strategy(asked, n, distinct, slot_bytes) == group_by_algorithm::partitioned;
+  const bool partition =
+      table_strategy(asked, n, distinct, slot_bytes, has_values<V>) == group_by_algorithm::partitioned;
   const auto parts = static_cast<std::uint32_t>(std::min<std::size_t>(fold_parts(distinct, slot_bytes), max_parts));
   return build_and_compact<K, W, V, Op>(ctx, table_slots(distinct), out_keys, out_values, [&](const table_view<W, V>& table) {
     if (partition) aggregate_partitioned(ctx, function, key_words, values, n, parts, table, op);

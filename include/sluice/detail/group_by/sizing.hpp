@@ -11,7 +11,8 @@
 //           α·m²/Σ2^−M[j], with linear counting m·ln(m/V) while it is below 2.5·m and V registers are 0.
 //   parts   partitioned splits the pairs into parts of at most fold_max_load × (a fold block's slots)
 //           distinct keys on average, as many as one multisplit pass takes (511); more distinct keys than
-//           that, or fewer pairs than the sketch's threshold, and automatic takes open_addressing.
+//           that, or fewer pairs than the sketch's threshold, and automatic takes open_addressing; unique
+//           takes it also for up to 2^18 distinct keys.
 #pragma once
 
 #include <sluice/core/config.hpp>
@@ -105,13 +106,15 @@ inline std::size_t fold_parts(double distinct, std::size_t slot_bytes) {
   return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(distinct / per_part)));
 }
 
-/// What `asked` runs for n pairs with `distinct` keys to size for (automatic: partitioned while one pass
-/// makes its parts and the sketch runs, open_addressing otherwise); slab_hash stays itself.
+/// What `asked` runs for n keys (pairs when `with_values`) with `distinct` keys to size for. automatic:
+/// partitioned while one pass makes its parts and the sketch runs, open_addressing otherwise, and for
+/// unique (keys alone: one L2 request a key, no atomic) also up to tuning::unique_single_pass_keys.
 inline group_by_algorithm table_strategy(group_by_algorithm asked, std::size_t n, double distinct,
-                                         std::size_t slot_bytes) {
+                                         std::size_t slot_bytes, bool with_values) {
   if (asked != group_by_algorithm::automatic) return asked;
+  const bool single_pass_set = !with_values && distinct <= static_cast<double>(tuning::unique_single_pass_keys);
   const bool partitions = n >= tuning::sketch_min_keys && fold_parts(distinct, slot_bytes) <= max_parts;
-  return partitions ? group_by_algorithm::partitioned : group_by_algorithm::open_addressing;
+  return partitions && !single_pass_set ? group_by_algorithm::partitioned : group_by_algorithm::open_addressing;
 }
 
 }  // namespace sluice::detail::group_by
