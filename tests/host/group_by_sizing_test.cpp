@@ -27,7 +27,7 @@ template <class Keys>
 std::vector<std::uint32_t> sketch_of(const Keys& keys) {
   std::vector<std::uint32_t> registers(std::size_t{1} << bits, 0);
   for (const std::uint64_t key : keys) {
-    const std::uint64_t h = gb::scramble(key);
+    const std::uint64_t h = sluice::detail::mix64(key);
     auto& r = registers[gb::sketch_register(h, bits)];
     r = std::max(r, gb::sketch_rank(h, bits));
   }
@@ -39,10 +39,10 @@ TEST(GroupBySizing, ScrambleSpreadsSequentialAndStridedKeys) {
   // of their hashes take well over half of the 4096 values for 4096 such keys (a bijection's image).
   for (const int shift : {0, 20, 40}) {
     std::set<std::uint32_t> tops;
-    for (std::uint64_t k = 0; k < 4096; ++k) tops.insert(gb::sketch_register(gb::scramble(k << shift), bits));
+    for (std::uint64_t k = 0; k < 4096; ++k) tops.insert(gb::sketch_register(sluice::detail::mix64(k << shift), bits));
     EXPECT_GT(tops.size(), 2400u) << "keys k << " << shift;
   }
-  EXPECT_NE(gb::scramble(0), gb::scramble(1));
+  EXPECT_NE(sluice::detail::mix64(0), sluice::detail::mix64(1));
 }
 
 TEST(GroupBySizing, PartHashBalancesSequentialAndWideKeys) {

@@ -22,6 +22,7 @@
 
 #include <sluice/core/config.hpp>
 #include <sluice/core/error.hpp>
+#include <sluice/core/mix.hpp>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
@@ -62,13 +63,7 @@ inline constexpr std::uint64_t max_table_range = std::uint64_t{1} << 24;
 
 // ---- counter-based randomness ----------------------------------------------------------------------------
 
-SLUICE_HOST_DEVICE constexpr std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+using sluice::detail::mix64;
 
 /// The `index`-th word of the random stream `stream` under `seed` (SplitMix64 with a seed-keyed start).
 SLUICE_HOST_DEVICE constexpr std::uint64_t random_word(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {

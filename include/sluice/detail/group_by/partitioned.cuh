@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(tuning::fold_threads)
     for (int w = 0; w < 2; ++w) {
       if (valid[w] && key[w] == empty_word<W>) combine_empty_word(table, value[w], op);
       const bool walks = valid[w] && key[w] != empty_word<W>;
-      const unsigned near = find_or_claim<in_shared>(local, slots, shared_home(scramble(static_cast<std::uint64_t>(key[w])), slots),
+      const unsigned near = find_or_claim<in_shared>(local, slots, shared_home(mix64(static_cast<std::uint64_t>(key[w])), slots),
                                                      tuning::fold_max_walk, key[w], walks, shared_claims);
       if (near != slots) combine_value(&local[near], value[w], op);
       const bool spills = walks && near == slots;  // a walk too long in the block's table: to the global one

@@ -3,7 +3,7 @@
 // keys when the caller does not give them. Plain C++ for the host tests; the kernels call the same
 // functions (detail/group_by/open_addressing.cuh).
 //
-//   hash    scramble(key bits): a 64-bit finalizer, so that keys differing in a few bits (sequential ids,
+//   hash    mix64(key bits) (core/mix.hpp): a 64-bit finalizer, so that keys differing in a few bits (sequential ids,
 //           multiples of 2^k) spread over the whole word. The table's home slot is the hash's high bits
 //           scaled to the slot count (multiply-high: any count, not only powers of two).
 //   sketch  register j = the top `bits` bits of the hash; its value, the largest rank (1 + leading zeros
@@ -16,6 +16,7 @@
 #pragma once
 
 #include <sluice/core/config.hpp>
+#include <sluice/core/mix.hpp>
 #include <sluice/detail/group_by/tuning.hpp>
 #include <sluice/detail/multisplit/plan.hpp>
 #include <sluice/options/group_by.hpp>
@@ -28,17 +29,7 @@
 
 namespace sluice::detail::group_by {
 
-/// The 64-bit mixing finalizer (splitmix64's): a bijection in which each input bit flips about half of
-/// the output bits.
-SLUICE_HOST_DEVICE constexpr std::uint64_t scramble(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-/// A 32-bit hash for the partitioned strategy's parts, independent of scramble (a multiply-xorshift
+/// A 32-bit hash for the partitioned strategy's parts, independent of mix64 (a multiply-xorshift
 /// finalizer of the key's 32-bit fold).
 template <class W>
 SLUICE_HOST_DEVICE constexpr std::uint32_t part_hash(W key) {

@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(tuning::threads) sketch_kernel(const W* __rest
   __syncthreads();
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += stride) {
-    const std::uint64_t h = scramble(static_cast<std::uint64_t>(keys[i]));
+    const std::uint64_t h = mix64(static_cast<std::uint64_t>(keys[i]));
     const std::uint32_t j = sketch_register(h, bits);
     const auto rank = static_cast<std::uint32_t>(__clzll((h << bits) | (std::uint64_t{1} << (bits - 1)))) + 1;
     // Registers only grow: a stale read costs one atomic more, never a lost rank.

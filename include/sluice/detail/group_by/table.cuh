@@ -125,7 +125,7 @@ __device__ __forceinline__ slot<W, V>* find_or_claim_in(const table_view<W, V>& 
                                                         unsigned& claims) {
   if (!__any_sync(warp::full_mask, pending)) return nullptr;
   const std::size_t at = find_or_claim<in_global>(
-      table.slots, table.size, home_slot(scramble(static_cast<std::uint64_t>(key)), table.size), table.size, key,
+      table.slots, table.size, home_slot(mix64(static_cast<std::uint64_t>(key)), table.size), table.size, key,
       pending, claims);
   return at != table.size ? &table.slots[at] : nullptr;
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <sluice/core/config.hpp>
+#include <sluice/core/mix.hpp>
 
 #include <cstdint>
 
@@ -38,10 +39,7 @@ struct universal_hash {
   [[nodiscard]] static constexpr universal_hash from_seed(std::uint64_t seed) {
     const auto next = [&seed] {
       seed += 0x9E3779B97F4A7C15ull;
-      std::uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      return z ^ (z >> 31);
+      return mix64(seed);
     };
     universal_hash h;
     h.a = 1 + next() % (mersenne61 - 1);

@@ -12,6 +12,7 @@
 // Pure functions, tested in tests/host/simulator_rounds_test.cpp.
 #pragma once
 
+#include <sluice/core/mix.hpp>
 #include <sluice/host/simulator/address_streams.hpp>
 #include <sluice/host/simulator/memory_model.hpp>
 
@@ -91,10 +92,7 @@ class disturbance_watch {
 /// splitmix64: a small, fully specified generator (the standard library's distributions are not the
 /// same on every implementation; the order of a round should be).
 [[nodiscard]] constexpr std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return sluice::detail::mix64(state += 0x9e3779b97f4a7c15ULL);
 }
 
 /// The order in which round `round` visits `count` items: a permutation of [0, count), shuffled
