@@ -1,12 +1,14 @@
 // sluice/detail/group_by/partitioned.cuh: group_by's partitioned strategy. With many distinct keys the
-// single pass (open_addressing.cuh) spends two L2 requests a pair at random sectors, and the L2's request
-// rate bounds it; here the atomics happen in shared memory instead:
-//   split  the pairs by the top bits of their key's hash into P parts of about 4096 distinct keys each
-//          (one multisplit pass, onesweep; P = 1, no split, when the keys fit one part);
+// single pass (open_addressing.cuh) spends about three L2 requests a pair at random sectors, and the L2's
+// request rate bounds it; here the atomics happen in shared memory instead:
+//   split  the pairs by a 32-bit hash of their key (sizing.hpp's part_hash) into P parts of about
+//          fold_max_load × 8192 (~2500) distinct keys each: one multisplit pass; P = 1, no split, when the
+//          keys fit one part;
 //   fold   each part, in chunks, by blocks holding a table of 64 KiB in shared memory: each lane walks the
 //          shared table for its key (find_or_claim in_shared) and combines with a shared atomic; a walk
-//          past tuning::fold_max_walk slots (a table too full) sends the key straight to the global table. Then every occupied shared slot is
-//          combined into the global table (one walk and one atomic per distinct key of the chunk).
+//          past tuning::fold_max_walk slots (a table too full) sends the key straight to the global table.
+//          Then every occupied shared slot is combined into the global table (one walk and one atomic per
+//          distinct key of the chunk).
 // Work: one multisplit of the pairs (read twice, written once), one more read; atomics in shared memory,
 // chunks × distinct keys atomics in L2. Memory: a copy of the pairs (the split's output).
 #pragma once
