@@ -21,6 +21,8 @@
 #include <sluice/detail/multisplit/plan.hpp>
 #include <sluice/options/group_by.hpp>
 
+#include <cuda/std/bit>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -49,13 +51,7 @@ SLUICE_HOST_DEVICE constexpr std::uint32_t sketch_register(std::uint64_t h, int 
 
 /// 1 + the leading zeros of h's bits after the register's, capped at 65 − bits (a guard bit).
 SLUICE_HOST_DEVICE constexpr std::uint32_t sketch_rank(std::uint64_t h, int bits) {
-  std::uint64_t rest = (h << bits) | (std::uint64_t{1} << (bits - 1));
-  std::uint32_t rank = 1;
-  while ((rest >> 63) == 0) {  // the host's form; the kernel uses the count-leading-zeros instruction
-    rest <<= 1;
-    ++rank;
-  }
-  return rank;
+  return static_cast<std::uint32_t>(cuda::std::countl_zero((h << bits) | (std::uint64_t{1} << (bits - 1)))) + 1;
 }
 
 /// The distinct keys a filled sketch estimates.

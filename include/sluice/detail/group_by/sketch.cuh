@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(tuning::threads) sketch_kernel(const W* __rest
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += stride) {
     const std::uint64_t h = mix64(static_cast<std::uint64_t>(keys[i]));
     const std::uint32_t j = sketch_register(h, bits);
-    const auto rank = static_cast<std::uint32_t>(__clzll((h << bits) | (std::uint64_t{1} << (bits - 1)))) + 1;
+    const std::uint32_t rank = sketch_rank(h, bits);
     // Registers only grow: a stale read costs one atomic more, never a lost rank.
     if (cuda::atomic_ref<std::uint32_t, cuda::thread_scope_block>(local[j]).load(cuda::std::memory_order_relaxed) < rank)
       atomicMax(&local[j], rank);
