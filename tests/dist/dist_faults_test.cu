@@ -87,7 +87,7 @@ TEST_F(DistFaults, ARankDrilledToFailMidCallIsNamedAndNothingHangs) {
   const int last = static_cast<int>(devices.size()) - 1;
   std::vector<std::uint32_t> host(std::size_t{1} << 20);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<std::uint32_t>(i * 2654435761u);
-  // The sort's gathers: 1 the arguments, 2 the samples, 3 the split's offsets, 4 the allocation vote,
+  // The sort's gathers: 1 the arguments, 2 the samples, 3 the bucket starts, 4 the allocation vote,
   // 5 the final record (a world of 1: the arguments and the final record).
   const int steps = devices.size() > 1 ? 5 : 2;
   for (int step = 1; step <= steps; ++step) {

@@ -94,11 +94,11 @@ TEST_F(DistSort, ReportsItsPhases) {
   dist::sort_options o;
   o.report = &report;
   (void)dist::radix_sort(comm(), view(parts), o);
-  ASSERT_EQ(report.phases, (std::vector<std::string>{"sample", "split", "exchange", "local_sort"}));
+  ASSERT_EQ(report.phases, (std::vector<std::string>{"sample", "local_sort", "exchange", "merge"}));
   ASSERT_EQ(report.ms.size(), static_cast<std::size_t>(world()));
   EXPECT_GT(report.slowest("local_sort"), 0.0);
   EXPECT_GT(report.slowest_wall(), 0.0);
-  if (world() > 1) EXPECT_GT(report.slowest("split"), 0.0);
+  if (world() > 1) EXPECT_GT(report.slowest("merge"), 0.0);
 }
 
 TEST_F(DistSort, BadArgumentsOnOneRankFailOnEveryRank) {

@@ -118,6 +118,25 @@ TEST(DistSplitters, FineBucketsFollowTheirDefinition) {
   EXPECT_EQ(dd::fine_bucket_count(255), 511u);
 }
 
+TEST(DistSplitters, BucketStartsOfSortedWordsAreTheBucketCounts) {
+  const std::vector<std::uint64_t> candidates{3, 5, 6, 10};
+  std::mt19937_64 random(11);
+  for (std::size_t n : {0u, 1u, 2u, 7u, 100u})
+    for (std::uint32_t count = 0; count <= candidates.size(); ++count) {
+      std::vector<std::uint64_t> words(n);
+      for (std::uint64_t& w : words) w = random() % 13;
+      std::sort(words.begin(), words.end());
+      const std::uint32_t m = dd::fine_bucket_count(count);
+      std::vector<std::uint64_t> expected(m + 1, 0);
+      for (std::uint64_t w : words) ++expected[dd::fine_bucket_of(w, candidates.data(), count) + 1];
+      for (std::uint32_t b = 0; b < m; ++b) expected[b + 1] += expected[b];
+      for (std::uint32_t b = 0; b <= m; ++b)
+        EXPECT_EQ(dd::fine_bucket_start(b, candidates.data(), count, n, [&](std::uint64_t p) { return words[p]; }),
+                  expected[b])
+            << "n " << n << " count " << count << " bucket " << b;
+    }
+}
+
 // ---- the whole plan on the host ------------------------------------------------------------------------
 
 struct element {
@@ -146,17 +165,18 @@ simulation simulate(const std::vector<std::vector<std::uint64_t>>& data, unsigne
   }
   const std::vector<std::uint64_t> candidates = dd::candidate_words(gathered, q);
   const std::uint32_t m = dd::fine_bucket_count(candidates.size());
-  std::vector<std::vector<element>> split(data.size());
-  std::vector<std::vector<std::uint64_t>> counts(data.size(), std::vector<std::uint64_t>(m, 0));
+  std::vector<std::vector<element>> sorted(data.size());
+  std::vector<std::vector<std::uint64_t>> counts(data.size());
   for (int r = 0; r < world; ++r) {
     const auto& keys = data[static_cast<std::size_t>(r)];
-    auto& out = split[static_cast<std::size_t>(r)];
+    auto& out = sorted[static_cast<std::size_t>(r)];
     for (std::uint64_t i = 0; i < keys.size(); ++i) out.push_back({keys[i], r, i});
-    const auto bucket = [&](const element& e) {
-      return dd::fine_bucket_of(e.word, candidates.data(), static_cast<std::uint32_t>(candidates.size()));
-    };
-    std::stable_sort(out.begin(), out.end(), [&](const element& a, const element& b) { return bucket(a) < bucket(b); });
-    for (const element& e : out) ++counts[static_cast<std::size_t>(r)][bucket(e)];
+    std::stable_sort(out.begin(), out.end(), [](const element& a, const element& b) { return a.word < b.word; });
+    const auto word_at = [&](std::uint64_t p) { return out[p].word; };
+    for (std::uint32_t b = 0; b < m; ++b)
+      counts[static_cast<std::size_t>(r)].push_back(
+          dd::fine_bucket_start(b + 1, candidates.data(), static_cast<std::uint32_t>(candidates.size()), out.size(), word_at) -
+          dd::fine_bucket_start(b, candidates.data(), static_cast<std::uint32_t>(candidates.size()), out.size(), word_at));
   }
   const dd::cut_plan plan(counts);
   simulation result;
@@ -166,11 +186,14 @@ simulation simulate(const std::vector<std::vector<std::uint64_t>>& data, unsigne
     auto& out = result.outputs[static_cast<std::size_t>(d)];
     for (int r = 0; r < world; ++r) {
       EXPECT_EQ(plan.receive_offset(r, d), out.size());
-      const auto& from = split[static_cast<std::size_t>(r)];
+      const auto& from = sorted[static_cast<std::size_t>(r)];
       const std::uint64_t offset = plan.send_offset(r, d), piece = plan.piece(r, d);
       out.insert(out.end(), from.begin() + static_cast<long>(offset), from.begin() + static_cast<long>(offset + piece));
     }
-    std::stable_sort(out.begin(), out.end(), [](const element& a, const element& b) { return a.word < b.word; });
+    for (int r = 0; r + 1 < world; ++r)  // the stable merge of the runs, ties to the lower source rank
+      std::inplace_merge(out.begin(), out.begin() + static_cast<long>(plan.receive_offset(r + 1, d)),
+                         out.begin() + static_cast<long>(plan.receive_offset(r + 2, d)),
+                         [](const element& a, const element& b) { return a.word < b.word; });
     EXPECT_EQ(out.size(), plan.share(d));
   }
   for (int r = 0; r < world; ++r) {  // every source's pieces tile its output

@@ -10,7 +10,7 @@
 //   missing    rank 1 stops (std::_Exit) before the call: the others' call ends in communication_error
 //              within --timeout-s, never a hang;
 //   oom        rank 1 has 64 MiB of device memory left: rank_failure(out of memory) naming rank 1 everywhere;
-//   drill      rank 1 is drilled to fail at the sort's third step (its split, after two collectives):
+//   drill      rank 1 is drilled to fail at the sort's third step (its local sort, after two collectives):
 //              rank_failure naming rank 1 everywhere, twice in a row, the communicator not aborted.
 // Prints one line per rank and exits 0 when its checks passed.
 #include <sluice/core/operators.hpp>

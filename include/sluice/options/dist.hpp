@@ -37,13 +37,13 @@ struct timings {
 
 struct sort_options {
   /// The order and the local sort: bits [begin_bit, end_bit), descending, and the strategy of each rank's
-  /// final local sort (radix_sort.cuh). Every rank must pass the same.
+  /// local sort (radix_sort.cuh), which runs before the exchange. Every rank must pass the same.
   radix_sort_options local{};
   /// Candidate splitter words q, 1 to 255 (0: 255): the sort cuts the global order within candidate
   /// runs anywhere and between candidates at their bounds, so more candidates balance the shares more
-  /// finely (docs/dist.md, "Balance") at the price of 2q + 1 buckets in the local multisplit.
+  /// finely (docs/dist.md, "Balance") at the price of 2q binary searches over the sorted keys.
   unsigned splitter_words = 0;
-  /// Where to report the phases ("sample", "split", "exchange", "local_sort"); null: not timed.
+  /// Where to report the phases ("sample", "local_sort", "exchange", "merge"); null: not timed.
   timings* report = nullptr;
 };
 

@@ -1,21 +1,25 @@
 // sluice/detail/dist/radix_sort.cuh: the distributed radix sort (sluice/dist.cuh's dist::radix_sort and
-// radix_sort_pairs): a sample sort whose splitting is a multisplit and whose local sort is the one-GPU
-// radix sort (detail/radix_sort/dispatch.cuh's sort_arrays), as detail/dist/splitters.hpp describes.
+// radix_sort_pairs): a sample sort that sorts locally first, cuts the sorted keys by binary searches and
+// merges what it receives, as detail/dist/splitters.hpp describes; the local sort is the one-GPU radix
+// sort (detail/radix_sort/dispatch.cuh's sort_arrays), the merge the pairwise merge (merge_sort.cuh).
 //
 // Steps (each a gather, so that a failure anywhere is an exception everywhere; steps.hpp):
 //   header     the call's signature and each rank's n: mismatched types or options between ranks are an
 //              invalid_argument on every rank before any data moves;
 //   sample     samples_per_rank(P) words per rank (a kernel reading stratified positions), gathered;
 //              every rank picks the same candidate words;
-//   split      a stable multisplit of keys (and values) into the 2q' + 1 fine buckets (onesweep's
-//              multisplit for m ≤ 511: keys read twice, keys and values written once), whose bucket
-//              offsets are the gathered record; every rank computes the same cut_plan;
+//   local sort sort_arrays of keys (and values), then the 2q' + 2 fine bucket starts of the sorted keys
+//              (one binary search each), which are the gathered record; every rank computes the same
+//              cut_plan;
 //   allocate   each rank's received share and its output (the step a rank short of memory fails);
-//   exchange   one NCCL group: rank r sends its contiguous piece to each d (keys, then values);
-//   local sort sort_arrays from the received pieces into the output: a stable LSD sort, so the source
-//              order of equal keys (rank, then index) is kept: the global stable order.
-// Memory per rank: the input, the split copy (n), the received share and the output (≈ N/P each), the
-// local sort's temporary (≈ N/P): about five times the share, for keys and values alike.
+//   exchange   one NCCL group: rank r sends its contiguous piece of the sorted keys to each d (keys,
+//              then values);
+//   merge      the received pieces, sorted runs in source-rank order, merged stably in pairwise rounds
+//              (ties: the lower source rank): the global stable order. Values wider than the merge
+//              moves are sorted again instead (sort_arrays is stable, so the result is the same).
+// Memory per rank: the input, its sorted copy (n), the received share and the output (≈ N/P each); the
+// local sort's temporary (≈ n) is freed before the share is allocated, and more than two runs to merge
+// take a spare share: about four to five times the share, for keys and values alike.
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -30,13 +34,14 @@
 #include <sluice/detail/dist/steps.hpp>
 #include <sluice/detail/dist/tuning.hpp>
 #include <sluice/detail/dist/world.hpp>
-#include <sluice/detail/multisplit/dispatch.cuh>
+#include <sluice/detail/merge_sort/dispatch.cuh>
 #include <sluice/detail/radix_sort/dispatch.cuh>
 #include <sluice/options/dist.hpp>
 #include <sluice/options/radix_sort.hpp>
 
 #include <cuda/std/span>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -95,27 +100,112 @@ __global__ void sample_kernel(const K* __restrict__ keys, std::uint64_t n, std::
 /// The seed of rank r's sample positions: fixed, so that the same input gives the same shares every run.
 constexpr std::uint64_t sample_seed(int rank) { return 0x5eed5a3b1e5ull + static_cast<std::uint64_t>(rank); }
 
+/// starts[b], b ∈ [0, m]: where fine bucket b begins in the n keys sorted by the order.
+template <class K>
+__global__ void bucket_starts_kernel(const K* __restrict__ sorted, std::uint64_t n,
+                                     const std::uint64_t* __restrict__ candidates, std::uint32_t count,
+                                     key_order<K> order, std::uint64_t* __restrict__ starts) {
+  const std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b > fine_bucket_count(count)) return;
+  starts[b] = fine_bucket_start(b, candidates, count, n, [&](std::uint64_t p) { return order(sorted[p]); });
+}
+
+/// The merge's comparison: by the sort's order words, so that it agrees with the radix sort bit for bit
+/// (floats by their order-preserving words, only the sorted bits, descending).
+template <class K>
+struct order_less {
+  key_order<K> order;
+  SLUICE_HOST_DEVICE bool operator()(const K& a, const K& b) const { return order(a) < order(b); }
+};
+
+/// Keys and their values (null for keys alone) as one rank holds them.
+template <class K, class V>
+struct pair_arrays {
+  K* keys;
+  V* values;
+  [[nodiscard]] pair_arrays at(std::uint64_t offset) const { return {keys + offset, values ? values + offset : nullptr}; }
+};
+
+/// Copies n pairs from `from` to `to` on the context's stream.
+template <class K, class V>
+void copy_pairs(context& ctx, pair_arrays<K, V> from, pair_arrays<K, V> to, std::uint64_t n) {
+  if (n == 0) return;
+  SLUICE_CUDA_CHECK(cudaMemcpyAsync(to.keys, from.keys, n * sizeof(K), cudaMemcpyDeviceToDevice, ctx.stream()));
+  if constexpr (has_values<V>)
+    SLUICE_CUDA_CHECK(cudaMemcpyAsync(to.values, from.values, n * sizeof(V), cudaMemcpyDeviceToDevice, ctx.stream()));
+}
+
+/// The stable merge of the sorted runs a = [0, na) and b = [na, na + nb) of `from` into `to`.
+template <class K, class V>
+void merge_two(context& ctx, const char* function, pair_arrays<K, V> from, std::uint64_t na, std::uint64_t nb,
+               pair_arrays<K, V> to, key_order<K> order) {
+  using values_span = cuda::std::span<const V>;
+  const auto values = [&](std::uint64_t offset, std::uint64_t n) {
+    if constexpr (has_values<V>) return values_span(from.values + offset, n);
+    else return values_span{};
+  };
+  cuda::std::span<V> out_values{};
+  if constexpr (has_values<V>) out_values = cuda::std::span<V>(to.values, na + nb);
+  merge_sort::merge<K, V>(ctx, function, cuda::std::span<const K>(from.keys, na), values(0, na),
+                          cuda::std::span<const K>(from.keys + na, nb), values(na, nb),
+                          cuda::std::span<K>(to.keys, na + nb), out_values, order_less<K>{order});
+}
+
+/// Merges the sorted runs of `in` that start at `starts` (starts[0] = 0; the last entry is the end) into `out`,
+/// stably (ties: the earlier run), by rounds of pairwise merges, each halving the runs; rounds alternate
+/// between `out` and a spare so that the last writes `out`.
+template <class K, class V>
+void merge_runs(context& ctx, const char* function, std::vector<std::uint64_t> starts, pair_arrays<K, V> in,
+                pair_arrays<K, V> out, key_order<K> order) {
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());  // empty runs
+  const std::uint64_t n = starts.back();
+  int rounds = 0;
+  for (std::size_t runs = starts.size() - 1; runs > 1; runs = (runs + 1) / 2) ++rounds;
+  if (rounds == 0) return copy_pairs(ctx, in, out, n);
+  device_buffer<K> spare_keys;
+  device_buffer<V> spare_values;
+  if (rounds > 1) {
+    spare_keys = device_buffer<K>(ctx, n);
+    if constexpr (has_values<V>) spare_values = device_buffer<V>(ctx, n);
+  }
+  const pair_arrays<K, V> spare{spare_keys.data(), has_values<V> ? spare_values.data() : nullptr};
+  pair_arrays<K, V> from = in;
+  for (int round = 0; round < rounds; ++round) {
+    const pair_arrays<K, V> to = (rounds - round) % 2 == 1 ? out : spare;
+    std::vector<std::uint64_t> merged{0};
+    for (std::size_t run = 0; run + 1 < starts.size(); run += 2) {
+      const std::uint64_t a = starts[run], b = starts[run + 1];
+      const std::uint64_t end = run + 2 < starts.size() ? starts[run + 2] : b;
+      if (end == b) copy_pairs(ctx, from.at(a), to.at(a), b - a);
+      else merge_two(ctx, function, from.at(a), b - a, end - b, to.at(a), order);
+      merged.push_back(end);
+    }
+    starts = std::move(merged);
+    from = to;
+  }
+}
+
 /// One rank's part of the call.
 template <class K, class V>
 struct sort_rank {
   cuda::std::span<const K> keys;
   cuda::std::span<const V> values;
-  device_buffer<K> split_keys;
-  device_buffer<V> split_values;
+  device_buffer<K> sorted_keys;
+  device_buffer<V> sorted_values;
   device_buffer<K> received_keys;
   device_buffer<V> received_values;
   device_buffer<K> out_keys;
   device_buffer<V> out_values;
 };
 
-enum sort_phase : int { sample_phase, split_phase, exchange_phase, local_sort_phase };
+enum sort_phase : int { sample_phase, local_sort_phase, exchange_phase, merge_phase };
 
 template <class K, class V>
 sort_result<K, V> distributed_sort(world& w, const char* function, std::span<const cuda::std::span<const K>> keys,
                        std::span<const cuda::std::span<const V>> values, const sluice::dist::sort_options& options) {
   constexpr bool pairs = has_values<V>;
   constexpr std::size_t value_bytes = pairs ? sizeof(V) : 0;
-  call c(w, function, options.report, {"sample", "split", "exchange", "local_sort"});
+  call c(w, function, options.report, {"sample", "local_sort", "exchange", "merge"});
   const int world_size = c.world_size();
   std::vector<sort_rank<K, V>> ranks(c.local_count());
 
@@ -158,18 +248,21 @@ sort_result<K, V> distributed_sort(world& w, const char* function, std::span<con
     }
     return std::move(result);
   };
-  const auto sort_locally = [&](std::size_t i, local_rank& l, const K* from_keys, const V* from_values, std::size_t n) {
-    c.begin(i, local_sort_phase);
-    ranks[i].out_keys = device_buffer<K>(*l.ctx, n);
-    if constexpr (pairs) ranks[i].out_values = device_buffer<V>(*l.ctx, n);
-    radix_sort::sort_arrays<K, V>(*l.ctx, from_keys, from_values, ranks[i].out_keys.data(),
-                                  pairs ? ranks[i].out_values.data() : nullptr, n, options.local);
-    c.end(i, local_sort_phase);
+  // Sorts the rank's input into `keys_to` and `values_to`, allocated here.
+  const auto sort_input = [&](std::size_t i, local_rank& l, device_buffer<K>& keys_to, device_buffer<V>& values_to) {
+    const sort_rank<K, V>& r = ranks[i];
+    const std::size_t n = r.keys.size();
+    keys_to = device_buffer<K>(*l.ctx, n);
+    if constexpr (pairs) values_to = device_buffer<V>(*l.ctx, n);
+    radix_sort::sort_arrays<K, V>(*l.ctx, r.keys.data(), pairs ? r.values.data() : nullptr, keys_to.data(),
+                                  pairs ? values_to.data() : nullptr, n, options.local);
   };
 
   if (world_size == 1) {  // a world of one: the one-GPU sort
     c.run_local([&](std::size_t i, local_rank& l) {
-      sort_locally(i, l, ranks[i].keys.data(), pairs ? ranks[i].values.data() : nullptr, ranks[i].keys.size());
+      c.begin(i, local_sort_phase);
+      sort_input(i, l, ranks[i].out_keys, ranks[i].out_values);
+      c.end(i, local_sort_phase);
     });
     return finish({total});
   }
@@ -208,54 +301,67 @@ sort_result<K, V> distributed_sort(world& w, const char* function, std::span<con
   const std::vector<std::uint64_t> candidates = candidate_words(gathered_samples, q);
   const std::uint32_t m = fine_bucket_count(candidates.size());
 
-  // split: the multisplit by fine bucket, its bucket offsets gathered.
+  // local sort: each rank's keys sorted, the fine buckets' starts in them gathered.
   std::vector<device_buffer<std::uint64_t>> candidate_buffers(c.local_count());
-  const gathered offsets = c.gather((m + 1) * sizeof(std::size_t), [&](std::size_t i, local_rank& l, unsigned char* payload) {
-    c.begin(i, split_phase);
+  const auto count = static_cast<std::uint32_t>(candidates.size());
+  const gathered starts = c.gather((m + 1) * sizeof(std::uint64_t), [&](std::size_t i, local_rank& l, unsigned char* payload) {
+    c.begin(i, local_sort_phase);
     sort_rank<K, V>& r = ranks[i];
-    const std::size_t n = r.keys.size();
+    sort_input(i, l, r.sorted_keys, r.sorted_values);
     candidate_buffers[i] = device_buffer<std::uint64_t>(*l.ctx, std::span<const std::uint64_t>(candidates));
-    r.split_keys = device_buffer<K>(*l.ctx, n);
-    if constexpr (pairs) r.split_values = device_buffer<V>(*l.ctx, n);
-    const multisplit::pass_io<K, V> io{r.keys.data(), pairs ? r.values.data() : nullptr, r.split_keys.data(),
-                                       pairs ? r.split_values.data() : nullptr, n};
-    const fine_bucket<K> bucket{candidate_buffers[i].data(), static_cast<std::uint32_t>(candidates.size()), order};
-    multisplit::run(*l.ctx, function, io, m, bucket,
-                    cuda::std::span<std::size_t>(reinterpret_cast<std::size_t*>(payload), m + 1), nullptr,
-                    multisplit_options{});
-    c.end(i, split_phase);
+    constexpr int threads = 256;
+    bucket_starts_kernel<K><<<static_cast<unsigned>(ceil_div(m + 1, threads)), threads, 0, l.ctx->stream()>>>(
+        r.sorted_keys.data(), r.keys.size(), candidate_buffers[i].data(), count, order, reinterpret_cast<std::uint64_t*>(payload));
+    SLUICE_CHECK_LAUNCH();
+    c.end(i, local_sort_phase);
   });
   std::vector<std::vector<std::uint64_t>> counts(static_cast<std::size_t>(world_size));
   for (int r = 0; r < world_size; ++r) {
-    const auto starts = offsets.read_array<std::uint64_t>(r, 0, m + 1);
-    for (std::uint32_t b = 0; b < m; ++b) counts[static_cast<std::size_t>(r)].push_back(starts[b + 1] - starts[b]);
+    const auto bucket_starts = starts.read_array<std::uint64_t>(r, 0, m + 1);
+    for (std::uint32_t b = 0; b < m; ++b) counts[static_cast<std::size_t>(r)].push_back(bucket_starts[b + 1] - bucket_starts[b]);
   }
   const cut_plan plan(std::move(counts));
 
-  // allocate: each rank's received share (the output comes with the local sort).
+  // allocate: each rank's received share and its output.
   c.run_local([&](std::size_t i, local_rank& l) {
-    ranks[i].received_keys = device_buffer<K>(*l.ctx, plan.share(l.rank));
-    if constexpr (pairs) ranks[i].received_values = device_buffer<V>(*l.ctx, plan.share(l.rank));
+    const std::uint64_t share = plan.share(l.rank);
+    ranks[i].received_keys = device_buffer<K>(*l.ctx, share);
+    ranks[i].out_keys = device_buffer<K>(*l.ctx, share);
+    if constexpr (pairs) {
+      ranks[i].received_values = device_buffer<V>(*l.ctx, share);
+      ranks[i].out_values = device_buffer<V>(*l.ctx, share);
+    }
   });
   c.vote();
 
-  // exchange: rank r's piece for d is [send_offset(r, d), + piece(r, d)) of its split output.
+  // exchange: rank r's piece for d is [send_offset(r, d), + piece(r, d)) of its sorted keys.
   for (std::size_t i = 0; i < c.local_count(); ++i) c.begin(i, exchange_phase);
   c.exchange("exchange of the sort's pieces", [&](std::size_t i, local_rank& l, int peer) {
     sort_rank<K, V>& r = ranks[i];
     std::array<piece, 2> moved{};
-    moved[0] = routed_piece(plan, l.rank, peer, r.split_keys.data(), r.received_keys.data());
-    if constexpr (pairs) moved[1] = routed_piece(plan, l.rank, peer, r.split_values.data(), r.received_values.data());
+    moved[0] = routed_piece(plan, l.rank, peer, r.sorted_keys.data(), r.received_keys.data());
+    if constexpr (pairs) moved[1] = routed_piece(plan, l.rank, peer, r.sorted_values.data(), r.received_values.data());
     return moved;
   });
   for (std::size_t i = 0; i < c.local_count(); ++i) c.end(i, exchange_phase);
 
-  // local sort: stable, from the received pieces (in source-rank order) into the output.
+  // merge: the received runs (one per source rank, in rank order) into the output.
   c.run_local([&](std::size_t i, local_rank& l) {
     sort_rank<K, V>& r = ranks[i];
-    r.split_keys = device_buffer<K>();
-    r.split_values = device_buffer<V>();
-    sort_locally(i, l, r.received_keys.data(), pairs ? r.received_values.data() : nullptr, r.received_keys.size());
+    r.sorted_keys = device_buffer<K>();
+    r.sorted_values = device_buffer<V>();
+    c.begin(i, merge_phase);
+    const pair_arrays<K, V> received{r.received_keys.data(), pairs ? r.received_values.data() : nullptr};
+    const pair_arrays<K, V> out{r.out_keys.data(), pairs ? r.out_values.data() : nullptr};
+    if constexpr (pairs && sizeof(V) > merge_sort::max_value_bytes) {
+      radix_sort::sort_arrays<K, V>(*l.ctx, received.keys, received.values, out.keys, out.values,
+                                    r.received_keys.size(), options.local);
+    } else {
+      std::vector<std::uint64_t> run_starts;
+      for (int source = 0; source <= world_size; ++source) run_starts.push_back(plan.receive_offset(source, l.rank));
+      merge_runs<K, V>(*l.ctx, function, std::move(run_starts), received, out, order);
+    }
+    c.end(i, merge_phase);
   });
   std::vector<std::uint64_t> shares;
   for (int d = 0; d < world_size; ++d) shares.push_back(plan.share(d));

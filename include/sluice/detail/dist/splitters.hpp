@@ -1,6 +1,6 @@
 // sluice/detail/dist/splitters.hpp: where the distributed radix sort cuts the global order into the
 // ranks' shares, and what each rank sends to each other rank. Pure arithmetic (host tests cover it on
-// every distribution, world size and edge case); the kernels call key_order and fine_bucket.
+// every distribution, world size and edge case); the kernels call key_order and fine_bucket_start.
 //
 // The global order is the stable sort of all ranks' keys concatenated in rank order: by the sort's field
 // (key_order: the bits [begin_bit, end_bit) of the key's order-preserving word, inverted when descending),
@@ -11,17 +11,18 @@
 //   2. Every rank picks the same q candidate words: the words at the quantiles j·N/(q+1) of the gathered
 //      sample, each sample weighted by its rank's n / samples (a rank with all the data weighs as much as
 //      it holds; an empty rank not at all), duplicates dropped (candidate_words).
-//   3. Each rank multisplits its keys into m = 2q' + 1 fine buckets (fine_bucket): the open interval
-//      below the first candidate, the candidate itself, the open interval above it, … So its output is
-//      sorted by fine bucket, each bucket in index order.
-//   4. Every rank all-gathers every rank's bucket counts and computes the same cut_plan: destination d's
+//   3. Each rank sorts its keys by the order (the one-GPU stable radix sort), so they are also in order of
+//      the m = 2q' + 1 fine buckets (fine_bucket_of): the open interval below the first candidate, the
+//      candidate itself, the open interval above it, … Each bucket is a contiguous range of the sorted
+//      keys, which binary searches for the candidates find (fine_bucket_start).
+//   4. Every rank all-gathers every rank's bucket starts and computes the same cut_plan: destination d's
 //      share starts at global position cut(d), the allowed position nearest the ideal ⌊d·N/P⌋. Inside a
 //      candidate's bucket (all keys equal) any position is allowed: equal keys are split by position,
 //      which is the tie-break by (source rank, index); an open bucket can only be cut at its ends.
-//      What rank r sends to d is one contiguous range of its multisplit output (piece, send_offset),
-//      since the global order restricted to rank r is that output's order.
-//   5. After the exchange, d holds the pieces in source-rank order; a stable local sort by the field then
-//      gives exactly the global order's slice [cut(d), cut(d+1)).
+//      What rank r sends to d is one contiguous range of its sorted keys (piece, send_offset): where the
+//      global order is cut, its restriction to rank r is that order (equal keys in index order).
+//   5. After the exchange, d holds the pieces in source-rank order, each sorted; their stable merge (ties:
+//      the lower source rank first) is exactly the global order's slice [cut(d), cut(d+1)).
 // Balance: |share(d) − N/P| ≤ the largest open bucket (each cut is off by at most half the open bucket
 // it falls in). With the defaults (q = 255 candidates from 32 768 samples, 128 per candidate) an open
 // bucket holds 1/256 of the keys ± 9% (one standard deviation), so a share is within about ±1% of N/P
@@ -97,7 +98,7 @@ struct rank_sample {
   std::span<const std::uint64_t> words;
 };
 
-/// The most candidates: 2q + 1 fine buckets, plus the multisplit's dropped digit, fit onesweep's 9 bits.
+/// The most candidates: a rank's gathered bucket starts (2q + 2 words) stay within 4 KiB.
 inline constexpr unsigned max_candidates = 255;
 
 /// The sorted distinct words at the weighted quantiles j·N/(q+1), j = 1 … q, of the gathered samples.
@@ -147,14 +148,25 @@ SLUICE_HOST_DEVICE constexpr std::uint32_t fine_bucket_of(std::uint64_t word, co
   return static_cast<std::uint32_t>(2 * candidates + 1);
 }
 
-/// The multisplit's bucket functor: candidates in device memory.
-template <radix_key K>
-struct fine_bucket {
-  const std::uint64_t* candidates;
-  std::uint32_t count;
-  key_order<K> order;
-  SLUICE_HOST_DEVICE std::uint32_t operator()(const K& key) const { return fine_bucket_of(order(key), candidates, count); }
-};
+/// Where fine bucket b ∈ [0, m] starts in a rank's n keys sorted by the order (word_at(p): the word at
+/// position p): 0 and n at the ends; bucket 2j + 1 at the first word not below candidate j, bucket 2j + 2
+/// at the first word above it. The starts of a sorted array are the counts a multisplit would find.
+template <class WordAt>
+SLUICE_HOST_DEVICE constexpr std::uint64_t fine_bucket_start(std::uint32_t b, const std::uint64_t* candidates,
+                                                             std::uint32_t count, std::uint64_t n, WordAt word_at) {
+  if (b == 0) return 0;
+  if (b >= fine_bucket_count(count)) return n;
+  const std::uint64_t candidate = candidates[(b - 1) / 2];
+  const bool past_candidate = b % 2 == 0;
+  std::uint64_t low = 0, high = n;
+  while (low < high) {
+    const std::uint64_t middle = low + (high - low) / 2;
+    const std::uint64_t word = word_at(middle);
+    if (word < candidate || (past_candidate && word == candidate)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 // ---- 4. the cut plan ------------------------------------------------------------------------------------
 

@@ -15,8 +15,8 @@ struct sm90_tuning {
   static constexpr std::uint64_t world_samples = 32768;
   /// A rank's fewest samples, however large the world (the record stays at least 512 bytes).
   static constexpr std::uint64_t min_samples_per_rank = 64;
-  /// Candidate words when the options leave it 0: the most whose 2q + 1 fine buckets (+ the dropped
-  /// digit) fit the local multisplit's widest onesweep digit (9 bits).
+  /// Candidate words when the options leave it 0: the most (max_candidates); each adds one binary
+  /// search over the sorted keys and narrows the open buckets, so the shares' balance.
   static constexpr unsigned default_candidates = 255;
   /// multireduce automatic: a collective while m · value bytes ≤ this × the largest rank's pair bytes
   /// (the bytes model of detail/dist/owners.hpp).
