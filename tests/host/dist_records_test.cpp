@@ -6,6 +6,7 @@
 #include <sluice/core/operators.hpp>
 #include <sluice/detail/dist/owners.hpp>
 #include <sluice/detail/dist/records.hpp>
+#include <sluice/options/dist.hpp>
 
 #include <gtest/gtest.h>
 
@@ -162,6 +163,13 @@ TEST(DistOwners, AutomaticChoosesByBytes) {
   EXPECT_EQ(dd::choose_way(p), dd::combine_way::owner_partition);
   p.world_size = 1;
   EXPECT_EQ(dd::choose_way(p), dd::combine_way::local);
+}
+
+TEST(DistOptions, NamesOutsideTheEnumerationAreUnknown) {
+  namespace d = sluice::dist;
+  EXPECT_EQ(d::to_string(d::layout::replicated), "replicated");
+  EXPECT_EQ(d::to_string(d::layout::partitioned), "partitioned");
+  EXPECT_EQ(d::to_string(static_cast<d::layout>(99)), "?");  // what dist::multireduce rejects by
 }
 
 }  // namespace

@@ -72,8 +72,13 @@ enum class layout {
   partitioned,  ///< rank r's out holds its block of buckets: dist::owned_buckets(m, world_size, r)
 };
 
+/// The layout's name; "?" for a value outside the enumeration (the calls reject it by that).
 [[nodiscard]] constexpr std::string_view to_string(layout l) {
-  return l == layout::replicated ? "replicated" : "partitioned";
+  switch (l) {
+    case layout::replicated: return "replicated";
+    case layout::partitioned: return "partitioned";
+  }
+  return "?";
 }
 
 struct multireduce_options {
