@@ -30,6 +30,7 @@
 #pragma once
 
 #include <sluice/core/config.hpp>
+#include <sluice/core/mix.hpp>
 #include <sluice/core/radix_key.hpp>
 #include <sluice/detail/dist/tuning.hpp>
 
@@ -72,13 +73,8 @@ struct key_order {
   return std::min(n, samples_per_rank(world_size));
 }
 
-/// SplitMix64's finaliser: a well-mixed word of (seed, k).
-SLUICE_HOST_DEVICE constexpr std::uint64_t sample_mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+/// SplitMix64's step (core/mix.hpp's finaliser after the golden-ratio increment): a well-mixed word.
+SLUICE_HOST_DEVICE constexpr std::uint64_t sample_mix(std::uint64_t x) { return mix64(x + 0x9e3779b97f4a7c15ull); }
 
 /// Position of sample k of s ≤ n: a pseudo-random point of stratum [⌊k·n/s⌋, ⌊(k+1)·n/s⌋) (never
 /// empty since s ≤ n), so the samples are spread evenly and still random within their strata (sorted
