@@ -43,6 +43,21 @@ TEST_F(CoreRuntime, BufferMovesAndPoisons) {
   EXPECT_TRUE(sluice::testing::all_equal(host, std::vector<std::uint32_t>(1000, 0xA5A5A5A5u)));
 }
 
+TEST_F(CoreRuntime, TruncateKeepsThePrefixAndRefusesToGrow) {
+  std::vector<int> host(1000);
+  std::iota(host.begin(), host.end(), 7);
+  sluice::device_buffer<int> buffer(ctx(), std::span<const int>(host));
+  const int* data = buffer.data();
+  buffer.truncate(333);
+  EXPECT_EQ(buffer.size(), 333u);
+  EXPECT_EQ(buffer.data(), data);
+  EXPECT_TRUE(sluice::testing::all_equal(buffer.to_host(), std::vector<int>(host.begin(), host.begin() + 333)));
+  EXPECT_THROW(buffer.truncate(334), sluice::invalid_argument);
+  buffer.truncate(0);
+  EXPECT_TRUE(buffer.empty());
+  EXPECT_TRUE(buffer.to_host().empty());
+}
+
 TEST_F(CoreRuntime, EmptyBufferIsValid) {
   sluice::device_buffer<double> empty(ctx(), 0);
   EXPECT_TRUE(empty.empty());

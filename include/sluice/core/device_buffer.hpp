@@ -59,6 +59,16 @@ class device_buffer {
   [[nodiscard]] cuda::std::span<const T> span() const noexcept { return {data_, size_}; }
   [[nodiscard]] context& ctx() const noexcept { return *ctx_; }
 
+  /// Keeps the first `size` ≤ size() elements, without reallocating: the whole allocation returns to the
+  /// pool with the buffer. A caller that allocates more than it will keep, so that the pool's blocks
+  /// fit one another from call to call, hands out the part it filled.
+  void truncate(std::size_t size) {
+    if (size > size_)
+      throw invalid_argument("device_buffer::truncate", "size",
+                             "is " + std::to_string(size) + " but the buffer has " + std::to_string(size_) + " elements");
+    size_ = size;
+  }
+
   void copy_from_host(std::span<const T> host) {
     if (host.size() != size_)
       throw invalid_argument("device_buffer::copy_from_host", "host",

@@ -12,11 +12,11 @@
 //              (one binary search each), which are the gathered record; every rank computes the same
 //              cut_plan;
 //   allocate   each rank's received share and its output (the step a rank short of memory fails);
-//   exchange   one NCCL group: rank r sends its contiguous piece of the sorted keys to each d (keys,
-//              then values);
-//   merge      the received pieces, sorted runs in source-rank order, merged stably in pairwise rounds
-//              (ties: the lower source rank): the global stable order. Values wider than the merge
-//              moves are sorted again instead (sort_arrays is stable, so the result is the same).
+//   exchange   one NCCL group: rank r sends its contiguous piece of the sorted keys to each other d (keys,
+//              then values); its own piece stays in the sorted keys;
+//   merge      one sorted run per source rank, in rank order, merged stably in pairwise rounds (ties: the
+//              lower source rank): the global stable order. Values wider than the merge moves are sorted
+//              again instead (sort_arrays is stable, so the result is the same).
 // Memory per rank: the input, its sorted copy (n), the received share and the output (≈ N/P each); the
 // local sort's temporary (≈ n) is freed before the share is allocated, and more than two runs to merge
 // take a spare share: about four to five times the share, for keys and values alike.
@@ -135,33 +135,41 @@ void copy_pairs(context& ctx, pair_arrays<K, V> from, pair_arrays<K, V> to, std:
     SLUICE_CUDA_CHECK(cudaMemcpyAsync(to.values, from.values, n * sizeof(V), cudaMemcpyDeviceToDevice, ctx.stream()));
 }
 
-/// The stable merge of the sorted runs a = [0, na) and b = [na, na + nb) of `from` into `to`.
+/// A sorted run of pairs: where it is and how long.
 template <class K, class V>
-void merge_two(context& ctx, const char* function, pair_arrays<K, V> from, std::uint64_t na, std::uint64_t nb,
-               pair_arrays<K, V> to, key_order<K> order) {
+struct sorted_run {
+  pair_arrays<K, V> at;
+  std::uint64_t size;
+};
+
+/// The stable merge of the sorted runs a and b (ties: a's first) into `to`.
+template <class K, class V>
+void merge_two(context& ctx, const char* function, sorted_run<K, V> a, sorted_run<K, V> b, pair_arrays<K, V> to,
+               key_order<K> order) {
   using values_span = cuda::std::span<const V>;
-  const auto values = [&](std::uint64_t offset, std::uint64_t n) {
-    if constexpr (has_values<V>) return values_span(from.values + offset, n);
+  const auto values = [](const sorted_run<K, V>& run) {
+    if constexpr (has_values<V>) return values_span(run.at.values, run.size);
     else return values_span{};
   };
+  const std::uint64_t n = a.size + b.size;
   cuda::std::span<V> out_values{};
-  if constexpr (has_values<V>) out_values = cuda::std::span<V>(to.values, na + nb);
-  merge_sort::merge<K, V>(ctx, function, cuda::std::span<const K>(from.keys, na), values(0, na),
-                          cuda::std::span<const K>(from.keys + na, nb), values(na, nb),
-                          cuda::std::span<K>(to.keys, na + nb), out_values, order_less<K>{order});
+  if constexpr (has_values<V>) out_values = cuda::std::span<V>(to.values, n);
+  merge_sort::merge<K, V>(ctx, function, cuda::std::span<const K>(a.at.keys, a.size), values(a),
+                          cuda::std::span<const K>(b.at.keys, b.size), values(b), cuda::std::span<K>(to.keys, n),
+                          out_values, order_less<K>{order});
 }
 
-/// Merges the sorted runs of `in` that start at `starts` (starts[0] = 0; the last entry is the end) into `out`,
-/// stably (ties: the earlier run), by rounds of pairwise merges, each halving the runs; rounds alternate
-/// between `out` and a spare so that the last writes `out`.
+/// Merges the sorted runs, in their order, into `out` stably (ties: the earlier run) by rounds of pairwise
+/// merges, each halving the runs; rounds alternate between `out` and a spare so that the last writes `out`.
 template <class K, class V>
-void merge_runs(context& ctx, const char* function, std::vector<std::uint64_t> starts, pair_arrays<K, V> in,
-                pair_arrays<K, V> out, key_order<K> order) {
-  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());  // empty runs
-  const std::uint64_t n = starts.back();
+void merge_runs(context& ctx, const char* function, std::vector<sorted_run<K, V>> runs, pair_arrays<K, V> out,
+                key_order<K> order) {
+  std::erase_if(runs, [](const sorted_run<K, V>& run) { return run.size == 0; });
+  std::uint64_t n = 0;
+  for (const auto& run : runs) n += run.size;
   int rounds = 0;
-  for (std::size_t runs = starts.size() - 1; runs > 1; runs = (runs + 1) / 2) ++rounds;
-  if (rounds == 0) return copy_pairs(ctx, in, out, n);
+  for (std::size_t count = runs.size(); count > 1; count = (count + 1) / 2) ++rounds;
+  if (runs.size() == 1) return copy_pairs(ctx, runs[0].at, out, n);
   device_buffer<K> spare_keys;
   device_buffer<V> spare_values;
   if (rounds > 1) {
@@ -169,20 +177,30 @@ void merge_runs(context& ctx, const char* function, std::vector<std::uint64_t> s
     if constexpr (has_values<V>) spare_values = device_buffer<V>(ctx, n);
   }
   const pair_arrays<K, V> spare{spare_keys.data(), has_values<V> ? spare_values.data() : nullptr};
-  pair_arrays<K, V> from = in;
   for (int round = 0; round < rounds; ++round) {
     const pair_arrays<K, V> to = (rounds - round) % 2 == 1 ? out : spare;
-    std::vector<std::uint64_t> merged{0};
-    for (std::size_t run = 0; run + 1 < starts.size(); run += 2) {
-      const std::uint64_t a = starts[run], b = starts[run + 1];
-      const std::uint64_t end = run + 2 < starts.size() ? starts[run + 2] : b;
-      if (end == b) copy_pairs(ctx, from.at(a), to.at(a), b - a);
-      else merge_two(ctx, function, from.at(a), b - a, end - b, to.at(a), order);
-      merged.push_back(end);
+    std::vector<sorted_run<K, V>> merged;
+    std::uint64_t offset = 0;
+    for (std::size_t run = 0; run < runs.size(); run += 2) {
+      const sorted_run<K, V>& a = runs[run];
+      if (run + 1 == runs.size()) copy_pairs(ctx, a.at, to.at(offset), a.size);
+      else merge_two(ctx, function, a, runs[run + 1], to.at(offset), order);
+      const std::uint64_t size = a.size + (run + 1 < runs.size() ? runs[run + 1].size : 0);
+      merged.push_back({to.at(offset), size});
+      offset += size;
     }
-    starts = std::move(merged);
-    from = to;
+    runs = std::move(merged);
   }
+}
+
+/// A buffer of `size` elements among buffers of about n: allocated with the tuning's slack and truncated,
+/// so that the pool's blocks fit one another from call to call (tuning.hpp, pool_slack_divisor).
+template <class T>
+device_buffer<T> pooled_buffer(context& ctx, std::uint64_t n, std::uint64_t size) {
+  const std::uint64_t larger = std::max(n, size);
+  device_buffer<T> buffer(ctx, larger + larger / tuning::pool_slack_divisor + tuning::pool_slack_bytes / sizeof(T));
+  buffer.truncate(size);
+  return buffer;
 }
 
 /// One rank's part of the call.
@@ -274,19 +292,25 @@ sort_result<K, V> distributed_sort(world& w, const char* function, std::span<con
     return finish(std::vector<std::uint64_t>(static_cast<std::size_t>(world_size), 0));
   }
 
-  // sample: every rank's words at its stratified positions.
+  // sample: every rank's words at its stratified positions, sorted (the host merges them).
   const std::uint64_t per_rank = samples_per_rank(world_size);
+  radix_sort_options word_order;
+  word_order.end_bit = order.bits;
   const gathered samples = c.gather(per_rank * sizeof(std::uint64_t), [&](std::size_t i, local_rank& l, unsigned char* payload) {
     c.begin(i, sample_phase);
     const std::uint64_t n = ranks[i].keys.size();
     const std::uint64_t taken = samples_taken(n, world_size);
     if (taken != 0) {
+      device_buffer<std::uint64_t> words(*l.ctx, taken);
       constexpr int threads = 256;
       auto kernel = sample_kernel<K>;
       const std::size_t grid = one_wave_grid(*l.ctx, kernel, threads, ceil_div(taken, threads));
-      kernel<<<static_cast<unsigned>(grid), threads, 0, l.ctx->stream()>>>(
-          ranks[i].keys.data(), n, taken, sample_seed(l.rank), order, reinterpret_cast<std::uint64_t*>(payload));
+      kernel<<<static_cast<unsigned>(grid), threads, 0, l.ctx->stream()>>>(ranks[i].keys.data(), n, taken,
+                                                                         sample_seed(l.rank), order, words.data());
       SLUICE_CHECK_LAUNCH();
+      radix_sort::sort_arrays<std::uint64_t, no_values>(*l.ctx, words.data(), nullptr,
+                                                        reinterpret_cast<std::uint64_t*>(payload), nullptr, taken,
+                                                        word_order);
     }
     c.end(i, sample_phase);
   });
@@ -324,43 +348,53 @@ sort_result<K, V> distributed_sort(world& w, const char* function, std::span<con
 
   // allocate: each rank's received share and its output.
   c.run_local([&](std::size_t i, local_rank& l) {
-    const std::uint64_t share = plan.share(l.rank);
-    ranks[i].received_keys = device_buffer<K>(*l.ctx, share);
-    ranks[i].out_keys = device_buffer<K>(*l.ctx, share);
+    const std::uint64_t n = ranks[i].keys.size(), share = plan.share(l.rank);
+    ranks[i].received_keys = pooled_buffer<K>(*l.ctx, n, share);
+    ranks[i].out_keys = pooled_buffer<K>(*l.ctx, n, share);
     if constexpr (pairs) {
-      ranks[i].received_values = device_buffer<V>(*l.ctx, share);
-      ranks[i].out_values = device_buffer<V>(*l.ctx, share);
+      ranks[i].received_values = pooled_buffer<V>(*l.ctx, n, share);
+      ranks[i].out_values = pooled_buffer<V>(*l.ctx, n, share);
     }
   });
   c.vote();
 
-  // exchange: rank r's piece for d is [send_offset(r, d), + piece(r, d)) of its sorted keys.
+  // exchange: rank r's piece for d is [send_offset(r, d), + piece(r, d)) of its sorted keys; its own
+  // piece stays where it is, the merge reads it there.
   for (std::size_t i = 0; i < c.local_count(); ++i) c.begin(i, exchange_phase);
   c.exchange("exchange of the sort's pieces", [&](std::size_t i, local_rank& l, int peer) {
     sort_rank<K, V>& r = ranks[i];
     std::array<piece, 2> moved{};
+    if (peer == l.rank) return moved;
     moved[0] = routed_piece(plan, l.rank, peer, r.sorted_keys.data(), r.received_keys.data());
     if constexpr (pairs) moved[1] = routed_piece(plan, l.rank, peer, r.sorted_values.data(), r.received_values.data());
     return moved;
   });
   for (std::size_t i = 0; i < c.local_count(); ++i) c.end(i, exchange_phase);
 
-  // merge: the received runs (one per source rank, in rank order) into the output.
+  // merge: one sorted run per source rank, in rank order (the own one still in the sorted keys), into
+  // the output.
   c.run_local([&](std::size_t i, local_rank& l) {
     sort_rank<K, V>& r = ranks[i];
-    r.sorted_keys = device_buffer<K>();
-    r.sorted_values = device_buffer<V>();
     c.begin(i, merge_phase);
     const pair_arrays<K, V> received{r.received_keys.data(), pairs ? r.received_values.data() : nullptr};
+    const pair_arrays<K, V> sorted{r.sorted_keys.data(), pairs ? r.sorted_values.data() : nullptr};
     const pair_arrays<K, V> out{r.out_keys.data(), pairs ? r.out_values.data() : nullptr};
+    std::vector<sorted_run<K, V>> runs;
+    for (int source = 0; source < world_size; ++source) {
+      const std::uint64_t size = plan.piece(source, l.rank);
+      runs.push_back(source == l.rank ? sorted_run<K, V>{sorted.at(plan.send_offset(l.rank, l.rank)), size}
+                                      : sorted_run<K, V>{received.at(plan.receive_offset(source, l.rank)), size});
+    }
     if constexpr (pairs && sizeof(V) > merge_sort::max_value_bytes) {
+      const sorted_run<K, V>& own = runs[static_cast<std::size_t>(l.rank)];
+      copy_pairs(*l.ctx, own.at, received.at(plan.receive_offset(l.rank, l.rank)), own.size);
       radix_sort::sort_arrays<K, V>(*l.ctx, received.keys, received.values, out.keys, out.values,
                                     r.received_keys.size(), options.local);
     } else {
-      std::vector<std::uint64_t> run_starts;
-      for (int source = 0; source <= world_size; ++source) run_starts.push_back(plan.receive_offset(source, l.rank));
-      merge_runs<K, V>(*l.ctx, function, std::move(run_starts), received, out, order);
+      merge_runs<K, V>(*l.ctx, function, std::move(runs), out, order);
     }
+    r.sorted_keys = device_buffer<K>();
+    r.sorted_values = device_buffer<V>();
     c.end(i, merge_phase);
   });
   std::vector<std::uint64_t> shares;

@@ -98,22 +98,29 @@ struct rank_sample {
 inline constexpr unsigned max_candidates = 255;
 
 /// The sorted distinct words at the weighted quantiles j·N/(q+1), j = 1 … q, of the gathered samples.
+/// Each rank's words sorted (the sort's sample step sorts them on the device) are merged in linear time.
 [[nodiscard]] inline std::vector<std::uint64_t> candidate_words(std::span<const rank_sample> samples, unsigned q) {
   struct weighted {
     std::uint64_t word;
     double weight;
   };
+  const auto by_word = [](const weighted& a, const weighted& b) { return a.word < b.word; };
+  std::size_t count = 0;
+  for (const rank_sample& s : samples) count += s.words.size();
   std::vector<weighted> all;
+  all.reserve(count);
   double total = 0;
   for (const rank_sample& s : samples) {
     if (s.words.empty()) continue;
     const double weight = static_cast<double>(s.n) / static_cast<double>(s.words.size());
+    const auto run = static_cast<std::ptrdiff_t>(all.size());
     for (std::uint64_t w : s.words) all.push_back({w, weight});
+    if (!std::is_sorted(all.begin() + run, all.end(), by_word)) std::sort(all.begin() + run, all.end(), by_word);
+    std::inplace_merge(all.begin(), all.begin() + run, all.end(), by_word);
     total += static_cast<double>(s.n);
   }
   std::vector<std::uint64_t> words;
   if (all.empty() || q == 0) return words;
-  std::sort(all.begin(), all.end(), [](const weighted& a, const weighted& b) { return a.word < b.word; });
   double cumulative = 0;
   std::size_t next = 0;
   for (unsigned j = 1; j <= q; ++j) {
