@@ -1,7 +1,7 @@
 // Benchmarks: the commutative multireduce (Eilers §4.4, Figs. 4.10, 4.11, 4.15, 4.16, Table 4.1) on the
 // H100: 2^28 pairs of a u32 label and a u32 value, plus, every commutative strategy that takes m
-// (per_bank_shared while one block's shared memory holds m counters, per_bank_multi_pass up to 2^16,
-// global_atomic_sets) and automatic, for m = 2^0 … 2^24 (--quick: 2^0, 2^5, 2^8, 2^12, 2^16, 2^20, 2^24)
+// (per_bank_shared while one block's shared memory holds m counters, per_bank_multi_pass while it takes
+// at most four passes, global_atomic_sets) and automatic, for m = 2^0 … 2^24 (--quick: 2^0, 2^5, 2^8, 2^12, 2^16, 2^20, 2^24)
 // with uniform and all-equal labels (the seed's "random" and "degenerate"). At m = 2^20 and 2^24 also
 // global_atomic_sets after the partial radix sort by the label's top 8 and 16 bits (Table 4.2; one and
 // two onesweep digits), beside automatic and global_atomic_sets with the bits plan.hpp chooses (0 at
@@ -94,7 +94,8 @@ std::vector<multireduce_algorithm> strategies_for(context& ctx, std::uint32_t m)
   std::vector<multireduce_algorithm> all{multireduce_algorithm::automatic};
   if (m <= mr::per_bank_capacity(sizeof(std::uint32_t), mr::device_shared_budget(ctx, 0)))
     all.push_back(multireduce_algorithm::per_bank_shared);
-  if (m <= (1u << 16)) all.push_back(multireduce_algorithm::per_bank_multi_pass);
+  if (mr::multi_pass_count(m, sizeof(std::uint32_t), mr::device_shared_budget(ctx, 0)) <= 4)
+    all.push_back(multireduce_algorithm::per_bank_multi_pass);
   all.push_back(multireduce_algorithm::global_atomic_sets);
   return all;
 }

@@ -2,7 +2,8 @@
 // global_atomic_sets) and of automatic for commutative operators, through the public sluice::multireduce,
 // against reference::multireduce_into: plus on u32 (the full sweep: m 1 … 2^24, sizes around the
 // per-bank and global steps, the seed's label distributions), plus on u64, float (tolerance) and double;
-// min and max on integers (hardware atomics) and floating point (the CAS loop); a user commutative
+// min and max on integers (hardware atomics) and floating point of both signs with infinities and NaNs
+// (integer atomics in the per-bank sets, the CAS loop in global memory); a user commutative
 // operator on u32 (gcd) and on an 8-byte struct (CAS loop); labels outside [0, m) in every input (dropped
 // and counted), signed 64-bit labels, misaligned inputs (the one-pair-per-load path), explicit sets,
 // the partial radix sort of global_atomic_sets (explicit bits 1, 5 and ⌈log2 m⌉; the chosen bits run in
@@ -97,6 +98,25 @@ std::vector<T> values_of(std::size_t n, std::uint64_t seed) {
   }
 }
 
+/// Floats of both signs, with infinities and NaNs of both signs (which every strategy skips, as the
+/// oracle's `a < b ? b : a` from the identity does), and no zeros (−0 and +0 tie in the oracle): the
+/// per-bank sets order min and max by the values' bits as integers (core/atomics.cuh).
+template <class T>
+std::vector<T> signed_floats(std::size_t n, std::uint64_t seed) {
+  auto v = sluice::data::generate_host<T>(n, {distribution::uniform, 0, 0.0, seed});
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t k = ((i + seed) * 0x9E3779B97F4A7C15ull) >> 59;  // 0 … 31
+    const T magnitude = v[i] + T(0.5);
+    v[i] = k == 0   ? std::numeric_limits<T>::quiet_NaN()
+           : k == 1 ? -std::numeric_limits<T>::quiet_NaN()
+           : k == 2 ? std::numeric_limits<T>::infinity()
+           : k == 3 ? -std::numeric_limits<T>::infinity()
+           : (k & 1) ? -magnitude
+                     : magnitude;
+  }
+  return v;
+}
+
 /// gcd over multiples of small numbers, so that bucket results are not all 1.
 std::vector<std::uint32_t> gcd_values(std::size_t n, std::uint64_t seed) {
   auto v = sluice::data::generate_host<std::uint32_t>(n, {distribution::uniform, 64, 0.0, seed});
@@ -138,7 +158,7 @@ void full_sweep(sluice::context& ctx, Op op, double tolerance = -1.0) {
 template <class T, class Op>
 void short_sweep(sluice::context& ctx, Op op, double tolerance = -1.0,
                  std::vector<T> (*make_values)(std::size_t, std::uint64_t) = values_of<T>) {
-  for (std::uint32_t m : {1u, 33u, 257u, 4096u, 1u << 16})
+  for (std::uint32_t m : {1u, 33u, 257u, 4096u, 1u << 16, 1u << 17})
     for (std::size_t n : sluice::testing::sweep_sizes(std::vector<std::size_t>{0, 33, 4097, 100003}))
       for (distribution d : {distribution::uniform, distribution::all_equal, distribution::sorted}) {
         const auto labels = multireduce_labels(n, m, d, n + 7 * m);
@@ -157,9 +177,13 @@ TEST_F(Multireduce, MinMaxIntegers) {
   short_sweep<std::uint32_t>(ctx(), sluice::max{});
   short_sweep<std::int64_t>(ctx(), sluice::max{});
 }
-TEST_F(Multireduce, MinMaxFloatingPointByCompareAndSwap) {
+TEST_F(Multireduce, MinMaxFloatingPoint) {
   short_sweep<float>(ctx(), sluice::max{});
   short_sweep<double>(ctx(), sluice::min{});
+  short_sweep<float>(ctx(), sluice::max{}, -1.0, signed_floats<float>);
+  short_sweep<float>(ctx(), sluice::min{}, -1.0, signed_floats<float>);
+  short_sweep<double>(ctx(), sluice::max{}, -1.0, signed_floats<double>);
+  short_sweep<double>(ctx(), sluice::min{}, -1.0, signed_floats<double>);
 }
 TEST_F(Multireduce, BitOperators) {
   short_sweep<std::uint32_t>(ctx(), sluice::bit_xor{});

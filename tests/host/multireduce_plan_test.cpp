@@ -1,7 +1,7 @@
 // Host tests of multireduce's host-side plan (detail/multireduce/plan.hpp): the automatic choice, the
 // checks of explicit strategies and options, the per-bank shared-memory layout and multi-pass window,
 // and the global sets and partial sort bits chosen from the L2 size. The budgets are an H100's (227 KiB
-// per block after opting in, 114 KiB per block for two blocks per SM, 50 MiB of L2).
+// per block after opting in, 113 KiB per block for two blocks per SM, 56 KiB for four, 50 MiB of L2).
 #include <sluice/detail/multireduce/plan.hpp>
 
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@ namespace {
 namespace mr = sluice::detail::multireduce;
 using sluice::multireduce_algorithm;
 
-constexpr mr::shared_budget h100{232448, 115712};
+constexpr mr::shared_budget h100{232448, 115712, 57344};
 constexpr std::size_t h100_l2 = 50u << 20;
 
 mr::problem commutative(std::uint32_t m, std::size_t value_bytes = 4) {
@@ -30,32 +30,50 @@ TEST(MultireducePlan, SetsWithinABudget) {
   EXPECT_EQ(mr::sets_within(1, 8, 8), 1u);
 }
 
-TEST(MultireducePlan, PerBankLayoutPrefersTwoBlocksWithEightSets) {
-  // 32 sets of 4-byte values fit two blocks up to 904 buckets (115712 / 128).
+TEST(MultireducePlan, PerBankLayoutPutsFourBlocksFirst) {
+  // 32 sets of 4-byte values leave four blocks up to 448 buckets (57344 / 128).
   EXPECT_EQ(mr::choose_per_bank_layout(256, 4, h100), (mr::per_bank_layout{32, 32 * 256 * 4}));
-  EXPECT_EQ(mr::choose_per_bank_layout(904, 4, h100), (mr::per_bank_layout{32, 32 * 904 * 4}));
-  EXPECT_EQ(mr::choose_per_bank_layout(905, 4, h100), (mr::per_bank_layout{16, 16 * 905 * 4}));
-  EXPECT_EQ(mr::choose_per_bank_layout(2048, 4, h100), (mr::per_bank_layout{8, 8 * 2048 * 4}));
-  // Two blocks would leave 4 sets: one block with 8 instead.
-  EXPECT_EQ(mr::choose_per_bank_layout(4096, 4, h100), (mr::per_bank_layout{8, 8 * 4096 * 4}));
-  EXPECT_EQ(mr::choose_per_bank_layout(4096, 8, h100), (mr::per_bank_layout{4, 4 * 4096 * 8}));
+  EXPECT_EQ(mr::choose_per_bank_layout(448, 4, h100), (mr::per_bank_layout{32, 32 * 448 * 4}));
+  EXPECT_EQ(mr::choose_per_bank_layout(449, 4, h100), (mr::per_bank_layout{16, 16 * 449 * 4}));
+  EXPECT_EQ(mr::choose_per_bank_layout(2048, 4, h100), (mr::per_bank_layout{4, 4 * 2048 * 4}));
+  EXPECT_EQ(mr::choose_per_bank_layout(4096, 4, h100), (mr::per_bank_layout{2, 2 * 4096 * 4}));
+  EXPECT_EQ(mr::choose_per_bank_layout(4096, 8, h100), (mr::per_bank_layout{1, 4096 * 8}));
+  // The last bucket count one set holds with four blocks; one more takes two blocks, with two sets.
+  EXPECT_EQ(mr::choose_per_bank_layout(14336, 4, h100), (mr::per_bank_layout{1, 14336 * 4}));
+  EXPECT_EQ(mr::choose_per_bank_layout(14337, 4, h100), (mr::per_bank_layout{2, 2 * 14337 * 4}));
+  EXPECT_EQ(mr::choose_per_bank_layout(28928, 4, h100), (mr::per_bank_layout{1, 28928 * 4}));
+  // Past two blocks' share: one block, as many sets as it holds.
+  EXPECT_EQ(mr::choose_per_bank_layout(28929, 4, h100), (mr::per_bank_layout{2, 2 * 28929 * 4}));
   // The last bucket count one set holds, and one more.
   EXPECT_EQ(mr::choose_per_bank_layout(58112, 4, h100), (mr::per_bank_layout{1, 58112 * 4}));
   EXPECT_EQ(mr::choose_per_bank_layout(58113, 4, h100).sets, 0u);
   EXPECT_EQ(mr::per_bank_capacity(4, h100), 58112u);
   EXPECT_EQ(mr::per_bank_capacity(8, h100), 29056u);
-  for (std::uint32_t m : {1u, 2u, 31u, 33u, 1000u, 5000u, 58112u}) {
+  for (std::uint32_t m : {1u, 2u, 31u, 33u, 1000u, 5000u, 20000u, 58112u}) {
     const auto layout = mr::choose_per_bank_layout(m, 4, h100);
     EXPECT_LE(layout.shared_bytes, h100.per_block) << "m = " << m;
     EXPECT_EQ(layout.sets & (layout.sets - 1), 0u) << "m = " << m;
   }
 }
 
-TEST(MultireducePlan, MultiPassWindow) {
-  EXPECT_EQ(mr::multi_pass_window(4, h100), 232448u / 32);
-  EXPECT_EQ(mr::multi_pass_window(8, h100), 232448u / 64);
-  EXPECT_EQ(mr::multi_pass_window(8, mr::shared_budget{16, 8}), 1u);
-  EXPECT_GT(mr::choose_per_bank_layout(mr::multi_pass_window(4, h100), 4, h100).sets, 0u);
+TEST(MultireducePlan, MultiPassTakesTheFewestPassesOfOneSet) {
+  EXPECT_EQ(mr::multi_pass_count(1, 4, h100), 1u);
+  EXPECT_EQ(mr::multi_pass_count(58112, 4, h100), 1u);
+  EXPECT_EQ(mr::multi_pass_count(58113, 4, h100), 2u);
+  EXPECT_EQ(mr::multi_pass_count(1u << 16, 4, h100), 2u);
+  EXPECT_EQ(mr::multi_pass_window(1u << 16, 4, h100), 32768u);
+  EXPECT_EQ(mr::multi_pass_count(1u << 17, 4, h100), 3u);
+  EXPECT_EQ(mr::multi_pass_window(1u << 17, 4, h100), 43691u);
+  EXPECT_EQ(mr::multi_pass_count(1u << 20, 4, h100), 19u);
+  EXPECT_EQ(mr::multi_pass_count(1u << 16, 8, h100), 3u);
+  // A budget below one value: a bucket a pass.
+  EXPECT_EQ(mr::multi_pass_count(5, 8, mr::shared_budget{4, 2, 1}), 5u);
+  EXPECT_EQ(mr::multi_pass_window(5, 8, mr::shared_budget{4, 2, 1}), 1u);
+  for (std::uint32_t m : {58113u, 1u << 16, 1u << 17, 1u << 20, 0xffffffffu}) {
+    const std::uint32_t window = mr::multi_pass_window(m, 4, h100);
+    EXPECT_GT(mr::choose_per_bank_layout(window, 4, h100).sets, 0u) << "m = " << m;
+    EXPECT_GE(std::uint64_t{window} * mr::multi_pass_count(m, 4, h100), m) << "m = " << m;
+  }
 }
 
 TEST(MultireducePlan, GlobalSetsFollowTheL2) {
@@ -66,14 +84,19 @@ TEST(MultireducePlan, GlobalSetsFollowTheL2) {
 }
 
 TEST(MultireducePlan, AutomaticChoice) {
-  // Commutative, 4/8-byte values: per-bank while a block holds four sets, global sets beyond.
+  // Commutative, 4/8-byte values: per-bank while a block holds one set, multi-pass up to three passes,
+  // global sets beyond.
+  static_assert(mr::tuning::automatic_per_bank_min_sets == 1 && mr::tuning::automatic_multi_pass_max_passes == 3);
   EXPECT_EQ(mr::choose(commutative(1)), multireduce_algorithm::per_bank_shared);
   EXPECT_EQ(mr::choose(commutative(4096)), multireduce_algorithm::per_bank_shared);
-  EXPECT_EQ(mr::choose(commutative(14528)), multireduce_algorithm::per_bank_shared);  // 4 × 14528 × 4 ≤ 232448
-  EXPECT_EQ(mr::choose(commutative(14529)), multireduce_algorithm::global_atomic_sets);
+  EXPECT_EQ(mr::choose(commutative(58112)), multireduce_algorithm::per_bank_shared);  // 58112 × 4 = 232448
+  EXPECT_EQ(mr::choose(commutative(58113)), multireduce_algorithm::per_bank_multi_pass);
+  EXPECT_EQ(mr::choose(commutative(3 * 58112)), multireduce_algorithm::per_bank_multi_pass);
+  EXPECT_EQ(mr::choose(commutative(3 * 58112 + 1)), multireduce_algorithm::global_atomic_sets);
   EXPECT_EQ(mr::choose(commutative(1u << 20)), multireduce_algorithm::global_atomic_sets);
-  EXPECT_EQ(mr::choose(commutative(7264, 8)), multireduce_algorithm::per_bank_shared);
-  EXPECT_EQ(mr::choose(commutative(7265, 8)), multireduce_algorithm::global_atomic_sets);
+  EXPECT_EQ(mr::choose(commutative(29056, 8)), multireduce_algorithm::per_bank_shared);
+  EXPECT_EQ(mr::choose(commutative(29057, 8)), multireduce_algorithm::per_bank_multi_pass);
+  EXPECT_EQ(mr::choose(commutative(3 * 29056 + 1, 8)), multireduce_algorithm::global_atomic_sets);
   // Order required (non-commutative, deterministic) or no atomic word: the order-preserving ladder.
   for (const mr::problem base : {mr::problem{false, false, 4, 1, h100}, mr::problem{true, true, 4, 1, h100},
                                  mr::problem{true, false, 16, 1, h100}, mr::problem{true, false, 2, 1, h100}}) {

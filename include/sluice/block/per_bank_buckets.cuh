@@ -11,7 +11,8 @@
 // set and collide only when their labels agree.
 //
 //   clear   every slot to the identity (all threads; the caller synchronises after it)
-//   add     slot (bucket, this lane's set) ⊕= value, atomically
+//   add     slot (bucket, this lane's set) ⊕= value, atomically (the slots start at the identity, so
+//           float min/max take the integer atomics: core/atomics.cuh, atomic_combine_from_identity)
 //   flush   out[b] ⊕= the fold of bucket b's sets, one atomic per bucket that is not the identity (all
 //           threads, after a barrier). Thread t starts its fold at set t mod sets, so the threads of a
 //           warp read different banks (the seed's rotation).
@@ -42,8 +43,8 @@ class per_bank_buckets {
 
   /// bucket < the window's bucket count.
   __device__ __forceinline__ void add(cuda::std::uint32_t bucket, const T& value, Op op) const {
-    sluice::detail::atomic_combine(storage_ + static_cast<cuda::std::uint64_t>(bucket) * sets_ + set_,
-                                               value, op);
+    sluice::detail::atomic_combine_from_identity(storage_ + static_cast<cuda::std::uint64_t>(bucket) * sets_ + set_,
+                                                 value, op);
   }
 
   /// out[b] ⊕= the block's bucket b, for every b whose fold is not the identity.

@@ -4,12 +4,15 @@
 //
 //   hardware: plus on 4- and 8-byte integers (wrapping, signed through the unsigned atomic), float and
 //             double; min and max on 4- and 8-byte integers; bit_and, bit_or, bit_xor on integers.
-//   CAS loop: everything else of 4 or 8 bytes (float min/max, user commutative operators, small
-//             structs): read the word, combine, compare-and-swap until no other thread came between.
+//   CAS loop: everything else of 4 or 8 bytes (user commutative operators, small structs, and float
+//             min/max into a bucket that may already hold a NaN): read the word, combine,
+//             compare-and-swap until no other thread came between.
 //             A combination that leaves the word's bits unchanged returns without a write: the word
 //             only ever grows by ⊕ (w' = w ⊕ x), so if w ⊕ v = w then w' ⊕ v = w' for every later w'
 //             (commutativity and associativity), and skipping is exact. This makes min/max cheap on
 //             inputs whose bucket settles early.
+// atomic_combine_from_identity, for buckets that began at the identity and take only its values (the
+// per-bank sets): float and double min/max as one integer atomic on the value's bits (below).
 // Values of other sizes have no atomic form: the atomic strategies reject them (plan.hpp).
 #pragma once
 
@@ -107,6 +110,40 @@ __device__ __forceinline__ void atomic_combine(T* bucket, const T& value, Op op)
   } else {
     atomic_combine_cas(bucket, value, op);
   }
+}
+
+/// min or max of a float or double as one integer atomic on its bits: a value with the sign bit clear
+/// orders like its bits as a signed integer, one with the sign bit set like its bits as an unsigned
+/// integer reversed. So max takes a signed integer max for a non-negative value and an unsigned integer
+/// min for a negative one (min the reverse), against any non-NaN bucket. NaN values are skipped, as the
+/// CAS loop's `a < b ? b : a` with the bucket first skips them; −0 orders below +0, so ties between
+/// the zeros no longer depend on the atomics' order. A bucket that holds a NaN would not keep it: hence
+/// only atomic_combine_from_identity takes this path.
+template <class Op, class T>
+__device__ __forceinline__ void atomic_float_extremum(T* bucket, T value) {
+  using signed_word = cuda::std::conditional_t<sizeof(T) == 4, int, long long>;
+  using unsigned_word = atomic_word<T>;
+  if (value != value) return;
+  const unsigned_word bits = to_word(value);
+  const bool negative = (bits >> (8 * sizeof(T) - 1)) != 0;
+  constexpr bool is_max = cuda::std::is_same_v<Op, sluice::max>;
+  if (!negative) {
+    if constexpr (is_max) atomicMax(reinterpret_cast<signed_word*>(bucket), static_cast<signed_word>(bits));
+    else atomicMin(reinterpret_cast<signed_word*>(bucket), static_cast<signed_word>(bits));
+  } else {
+    if constexpr (is_max) atomicMin(reinterpret_cast<unsigned_word*>(bucket), bits);
+    else atomicMax(reinterpret_cast<unsigned_word*>(bucket), bits);
+  }
+}
+
+/// atomic_combine for a bucket that began at Op's identity and is combined into only by this function
+/// (so never holds a NaN): float and double min/max by atomic_float_extremum, the rest as atomic_combine.
+template <class Op, class T>
+__device__ __forceinline__ void atomic_combine_from_identity(T* bucket, const T& value, Op op) {
+  if constexpr (cuda::std::is_floating_point_v<T> &&
+                (cuda::std::is_same_v<Op, sluice::min> || cuda::std::is_same_v<Op, sluice::max>))
+    atomic_float_extremum<Op>(bucket, value);
+  else atomic_combine(bucket, value, op);
 }
 
 }  // namespace sluice::detail

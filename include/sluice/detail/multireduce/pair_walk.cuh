@@ -128,10 +128,13 @@ void with_labelled_values(const L* labels, const T* values, cuda::std::size_t n,
 }
 
 /// Folds the runs of equal buckets among a thread's pairs, in order, into the sink (header comment).
+/// Each run starts from the identity, as the oracle's buckets do: a NaN first in a run then meets
+/// min/max as the right operand, which skips it, instead of swallowing the rest of the run.
 template <class T, int V, class Op, class Sink>
 __device__ __forceinline__ void fold_runs(const pairs<T, V> (&p)[2], Op op, Sink& sink) {
+  const T e = identity<Op, T>();
   cuda::std::uint32_t run_bucket = p[0].bucket[0];
-  T run = p[0].value[0];
+  T run = op(e, p[0].value[0]);
 #pragma unroll
   for (int k = 1; k < 2 * V; ++k) {
     const cuda::std::uint32_t bucket = p[k / V].bucket[k % V];
@@ -141,7 +144,7 @@ __device__ __forceinline__ void fold_runs(const pairs<T, V> (&p)[2], Op op, Sink
     } else {
       sink.add(run_bucket, run);
       run_bucket = bucket;
-      run = value;
+      run = op(e, value);
     }
   }
   sink.add_converged(run_bucket, run);

@@ -9,8 +9,9 @@
 //              second kernel: the operator is commutative).
 //   grid:      one wave of resident blocks (core/launch.hpp), never more blocks than steps of work.
 //   multi-pass: windows of buckets, one pass over the whole input per window; a pass skips the pairs
-//              outside its window (Eilers: "the other passes only read and discard"). Dropped labels are
-//              counted on the first pass only.
+//              outside its window (Eilers: "the other passes only read and discard"). The fewest passes
+//              whose windows one block holds in one set (plan.hpp). Dropped labels are counted on the
+//              first pass only.
 // Traffic: n labels and n values read once per pass; per block, sets·window shared slots cleared and
 // folded and at most window global atomics. Shared memory: sets · window · sizeof(T) per block.
 //
@@ -106,20 +107,19 @@ void per_bank_pass(context& ctx, const Source& source, typename Source::value_ty
 }
 
 /// out[b] ⊕= the pairs of bucket b, b < m, in one pass (m within per_bank_capacity, else
-/// invalid_argument(function, "options")) or, with multi_pass, in windows of multi_pass_window buckets.
+/// invalid_argument(function, "options")) or, with multi_pass, in multi_pass_count windows.
 template <class Source, class Op>
 void per_bank(context& ctx, const char* function, const Source& source, typename Source::value_type* out,
               std::uint32_t m, Op op, std::size_t* dropped, bool multi_pass) {
   using T = typename Source::value_type;
   const shared_budget budget = per_bank_budget<Source, Op>(ctx);
   const per_bank_layout whole = choose_per_bank_layout(m, sizeof(T), budget);
-  if (whole.sets != 0 && !(multi_pass && m > multi_pass_window(sizeof(T), budget)))
-    return per_bank_pass(ctx, source, out, m, {0, m}, whole, op, dropped);
+  if (whole.sets != 0) return per_bank_pass(ctx, source, out, m, {0, m}, whole, op, dropped);
   if (!multi_pass)
     throw invalid_argument(function, "options",
                            "per_bank_shared holds at most " + std::to_string(per_bank_capacity(sizeof(T), budget)) +
                                " buckets here, not m = " + std::to_string(m));
-  const std::uint32_t window = multi_pass_window(sizeof(T), budget);
+  const std::uint32_t window = multi_pass_window(m, sizeof(T), budget);
   for (std::uint32_t begin = 0; begin < m; begin += std::min(window, m - begin)) {
     const std::uint32_t size = std::min(window, m - begin);
     per_bank_pass(ctx, source, out, m, {begin, size}, choose_per_bank_layout(size, sizeof(T), budget), op,

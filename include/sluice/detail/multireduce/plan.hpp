@@ -8,7 +8,8 @@
 //   bytes (no atomic word):   vector for m ≤ 4, warp_private_sets for m ≤ 1024 while its sets leave two
 //                             blocks per SM, block_sort_segmented for m ≤ 4096,
 //                             global_sort_reduce_by_key beyond (the seed's order-preserving ladder);
-//   commutative, 4/8 bytes:   per_bank_shared while the block holds at least 4 bucket sets of m buckets,
+//   commutative, 4/8 bytes:   per_bank_shared while one block holds one set of m buckets,
+//                             per_bank_multi_pass while that takes at most a few passes (tuning.hpp),
 //                             global_atomic_sets beyond (Table 4.1: in-L2 global sets stay fast), with
 //                             the partial radix sort once its sets leave half the L2 (Table 4.2;
 //                             choose_partial_sort_bits).
@@ -16,10 +17,12 @@
 // The per-bank layout: `sets` bucket sets of the window's buckets per block, set s of bucket b at
 // b·sets + s, so that with 32 sets and 4-byte values set s lives in bank s (Alg. 4.10). More sets
 // spread a warp's atomics over more addresses (fewer same-address collisions on skewed input); more
-// resident blocks per SM hide more latency. The rule: the most sets (a power of two ≤ 32) with which
-// two blocks fit an SM, if that is at least 8; otherwise the most sets that fit one block (down to a
-// single set: the block-privatised histogram of CUB, which lets one block hold up to
-// shared_per_block / sizeof(T) buckets, 58 112 u32 on an H100).
+// resident blocks per SM hide more latency. The rule puts occupancy first (docs/perf-notes.md, "Buckets
+// past one block"): the most sets (a power of two ≤ 32) with which four blocks fit an SM; where not
+// even one set leaves four, the most with two blocks; then the most one block holds (down to a single
+// set: the block-privatised histogram of CUB, up to shared_per_block / sizeof(T) buckets, 58 112 u32 on
+// an H100). Runs of equal labels are folded before their atomic (pair_walk.cuh), so fewer sets cost
+// little on degenerate input.
 #pragma once
 
 #include <sluice/core/context.hpp>
@@ -61,20 +64,23 @@ struct per_bank_layout {
   friend constexpr bool operator==(const per_bank_layout&, const per_bank_layout&) = default;
 };
 
-/// Shared memory a kernel may use: per block (after opting in) and per SM (for two resident blocks),
-/// both net of what the kernel's static shared memory and the system's per-block reserve take.
+/// Shared memory a kernel may use: per block (after opting in), and each of two or four blocks resident
+/// on one SM, all net of what the kernel's static shared memory and the system's per-block reserve take.
 struct shared_budget {
   std::size_t per_block = 0;
   std::size_t two_blocks_each = 0;
+  std::size_t four_blocks_each = 0;
 };
 
-/// The layout for a window of `buckets` values (header comment: two blocks per SM with ≥ 8 sets, else
-/// one block with as many sets as fit).
+/// The layout for a window of `buckets` values (header comment: the most sets that leave four blocks an
+/// SM, else two, else one).
 [[nodiscard]] constexpr per_bank_layout choose_per_bank_layout(std::uint32_t buckets, std::size_t value_bytes,
                                                                const shared_budget& budget) {
-  unsigned sets = sets_within(buckets, value_bytes, budget.two_blocks_each);
-  if (sets < tuning::per_bank_two_block_min_sets) sets = sets_within(buckets, value_bytes, budget.per_block);
-  return {sets, std::size_t{sets} * buckets * value_bytes};
+  for (const std::size_t each : {budget.four_blocks_each, budget.two_blocks_each, budget.per_block}) {
+    const unsigned sets = sets_within(buckets, value_bytes, each);
+    if (sets != 0) return {sets, std::size_t{sets} * buckets * value_bytes};
+  }
+  return {};
 }
 
 /// The most buckets per_bank_shared holds in one pass (one set).
@@ -82,11 +88,20 @@ struct shared_budget {
   return budget.per_block / value_bytes;
 }
 
-/// Buckets per pass of per_bank_multi_pass: as many as one block holds in per_bank_two_block_min_sets
-/// sets (fewer, larger windows mean fewer passes over the input; not measured). At least one.
-[[nodiscard]] constexpr std::uint32_t multi_pass_window(std::size_t value_bytes, const shared_budget& budget) {
-  const std::uint64_t window = budget.per_block / (std::uint64_t{tuning::per_bank_two_block_min_sets} * value_bytes);
-  return window == 0 ? 1 : window > 0xffffffffu ? 0xffffffffu : static_cast<std::uint32_t>(window);
+/// Passes per_bank_multi_pass makes over the input for m buckets: the fewest whose windows one block
+/// holds in one set (each pass reads every pair; one more pass costs more than the occupancy that
+/// smaller windows would buy: docs/perf-notes.md, "Buckets past one block"). At least one.
+[[nodiscard]] constexpr std::uint32_t multi_pass_count(std::uint32_t m, std::size_t value_bytes,
+                                                       const shared_budget& budget) {
+  const std::uint64_t capacity = std::max<std::uint64_t>(per_bank_capacity(value_bytes, budget), 1);
+  return static_cast<std::uint32_t>(std::max<std::uint64_t>((m + capacity - 1) / capacity, 1));
+}
+
+/// Buckets per pass of per_bank_multi_pass: m split evenly over multi_pass_count passes.
+[[nodiscard]] constexpr std::uint32_t multi_pass_window(std::uint32_t m, std::size_t value_bytes,
+                                                        const shared_budget& budget) {
+  const std::uint32_t passes = multi_pass_count(m, value_bytes, budget);
+  return static_cast<std::uint32_t>((std::uint64_t{m} + passes - 1) / passes);
 }
 
 /// The sets global_atomic_sets chooses (options.sets = 0): the most, up to 8, whose sets · m values
@@ -156,6 +171,8 @@ struct problem {
   }
   if (sets_within(p.m, p.value_bytes, p.shared.per_block) >= tuning::automatic_per_bank_min_sets)
     return multireduce_algorithm::per_bank_shared;
+  if (multi_pass_count(p.m, p.value_bytes, p.shared) <= tuning::automatic_multi_pass_max_passes)
+    return multireduce_algorithm::per_bank_multi_pass;
   return multireduce_algorithm::global_atomic_sets;
 }
 
@@ -208,7 +225,7 @@ struct problem {
   const std::size_t per_block_overhead = static_bytes + static_cast<std::size_t>(reserved);
   auto net = [&](std::size_t bytes) { return bytes > per_block_overhead ? bytes - per_block_overhead : 0; };
   return {net(p.shared_memory_per_block_optin + static_cast<std::size_t>(reserved)),
-          net(p.shared_memory_per_sm / 2)};
+          net(p.shared_memory_per_sm / 2), net(p.shared_memory_per_sm / 4)};
 }
 
 /// What a call runs, decided once before it runs: the strategy and, for global_atomic_sets, its sets

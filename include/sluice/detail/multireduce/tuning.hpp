@@ -29,9 +29,16 @@ struct sm90_tuning {
   /// 2026-11-22, bdf0a2c, H100, 2^28 affine u32 uniform: 68.7 against 33.6 G pairs/s at m = 4096, 15.2
   /// against 25.5 at 2^16; the crossover between them not measured.
   static constexpr std::uint32_t automatic_block_sort_max_buckets = 4096;
-  /// per_bank_shared while one block holds at least this many sets of m buckets, global_atomic_sets
-  /// beyond. Not measured: the seed's order of the two (Eilers §4.7) and shared-memory arithmetic.
-  static constexpr unsigned automatic_per_bank_min_sets = 4;
+  /// per_bank_shared while one block holds at least this many sets of m buckets. 2026-11-29, H200:
+  /// one set of 2^14 and 2^15 u32 buckets a block reads 2^28 uniform pairs at 527–545 G pairs/s, the
+  /// read bandwidth, where the L2's atomics give 66–68 (bench/probes/cluster_atomics, docs/perf-notes.md
+  /// "Buckets past one block"); 4 (before) sent m > 14 528 to the global atomics.
+  static constexpr unsigned automatic_per_bank_min_sets = 1;
+  /// per_bank_multi_pass beyond one block's set while it takes at most this many passes, global_atomic_sets
+  /// beyond. The probe's rates (H200): a pass ≈ 0.5 ms over 2^28 u32 pairs, the L2's atomics 2.8–3.0 ms
+  /// at 2^16 … 2^22 buckets, so passes win up to about 5; 3 leaves room for the H100's lower bandwidth
+  /// and for skewed labels, which slow shared atomics more than the L2's.
+  static constexpr std::uint32_t automatic_multi_pass_max_passes = 3;
   /// global_atomic_sets keeps its sets, and the partial sort one window of them, within the L2's size /
   /// this (Table 4.1: the cliff where sets · m leaves the L2). 2026-11-22, e764603, H100, 2^28 uniform
   /// u32: the bits it gives were right at m = 2^20 (0: 3.28 ms, 8 bits 6.79) and 2^24 (8: 6.68 ms;
@@ -45,10 +52,6 @@ struct sm90_tuning {
 
   /// Threads per block (the coarse-bin histogram's count takes the same). Not measured.
   static constexpr int per_bank_threads = 512;
-  /// Below this many sets the per-bank layout gives up the second resident block for more sets, and
-  /// per_bank_multi_pass's window is what one block holds in this many (the seed's: 256 buckets in
-  /// 48 KiB). Not measured.
-  static constexpr unsigned per_bank_two_block_min_sets = 8;
 
   // ---- global_atomic_sets (global_atomic_sets.cuh) and the pair walk (pair_walk.cuh) ------------------
 
