@@ -11,7 +11,11 @@
 //   multi-pass: windows of buckets, one pass over the whole input per window; a pass skips the pairs
 //              outside its window (Eilers: "the other passes only read and discard"). The fewest passes
 //              whose windows one block holds in one set (plan.hpp). Dropped labels are counted on the
-//              first pass only.
+//              first pass only. Every pass runs the same grid and layout, so a warp meets the same pairs
+//              in every pass: the first pass takes a whole warp's run of one bucket (all lanes' last
+//              runs alike: all-equal or long sorted labels) whatever its window, outside it by one global
+//              atomic, and counts the other pairs it left; later passes skip such runs, and return at
+//              once when the first left nothing (all-equal labels then cost one read, not one a pass).
 // Traffic: n labels and n values read once per pass; per block, sets·window shared slots cleared and
 // folded and at most window global atomics. Shared memory: sets · window · sizeof(T) per block.
 //
@@ -23,6 +27,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
@@ -42,33 +47,59 @@ struct bucket_window {
   cuda::std::uint32_t size;
 };
 
-/// Sends runs to the block's shared sets; runs outside the window (or dropped) are skipped.
+/// The part a pass plays in per_bank_multi_pass (header comment): the only pass, the first of several,
+/// or a later one.
+enum class pass_role : unsigned char { only, first, later };
+
+/// What the passes of one call share: the first adds to *left the runs it left for later passes; a
+/// later pass returns at once when it found none.
+struct pass_state {
+  pass_role role = pass_role::only;
+  unsigned long long* left = nullptr;
+};
+
+/// Sends runs to the block's shared sets; runs outside the window (or dropped) are skipped, except in
+/// the passes of per_bank_multi_pass (header comment).
 template <class T, class Op>
 struct shared_sink {
   const block::per_bank_buckets<T, Op>& buckets;
   bucket_window window;
   Op op;
+  pass_role role = pass_role::only;
+  T* out = nullptr;             ///< the first pass's target for whole-warp runs outside its window
+  cuda::std::uint32_t m = 0;
+  unsigned long long left = 0;  ///< the first pass: runs outside its window, for later passes
 
-  __device__ __forceinline__ void add(cuda::std::uint32_t bucket, const T& value) const {
+  __device__ __forceinline__ void add(cuda::std::uint32_t bucket, const T& value) {
     const cuda::std::uint32_t local = bucket - window.begin;  // wraps above the window for smaller buckets
     if (local < window.size) buckets.add(local, value, op);
+    else if (role == pass_role::first && bucket < m) ++left;
   }
   /// The whole warp calls it. With 32 sets a warp's lanes never share a slot; with fewer, lanes l and
   /// l + sets do, and a warp whose runs all share a bucket (all-equal labels) would serialise
   /// 32 / sets atomics on each slot: it merges into one atomic instead.
-  __device__ __forceinline__ void add_converged(cuda::std::uint32_t bucket, const T& value) const {
+  __device__ __forceinline__ void add_converged(cuda::std::uint32_t bucket, const T& value) {
     T total = value;
-    if (buckets.sets() == static_cast<unsigned>(warp::size) || !merge_warp(bucket, total, op))
-      return add(bucket, value);
-    if (warp::lane_id() == 0) add(bucket, total);
+    if (role == pass_role::only) {
+      if (buckets.sets() == static_cast<unsigned>(warp::size) || !merge_warp(bucket, total, op))
+        return add(bucket, value);
+      if (warp::lane_id() == 0) add(bucket, total);
+      return;
+    }
+    if (!merge_warp(bucket, total, op)) return add(bucket, value);
+    if (role == pass_role::later || warp::lane_id() != 0) return;  // the first pass took the run
+    const cuda::std::uint32_t local = bucket - window.begin;
+    if (local < window.size) buckets.add(local, total, op);
+    else if (bucket < m) atomic_combine(out + bucket, total, op);
   }
 };
 
 template <class Source, class Op>
 __global__ void __launch_bounds__(tuning::per_bank_threads)
     per_bank_kernel(Source source, typename Source::value_type* __restrict__ out, cuda::std::uint32_t m,
-                    bucket_window window, unsigned sets, Op op, std::size_t* dropped) {
+                    bucket_window window, unsigned sets, Op op, std::size_t* dropped, pass_state pass) {
   using T = typename Source::value_type;
+  if (pass.role == pass_role::later && *pass.left == 0) return;  // the same word for every thread
   extern __shared__ __align__(16) unsigned char per_bank_storage[];
   __shared__ typename Source::shared staged;
   const auto reader = source.stage(staged, threadIdx.x, tuning::per_bank_threads);
@@ -76,10 +107,11 @@ __global__ void __launch_bounds__(tuning::per_bank_threads)
   buckets.clear(threadIdx.x, tuning::per_bank_threads);
   __syncthreads();  // the sets are clear and the source is staged
 
-  shared_sink<T, Op> sink{buckets, window, op};
+  shared_sink<T, Op> sink{buckets, window, op, pass.role, out, m};
   unsigned long long invalid = 0;
   walk_pairs(reader, m, op, sink, invalid);
   add_dropped(invalid, dropped);
+  if (pass.role == pass_role::first) scatter::add_warp_total(sink.left, pass.left);
   __syncthreads();
   buckets.flush(out + window.begin, threadIdx.x, tuning::per_bank_threads, op);
 }
@@ -95,14 +127,15 @@ template <class Source, class Op>
 /// One pass over the source's n pairs for the buckets of `window`, combined into out.
 template <class Source, class Op>
 void per_bank_pass(context& ctx, const Source& source, typename Source::value_type* out, std::uint32_t m,
-                   bucket_window window, const per_bank_layout& layout, Op op, std::size_t* dropped) {
+                   bucket_window window, const per_bank_layout& layout, Op op, std::size_t* dropped,
+                   pass_state pass = {}) {
   auto kernel = per_bank_kernel<Source, Op>;
   SLUICE_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(layout.shared_bytes)));
   const std::size_t steps = ceil_div(source.n, std::size_t{2} * Source::width * tuning::per_bank_threads);
   const std::size_t grid = one_wave_grid(ctx, kernel, tuning::per_bank_threads, steps, layout.shared_bytes);
   kernel<<<static_cast<unsigned>(grid), tuning::per_bank_threads, layout.shared_bytes, ctx.stream()>>>(
-      source, out, m, window, layout.sets, op, dropped);
+      source, out, m, window, layout.sets, op, dropped, pass);
   SLUICE_CHECK_LAUNCH();
 }
 
@@ -120,10 +153,13 @@ void per_bank(context& ctx, const char* function, const Source& source, typename
                            "per_bank_shared holds at most " + std::to_string(per_bank_capacity(sizeof(T), budget)) +
                                " buckets here, not m = " + std::to_string(m));
   const std::uint32_t window = multi_pass_window(m, sizeof(T), budget);
+  const per_bank_layout layout = choose_per_bank_layout(window, sizeof(T), budget);  // one grid for every pass
+  scratch<unsigned long long> left(ctx, 1);
+  SLUICE_CUDA_CHECK(cudaMemsetAsync(left.get(), 0, sizeof(unsigned long long), ctx.stream()));
   for (std::uint32_t begin = 0; begin < m; begin += std::min(window, m - begin)) {
     const std::uint32_t size = std::min(window, m - begin);
-    per_bank_pass(ctx, source, out, m, {begin, size}, choose_per_bank_layout(size, sizeof(T), budget), op,
-                  begin == 0 ? dropped : nullptr);
+    const pass_state pass{begin == 0 ? pass_role::first : pass_role::later, left.get()};
+    per_bank_pass(ctx, source, out, m, {begin, size}, layout, op, begin == 0 ? dropped : nullptr, pass);
   }
 }
 
