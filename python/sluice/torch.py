@@ -118,9 +118,10 @@ def bincount(input, weights=None, minlength=0):
             weights = weights.to(torch.float64)
     m = minlength
     if input.numel() > 0:
-        if int(input.min()) < 0:
+        lowest, highest = torch.stack(torch.aminmax(input)).tolist()  # one pass, one wait for the host
+        if lowest < 0:
             raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-        m = max(int(input.max()) + 1, minlength)
+        m = max(highest + 1, minlength)
     if m == 0:
         return torch.zeros(0, dtype=torch.int64 if weights is None else weights.dtype, device=input.device)
     return _sluice.bincount(input, m, weights=weights)

@@ -11,7 +11,11 @@
 //   multi-pass: windows of buckets, one pass over the whole input per window; a pass skips the pairs
 //              outside its window (Eilers: "the other passes only read and discard"). The fewest passes
 //              whose windows one block holds in one set (plan.hpp). Dropped labels are counted on the
-//              first pass only.
+//              first pass only. Every pass runs the same grid and layout, so a warp meets the same pairs
+//              in every pass: the first pass takes a whole warp's run of one bucket (all lanes' last
+//              runs alike: all-equal or long sorted labels) whatever its window, outside it by one global
+//              atomic, and counts the other pairs it left; later passes skip such runs, and return at
+//              once when the first left nothing (all-equal labels then cost one read, not one a pass).
 // Traffic: n labels and n values read once per pass; per block, sets·window shared slots cleared and
 // folded and at most window global atomics. Shared memory: sets · window · sizeof(T) per block.
 //
@@ -23,6 +27,7 @@
 #include <sluice/core/context.hpp>
 #include <sluice/core/error.hpp>
 #include <sluice/core/launch.hpp>
+#include <sluice/core/scratch.hpp>
 #include <sluice/detail/multireduce/common.cuh>
 #include <sluice/detail/multireduce/pair_walk.cuh>
 #include <sluice/detail/multireduce/plan.hpp>
@@ -42,33 +47,74 @@ struct bucket_window {
   cuda::std::uint32_t size;
 };
 
-/// Sends runs to the block's shared sets; runs outside the window (or dropped) are skipped.
-template <class T, class Op>
+/// The part a pass plays in per_bank_multi_pass (header comment): the only pass, the first of several,
+/// or a later one. A template parameter, so that the single pass compiles as it did before.
+enum class pass_role : unsigned char { only, first, later };
+
+/// Sends runs to the block's shared sets; runs outside the window (or dropped) are skipped, except in
+/// the passes of per_bank_multi_pass (header comment).
+template <class T, class Op, pass_role Role = pass_role::only>
 struct shared_sink {
   const block::per_bank_buckets<T, Op>& buckets;
   bucket_window window;
   Op op;
+  T* out = nullptr;             ///< the first pass's target for whole-warp runs outside its window
+  cuda::std::uint32_t m = 0;
+  unsigned long long left = 0;  ///< the first pass: runs outside its window, for later passes
+  cuda::std::uint32_t held_bucket = no_bucket;  ///< the first pass, lane 0: a whole-warp run not yet in out
+  T held = identity<Op, T>();
 
-  __device__ __forceinline__ void add(cuda::std::uint32_t bucket, const T& value) const {
+  __device__ __forceinline__ void add(cuda::std::uint32_t bucket, const T& value) {
     const cuda::std::uint32_t local = bucket - window.begin;  // wraps above the window for smaller buckets
     if (local < window.size) buckets.add(local, value, op);
+    else if constexpr (Role == pass_role::first) left += bucket < m ? 1u : 0u;
   }
   /// The whole warp calls it. With 32 sets a warp's lanes never share a slot; with fewer, lanes l and
   /// l + sets do, and a warp whose runs all share a bucket (all-equal labels) would serialise
   /// 32 / sets atomics on each slot: it merges into one atomic instead.
-  __device__ __forceinline__ void add_converged(cuda::std::uint32_t bucket, const T& value) const {
+  __device__ __forceinline__ void add_converged(cuda::std::uint32_t bucket, const T& value) {
     T total = value;
-    if (buckets.sets() == static_cast<unsigned>(warp::size) || !merge_warp(bucket, total, op))
-      return add(bucket, value);
-    if (warp::lane_id() == 0) add(bucket, total);
+    if constexpr (Role == pass_role::only) {
+      if (buckets.sets() == static_cast<unsigned>(warp::size) || !merge_warp(bucket, total, op))
+        return add(bucket, value);
+      if (warp::lane_id() == 0) add(bucket, total);
+    } else {
+      if (!merge_warp(bucket, total, op)) return add(bucket, value);
+      if constexpr (Role == pass_role::first) take_whole_warp_run(bucket, total);
+      // a later pass: the first took the run
+    }
+  }
+  /// The first pass, after its walk: adds the held run to out.
+  __device__ __forceinline__ void release() {
+    if (held_bucket != no_bucket) atomic_combine(out + held_bucket, held, op);
+    held_bucket = no_bucket;
+  }
+
+ private:
+  /// A whole warp's run of one bucket: into the sets when in the window, else held by lane 0 until a run
+  /// of another bucket comes (all-equal labels: one global atomic a warp, not one a step).
+  __device__ __forceinline__ void take_whole_warp_run(cuda::std::uint32_t bucket, const T& total) {
+    if (warp::lane_id() != 0) return;
+    const cuda::std::uint32_t local = bucket - window.begin;
+    if (local < window.size) return buckets.add(local, total, op);
+    if (bucket >= m) return;
+    if (bucket == held_bucket) {
+      held = op(held, total);
+      return;
+    }
+    release();
+    held_bucket = bucket;
+    held = total;
   }
 };
 
-template <class Source, class Op>
+template <class Source, class Op, pass_role Role = pass_role::only>
 __global__ void __launch_bounds__(tuning::per_bank_threads)
     per_bank_kernel(Source source, typename Source::value_type* __restrict__ out, cuda::std::uint32_t m,
-                    bucket_window window, unsigned sets, Op op, std::size_t* dropped) {
+                    bucket_window window, unsigned sets, Op op, std::size_t* dropped, unsigned long long* left) {
   using T = typename Source::value_type;
+  if constexpr (Role == pass_role::later)
+    if (*left == 0) return;  // the same word for every thread
   extern __shared__ __align__(16) unsigned char per_bank_storage[];
   __shared__ typename Source::shared staged;
   const auto reader = source.stage(staged, threadIdx.x, tuning::per_bank_threads);
@@ -76,10 +122,14 @@ __global__ void __launch_bounds__(tuning::per_bank_threads)
   buckets.clear(threadIdx.x, tuning::per_bank_threads);
   __syncthreads();  // the sets are clear and the source is staged
 
-  shared_sink<T, Op> sink{buckets, window, op};
+  shared_sink<T, Op, Role> sink{buckets, window, op, out, m};
   unsigned long long invalid = 0;
   walk_pairs(reader, m, op, sink, invalid);
   add_dropped(invalid, dropped);
+  if constexpr (Role == pass_role::first) {
+    sink.release();
+    scatter::add_warp_total(sink.left, left);
+  }
   __syncthreads();
   buckets.flush(out + window.begin, threadIdx.x, tuning::per_bank_threads, op);
 }
@@ -92,17 +142,26 @@ template <class Source, class Op>
   return device_shared_budget(ctx, attributes.sharedSizeBytes);
 }
 
-/// One pass over the source's n pairs for the buckets of `window`, combined into out.
-template <class Source, class Op>
-void per_bank_pass(context& ctx, const Source& source, typename Source::value_type* out, std::uint32_t m,
-                   bucket_window window, const per_bank_layout& layout, Op op, std::size_t* dropped) {
-  auto kernel = per_bank_kernel<Source, Op>;
+/// Blocks of a per-bank pass over the source: one wave of the kernel, never more than steps of work.
+template <class Source, class Op, pass_role Role = pass_role::only>
+[[nodiscard]] std::size_t per_bank_grid(const context& ctx, const Source& source, const per_bank_layout& layout) {
+  auto kernel = per_bank_kernel<Source, Op, Role>;
   SLUICE_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(layout.shared_bytes)));
   const std::size_t steps = ceil_div(source.n, std::size_t{2} * Source::width * tuning::per_bank_threads);
-  const std::size_t grid = one_wave_grid(ctx, kernel, tuning::per_bank_threads, steps, layout.shared_bytes);
+  return one_wave_grid(ctx, kernel, tuning::per_bank_threads, steps, layout.shared_bytes);
+}
+
+/// One pass over the source's n pairs for the buckets of `window`, combined into out, on `grid` blocks.
+template <pass_role Role = pass_role::only, class Source, class Op>
+void per_bank_pass(context& ctx, const Source& source, typename Source::value_type* out, std::uint32_t m,
+                   bucket_window window, const per_bank_layout& layout, std::size_t grid, Op op,
+                   std::size_t* dropped, unsigned long long* left = nullptr) {
+  auto kernel = per_bank_kernel<Source, Op, Role>;
+  SLUICE_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(layout.shared_bytes)));
   kernel<<<static_cast<unsigned>(grid), tuning::per_bank_threads, layout.shared_bytes, ctx.stream()>>>(
-      source, out, m, window, layout.sets, op, dropped);
+      source, out, m, window, layout.sets, op, dropped, left);
   SLUICE_CHECK_LAUNCH();
 }
 
@@ -114,17 +173,22 @@ void per_bank(context& ctx, const char* function, const Source& source, typename
   using T = typename Source::value_type;
   const shared_budget budget = per_bank_budget<Source, Op>(ctx);
   const per_bank_layout whole = choose_per_bank_layout(m, sizeof(T), budget);
-  if (whole.sets != 0) return per_bank_pass(ctx, source, out, m, {0, m}, whole, op, dropped);
+  if (whole.sets != 0)
+    return per_bank_pass(ctx, source, out, m, {0, m}, whole, per_bank_grid<Source, Op>(ctx, source, whole), op, dropped);
   if (!multi_pass)
     throw invalid_argument(function, "options",
                            "per_bank_shared holds at most " + std::to_string(per_bank_capacity(sizeof(T), budget)) +
                                " buckets here, not m = " + std::to_string(m));
+  // One layout and one grid for every pass: a warp must meet the same pairs in each (header comment).
   const std::uint32_t window = multi_pass_window(m, sizeof(T), budget);
-  for (std::uint32_t begin = 0; begin < m; begin += std::min(window, m - begin)) {
-    const std::uint32_t size = std::min(window, m - begin);
-    per_bank_pass(ctx, source, out, m, {begin, size}, choose_per_bank_layout(size, sizeof(T), budget), op,
-                  begin == 0 ? dropped : nullptr);
-  }
+  const per_bank_layout layout = choose_per_bank_layout(window, sizeof(T), budget);
+  const std::size_t grid = per_bank_grid<Source, Op, pass_role::first>(ctx, source, layout);
+  scratch<unsigned long long> left(ctx, 1);
+  SLUICE_CUDA_CHECK(cudaMemsetAsync(left.get(), 0, sizeof(unsigned long long), ctx.stream()));
+  per_bank_pass<pass_role::first>(ctx, source, out, m, {0, window}, layout, grid, op, dropped, left.get());
+  for (std::uint32_t begin = window; begin < m; begin += std::min(window, m - begin))
+    per_bank_pass<pass_role::later>(ctx, source, out, m, {begin, std::min(window, m - begin)}, layout, grid, op,
+                                    nullptr, left.get());
 }
 
 template <class L, class T, class Op>
