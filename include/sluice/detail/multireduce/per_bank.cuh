@@ -13,9 +13,10 @@
 //              whose windows one block holds in one set (plan.hpp). Dropped labels are counted on the
 //              first pass only. Every pass runs the same grid and layout, so a warp meets the same pairs
 //              in every pass: the first pass takes a whole warp's run of one bucket (all lanes' last
-//              runs alike: all-equal or long sorted labels) whatever its window, outside it by one global
-//              atomic, and counts the other pairs it left; later passes skip such runs, and return at
-//              once when the first left nothing (all-equal labels then cost one read, not one a pass).
+//              runs alike: all-equal or long sorted labels) whatever its window (outside it, lane 0
+//              holds the run until one of another bucket comes, then adds it to out by one global
+//              atomic) and counts the other runs it left; later passes skip whole-warp runs, and return
+//              at once when the first left none (all-equal labels then cost one read, not one a pass).
 // Traffic: n labels and n values read once per pass; per block, sets·window shared slots cleared and
 // folded and at most window global atomics. Shared memory: sets · window · sizeof(T) per block.
 //
