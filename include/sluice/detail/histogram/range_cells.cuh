@@ -18,7 +18,6 @@
 #include <sluice/core/launch.hpp>
 #include <sluice/detail/histogram/tuning.hpp>
 
-#include <cuda/std/bit>
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
 
