@@ -143,24 +143,29 @@ template <class Source, class Op>
   return device_shared_budget(ctx, attributes.sharedSizeBytes);
 }
 
-/// Blocks of a per-bank pass over the source: one wave of the kernel, never more than steps of work.
+/// The per-bank kernel of this source and role, allowed the layout's dynamic shared memory.
 template <class Source, class Op, pass_role Role = pass_role::only>
-[[nodiscard]] std::size_t per_bank_grid(const context& ctx, const Source& source, const per_bank_layout& layout) {
+[[nodiscard]] auto per_bank_kernel_for(const per_bank_layout& layout) {
   auto kernel = per_bank_kernel<Source, Op, Role>;
   SLUICE_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(layout.shared_bytes)));
+  return kernel;
+}
+
+/// Blocks of a per-bank pass over the source: one wave of the kernel, never more than steps of work.
+template <class Kernel, class Source>
+[[nodiscard]] std::size_t per_bank_grid(const context& ctx, Kernel kernel, const Source& source,
+                                        const per_bank_layout& layout) {
   const std::size_t steps = ceil_div(source.n, std::size_t{2} * Source::width * tuning::per_bank_threads);
   return one_wave_grid(ctx, kernel, tuning::per_bank_threads, steps, layout.shared_bytes);
 }
 
-/// One pass over the source's n pairs for the buckets of `window`, combined into out, on `grid` blocks.
-template <pass_role Role = pass_role::only, class Source, class Op>
-void per_bank_pass(context& ctx, const Source& source, typename Source::value_type* out, std::uint32_t m,
-                   bucket_window window, const per_bank_layout& layout, std::size_t grid, Op op,
-                   std::size_t* dropped, unsigned long long* left = nullptr) {
-  auto kernel = per_bank_kernel<Source, Op, Role>;
-  SLUICE_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(layout.shared_bytes)));
+/// One pass of `kernel` (per_bank_kernel_for) over the source's n pairs for the buckets of `window`,
+/// combined into out, on `grid` blocks.
+template <class Kernel, class Source, class Op>
+void per_bank_pass(context& ctx, Kernel kernel, std::size_t grid, const Source& source,
+                   typename Source::value_type* out, std::uint32_t m, bucket_window window,
+                   const per_bank_layout& layout, Op op, std::size_t* dropped, unsigned long long* left = nullptr) {
   kernel<<<static_cast<unsigned>(grid), tuning::per_bank_threads, layout.shared_bytes, ctx.stream()>>>(
       source, out, m, window, layout.sets, op, dropped, left);
   SLUICE_CHECK_LAUNCH();
@@ -174,8 +179,11 @@ void per_bank(context& ctx, const char* function, const Source& source, typename
   using T = typename Source::value_type;
   const shared_budget budget = per_bank_budget<Source, Op>(ctx);
   const per_bank_layout whole = choose_per_bank_layout(m, sizeof(T), budget);
-  if (whole.sets != 0)
-    return per_bank_pass(ctx, source, out, m, {0, m}, whole, per_bank_grid<Source, Op>(ctx, source, whole), op, dropped);
+  if (whole.sets != 0) {
+    const auto kernel = per_bank_kernel_for<Source, Op>(whole);
+    return per_bank_pass(ctx, kernel, per_bank_grid(ctx, kernel, source, whole), source, out, m, {0, m}, whole, op,
+                         dropped);
+  }
   if (!multi_pass)
     throw invalid_argument(function, "options",
                            "per_bank_shared holds at most " + std::to_string(per_bank_capacity(sizeof(T), budget)) +
@@ -183,13 +191,15 @@ void per_bank(context& ctx, const char* function, const Source& source, typename
   // One layout and one grid for every pass: a warp must meet the same pairs in each (header comment).
   const std::uint32_t window = multi_pass_window(m, sizeof(T), budget);
   const per_bank_layout layout = choose_per_bank_layout(window, sizeof(T), budget);
-  const std::size_t grid = per_bank_grid<Source, Op, pass_role::first>(ctx, source, layout);
+  const auto first = per_bank_kernel_for<Source, Op, pass_role::first>(layout);
+  const auto later = per_bank_kernel_for<Source, Op, pass_role::later>(layout);
+  const std::size_t grid = per_bank_grid(ctx, first, source, layout);
   scratch<unsigned long long> left(ctx, 1);
   SLUICE_CUDA_CHECK(cudaMemsetAsync(left.get(), 0, sizeof(unsigned long long), ctx.stream()));
-  per_bank_pass<pass_role::first>(ctx, source, out, m, {0, window}, layout, grid, op, dropped, left.get());
+  per_bank_pass(ctx, first, grid, source, out, m, {0, window}, layout, op, dropped, left.get());
   for (std::uint32_t begin = window; begin < m; begin += std::min(window, m - begin))
-    per_bank_pass<pass_role::later>(ctx, source, out, m, {begin, std::min(window, m - begin)}, layout, grid, op,
-                                    nullptr, left.get());
+    per_bank_pass(ctx, later, grid, source, out, m, {begin, std::min(window, m - begin)}, layout, op, nullptr,
+                  left.get());
 }
 
 template <class L, class T, class Op>
