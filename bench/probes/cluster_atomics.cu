@@ -8,25 +8,18 @@
 //   read      the pairs read and summed, no buckets (the read-bandwidth floor)
 // Each row: the median of 15 timed runs (CUDA events) after a warm-up, and whether the buckets equal the
 // l2 row's (exact: integer sums). Built with the rest (bench/probes/CMakeLists.txt).
+#include <sluice/core/error.hpp>
+
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace cg = cooperative_groups;
 
-#define CHECK(call)                                                                          \
-  do {                                                                                       \
-    cudaError_t e_ = (call);                                                                 \
-    if (e_ != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                          \
-    }                                                                                        \
-  } while (0)
 
 constexpr int threads = 1024;
 
@@ -97,31 +90,31 @@ __global__ void cluster_kernel(const uint4* labels, const uint4* values, std::si
 template <class Launch>
 float median_ms(Launch launch) {
   cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start)); CHECK(cudaEventCreate(&stop));
+  SLUICE_CUDA_CHECK(cudaEventCreate(&start)); SLUICE_CUDA_CHECK(cudaEventCreate(&stop));
   launch();
   std::vector<float> times;
   for (int r = 0; r < 15; ++r) {
-    CHECK(cudaEventRecord(start)); launch(); CHECK(cudaEventRecord(stop)); CHECK(cudaEventSynchronize(stop));
-    float ms = 0; CHECK(cudaEventElapsedTime(&ms, start, stop)); times.push_back(ms);
+    SLUICE_CUDA_CHECK(cudaEventRecord(start)); launch(); SLUICE_CUDA_CHECK(cudaEventRecord(stop)); SLUICE_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0; SLUICE_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop)); times.push_back(ms);
   }
-  CHECK(cudaGetLastError());
+  SLUICE_CUDA_CHECK(cudaGetLastError());
   std::sort(times.begin(), times.end());
-  CHECK(cudaEventDestroy(start)); CHECK(cudaEventDestroy(stop));
+  SLUICE_CUDA_CHECK(cudaEventDestroy(start)); SLUICE_CUDA_CHECK(cudaEventDestroy(stop));
   return times[times.size() / 2];
 }
 
 int main() {
   const std::size_t n = std::size_t{1} << 28, quads = n / 4;
   cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, 0));
+  SLUICE_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s, %d SMs, L2 %d MB, shared per block (opt-in) %zu KiB\n", prop.name, prop.multiProcessorCount,
               prop.l2CacheSize >> 20, prop.sharedMemPerBlockOptin >> 10);
   std::uint32_t *labels, *values, *out, *expected;
-  CHECK(cudaMalloc(&labels, n * 4)); CHECK(cudaMalloc(&values, n * 4));
-  CHECK(cudaMalloc(&out, (std::size_t{1} << 24) * 4)); CHECK(cudaMalloc(&expected, (std::size_t{1} << 24) * 4));
+  SLUICE_CUDA_CHECK(cudaMalloc(&labels, n * 4)); SLUICE_CUDA_CHECK(cudaMalloc(&values, n * 4));
+  SLUICE_CUDA_CHECK(cudaMalloc(&out, (std::size_t{1} << 24) * 4)); SLUICE_CUDA_CHECK(cudaMalloc(&expected, (std::size_t{1} << 24) * 4));
   for (auto kernel : {cluster_kernel<false>, cluster_kernel<true>}) {
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(prop.sharedMemPerBlockOptin)));
   }
   const int grid_stride_blocks = prop.multiProcessorCount * 2;
@@ -133,7 +126,7 @@ int main() {
   for (int log_m : {12, 16, 18, 19, 20, 21, 22, 23, 24}) {
     const std::uint32_t m = 1u << log_m;
     fill_labels<<<1024, 256>>>(labels, values, n, m);
-    CHECK(cudaMemset(expected, 0, std::size_t{m} * 4));
+    SLUICE_CUDA_CHECK(cudaMemset(expected, 0, std::size_t{m} * 4));
     l2_kernel<<<grid_stride_blocks, threads>>>(reinterpret_cast<uint4*>(labels), reinterpret_cast<uint4*>(values), quads, expected);
     const float l2_ms = median_ms([&] {
       l2_kernel<<<grid_stride_blocks, threads>>>(reinterpret_cast<uint4*>(labels), reinterpret_cast<uint4*>(values), quads, out);
@@ -162,17 +155,17 @@ int main() {
       }
       config.gridDim = dim3(clusters * size);
       auto launch = [&] {
-        CHECK(cudaLaunchKernelEx(&config, kernel, reinterpret_cast<const uint4*>(labels),
+        SLUICE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, reinterpret_cast<const uint4*>(labels),
                                  reinterpret_cast<const uint4*>(values), quads, m, out));
       };
-      CHECK(cudaMemset(out, 0, std::size_t{m} * 4));
+      SLUICE_CUDA_CHECK(cudaMemset(out, 0, std::size_t{m} * 4));
       launch();
-      CHECK(cudaDeviceSynchronize());
+      SLUICE_CUDA_CHECK(cudaDeviceSynchronize());
       std::vector<std::uint32_t> got(m), want(m);
-      CHECK(cudaMemcpy(got.data(), out, m * 4, cudaMemcpyDeviceToHost));
-      CHECK(cudaMemcpy(want.data(), expected, m * 4, cudaMemcpyDeviceToHost));
+      SLUICE_CUDA_CHECK(cudaMemcpy(got.data(), out, m * 4, cudaMemcpyDeviceToHost));
+      SLUICE_CUDA_CHECK(cudaMemcpy(want.data(), expected, m * 4, cudaMemcpyDeviceToHost));
       const bool ok = got == want;
-      const float ms = median_ms([&] { CHECK(cudaMemsetAsync(out, 0, std::size_t{m} * 4)); launch(); });
+      const float ms = median_ms([&] { SLUICE_CUDA_CHECK(cudaMemsetAsync(out, 0, std::size_t{m} * 4)); launch(); });
       std::printf("%-4s%-6d %9u %10.4f %9.1f %9.1f %s (%d clusters)\n", name, size, m, ms, n / ms / 1e6,
                   bytes / ms / 1e6, ok ? "yes" : "NO", clusters);
     }
