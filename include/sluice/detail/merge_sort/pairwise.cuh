@@ -339,9 +339,13 @@ __device__ void merge_tile(const block::merge_sort_storage<K, V>& s, const Round
   store_tile<Threads>(s, tile.count, merged, merged_values, tile.out, tile.out_values);
 }
 
+/// The blocks an SM the kernels of keys K, values V and E are compiled for (tuning.hpp; 0: no bound).
+template <class K, class V, int Items>
+inline constexpr int min_blocks = tuning::min_blocks_per_sm(sizeof(K), has_values<V> ? sizeof(V) : 0, Items);
+
 /// The block sort: tile blockIdx.x of `tiles` (a tile source), one block a tile.
 template <int Threads, int Items, class K, class V, class Tiles, class Less>
-__global__ void __launch_bounds__(Threads) block_sort_kernel(Tiles tiles, Less less) {
+__global__ void __launch_bounds__(Threads, (min_blocks<K, V, Items>)) block_sort_kernel(Tiles tiles, Less less) {
   extern __shared__ __align__(16) unsigned char shared[];
   const auto s = block::merge_sort_storage<K, V>::carve(shared, Threads, Items);
   if (blockIdx.x < tiles.tiles()) sort_block_tile<Threads, Items>(s, tiles.tile_at(blockIdx.x), less);
@@ -364,7 +368,8 @@ __global__ void __launch_bounds__(Threads) persistent_block_sort_kernel(Tiles ti
 
 /// The merges of one round (splits from partition_kernel): tile blockIdx.x, one block a tile.
 template <int Threads, int Items, class Round, class K, class V, class Less>
-__global__ void __launch_bounds__(Threads) merge_kernel(Round round, const index_t* splits, Less less) {
+__global__ void __launch_bounds__(Threads, (min_blocks<K, V, Items>)) merge_kernel(Round round, const index_t* splits,
+                                                                                  Less less) {
   extern __shared__ __align__(16) unsigned char shared[];
   const auto s = block::merge_sort_storage<K, V>::carve(shared, Threads, Items);
   if (blockIdx.x < round.tiles()) merge_tile<Threads, Items>(s, round, splits, blockIdx.x, less);

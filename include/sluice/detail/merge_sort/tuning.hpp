@@ -30,6 +30,17 @@ struct sm90_tuning {
   /// u32 keys and 7 for 16-byte keys; 15 and 23 were never best, so they are not compiled.
   static constexpr int compiled_items[] = {7, 11, 17};
 
+  /// Blocks an SM the block sort and merge kernels are compiled for (__launch_bounds__'s second
+  /// argument; 0: none, ptxas's own register choice). Unbounded, 16-byte keys alone at E = 7 take
+  /// 110–113 registers, two 256-thread blocks an SM, and the merge kernel's in-shared merge and its
+  /// DRAM traffic barely overlap; bounded to three blocks (80 registers, 16–192 bytes spilled) the
+  /// struct's sort at 2^24 ran 3.59 → 3.19 ms on the H200. Every other shape measured was slower with
+  /// any bound, even one that does not bind (u32 keys 1.02 → 1.37–1.39 ms, u64 1.72 → 1.90–2.01, u32
+  /// pairs within noise): docs/perf-notes.md "Registers of the 16-byte sort".
+  [[nodiscard]] static constexpr int min_blocks_per_sm(std::size_t key_bytes, std::size_t value_bytes, int items) {
+    return key_bytes > 8 && key_bytes <= 16 && value_bytes == 0 && items == 7 ? 3 : 0;
+  }
+
   /// The partition kernel: one thread per tile boundary.
   static constexpr int partition_threads = 256;
 
