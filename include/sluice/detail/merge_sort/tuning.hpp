@@ -38,7 +38,7 @@ struct sm90_tuning {
   /// any bound, even one that does not bind (u32 keys 1.02 → 1.37–1.39 ms, u64 1.72 → 1.90–2.01, u32
   /// pairs within noise): docs/perf-notes.md "Registers of the 16-byte sort".
   [[nodiscard]] static constexpr int min_blocks_per_sm(std::size_t key_bytes, std::size_t value_bytes, int items) {
-    return key_bytes > 8 && key_bytes <= 16 && value_bytes == 0 && items == 7 ? 3 : 0;
+    return key_bytes == 16 && value_bytes == 0 && items == 7 ? 3 : 0;  // the shape measured, no other
   }
 
   /// The partition kernel: one thread per tile boundary.
