@@ -20,7 +20,6 @@
 
 namespace cg = cooperative_groups;
 
-
 constexpr int threads = 1024;
 
 __global__ void fill_labels(std::uint32_t* labels, std::uint32_t* values, std::size_t n, std::uint32_t m) {
@@ -94,7 +93,10 @@ float median_ms(Launch launch) {
   launch();
   std::vector<float> times;
   for (int r = 0; r < 15; ++r) {
-    SLUICE_CUDA_CHECK(cudaEventRecord(start)); launch(); SLUICE_CUDA_CHECK(cudaEventRecord(stop)); SLUICE_CUDA_CHECK(cudaEventSynchronize(stop));
+    SLUICE_CUDA_CHECK(cudaEventRecord(start));
+    launch();
+    SLUICE_CUDA_CHECK(cudaEventRecord(stop));
+    SLUICE_CUDA_CHECK(cudaEventSynchronize(stop));
     float ms = 0; SLUICE_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop)); times.push_back(ms);
   }
   SLUICE_CUDA_CHECK(cudaGetLastError());
@@ -111,11 +113,12 @@ int main() {
               prop.l2CacheSize >> 20, prop.sharedMemPerBlockOptin >> 10);
   std::uint32_t *labels, *values, *out, *expected;
   SLUICE_CUDA_CHECK(cudaMalloc(&labels, n * 4)); SLUICE_CUDA_CHECK(cudaMalloc(&values, n * 4));
-  SLUICE_CUDA_CHECK(cudaMalloc(&out, (std::size_t{1} << 24) * 4)); SLUICE_CUDA_CHECK(cudaMalloc(&expected, (std::size_t{1} << 24) * 4));
+  SLUICE_CUDA_CHECK(cudaMalloc(&out, (std::size_t{1} << 24) * 4));
+  SLUICE_CUDA_CHECK(cudaMalloc(&expected, (std::size_t{1} << 24) * 4));
   for (auto kernel : {cluster_kernel<false>, cluster_kernel<true>}) {
     SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     SLUICE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               static_cast<int>(prop.sharedMemPerBlockOptin)));
+                                           static_cast<int>(prop.sharedMemPerBlockOptin)));
   }
   const int grid_stride_blocks = prop.multiProcessorCount * 2;
   const double bytes = 8.0 * n;
@@ -156,7 +159,7 @@ int main() {
       config.gridDim = dim3(clusters * size);
       auto launch = [&] {
         SLUICE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, reinterpret_cast<const uint4*>(labels),
-                                 reinterpret_cast<const uint4*>(values), quads, m, out));
+                                             reinterpret_cast<const uint4*>(values), quads, m, out));
       };
       SLUICE_CUDA_CHECK(cudaMemset(out, 0, std::size_t{m} * 4));
       launch();
