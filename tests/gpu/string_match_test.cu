@@ -428,6 +428,9 @@ void expect_multi(sluice::context& ctx, const bytes& text, const sluice::pattern
     auto got = hits.to_host();
     got.resize(expected.size());
     ASSERT_EQ(pairs_of(got), expected_pairs(expected)) << label;
+    count.fill_bytes(poison);  // no room for pairs: the count alone (one pass)
+    sluice::multi_string_match(ctx, d_text.span(), set, cuda::std::span<hit>{}, count.data());
+    ASSERT_EQ(count.to_host()[0], expected.size()) << "count alone: " << label;
   }
   const std::size_t words = set.bitmap_words(text.size());
   sluice::device_buffer<std::uint32_t> bitmap(ctx, words);

@@ -134,6 +134,48 @@ TEST(HostStringMatch, PatternTableShape) {
   EXPECT_EQ(sm::build_pattern_table("test", one, 8).key_chars, 1);  // never longer than the longest pattern
 }
 
+// The prefix filter never refuses a pattern's own first characters, and on random text it admits about
+// one position in 2^8 (1000 random patterns of σ = 8: 2^18 bits, ≤ 1000 set).
+TEST(HostStringMatch, PrefixFilterAdmitsEveryPatternAndFewOthers) {
+  std::mt19937_64 rng(11);
+  std::vector<std::string> owned;
+  for (int p = 0; p < 1000; ++p) {
+    std::string s(8 + rng() % 57, '\0');
+    for (char& c : s) c = static_cast<char>(rng());
+    owned.push_back(std::move(s));
+  }
+  const std::vector<std::string_view> patterns(owned.begin(), owned.end());
+  const auto t = sm::build_pattern_table("test", patterns, 8);
+  EXPECT_EQ(t.filter_log2, sm::tuning::multi_filter_max_log2);
+  EXPECT_EQ(t.prefix_keep, 0xFFFFFFFFu);
+  for (const std::string_view p : patterns) {
+    const auto* chars = reinterpret_cast<const unsigned char*>(p.data());
+    ASSERT_TRUE(sm::prefix_admits(t.view(), chars, p.size(), 0)) << p;
+  }
+  std::vector<unsigned char> text(1 << 20);
+  for (auto& c : text) c = static_cast<unsigned char>(rng());
+  std::size_t admitted = 0;
+  for (std::size_t r = 0; r < text.size(); ++r) admitted += sm::prefix_admits(t.view(), text.data(), text.size(), r);
+  EXPECT_LT(admitted, text.size() / 128);
+  EXPECT_GT(admitted, 0u);  // 2^20 positions against ~1000 of 2^18 bits: ~4000 expected
+  EXPECT_FALSE(sm::prefix_admits(t.view(), text.data(), text.size(), text.size() - 3));  // 3 characters left
+}
+
+// The prefix is the shortest pattern's first characters, at most 4, each masked to σ bits; a small set
+// takes the smallest filter.
+TEST(HostStringMatch, PrefixFilterShape) {
+  const std::vector<std::string_view> one{"x"};
+  const auto t1 = sm::build_pattern_table("test", one, 8);
+  EXPECT_EQ(t1.prefix_keep, 0xFFu);
+  EXPECT_EQ(t1.filter_log2, sm::tuning::multi_filter_min_log2);
+  EXPECT_EQ(t1.filter.size(), std::size_t{1} << (sm::tuning::multi_filter_min_log2 - 5));
+  const std::string a("\x01\x00\x01\x01\x00\x01\x01", 7), b("\x00\x01\x01\x00\x01\x00\x00\x01", 8);
+  const std::vector<std::string_view> binary{a, b};
+  EXPECT_EQ(sm::build_pattern_table("test", binary, 2).prefix_keep, 0x03030303u);
+  const std::vector<std::string_view> short_ones{"ab", "abc"};
+  EXPECT_EQ(sm::build_pattern_table("test", short_ones, 8).prefix_keep, 0xFFFFu);
+}
+
 TEST(HostStringMatch, BadPatternsNameTheFirstBadIndex) {
   using sluice::testing::expect_invalid_argument;
   expect_invalid_argument([] { (void)sm::build_pattern_table("t", {}, 8); }, "patterns");

@@ -167,6 +167,31 @@ class shadow_lsm {
     return out;
   }
 
+  /// COUNT as the container reads it: step 1's bounds, then each candidate judged where it lies.
+  [[nodiscard]] std::uint64_t count(K k1, K k2) const {
+    if (k2 < k1) return 0;
+    const auto rs = runs();
+    std::vector<std::pair<std::size_t, std::size_t>> bounds;
+    for (const run* x : rs) {
+      const auto lo = std::lower_bound(x->begin(), x->end(), k1, [](const element& e, K v) { return e.key < v; });
+      const auto hi = std::upper_bound(x->begin(), x->end(), k2, [](K v, const element& e) { return v < e.key; });
+      bounds.emplace_back(static_cast<std::size_t>(lo - x->begin()), static_cast<std::size_t>(hi - x->begin()));
+    }
+    std::uint64_t live = 0;
+    for (std::size_t j = 0; j < rs.size(); ++j)
+      for (std::size_t i = bounds[j].first; i < bounds[j].second; ++i) {
+        const element& e = (*rs[j])[i];
+        bool in_newer = false;
+        for (std::size_t n = 0; n < j; ++n) {
+          const auto first = rs[n]->begin() + static_cast<std::ptrdiff_t>(bounds[n].first);
+          const auto last = rs[n]->begin() + static_cast<std::ptrdiff_t>(bounds[n].second);
+          in_newer = in_newer || std::binary_search(first, last, e, by_key);
+        }
+        live += lp::live_in_place(in_newer, i > bounds[j].first && (*rs[j])[i - 1].key == e.key, e.status) ? 1 : 0;
+      }
+    return live;
+  }
+
   /// Candidate (smallest key ≥ x over the runs), then a lookup; a dead candidate moves x past it.
   [[nodiscard]] std::optional<std::pair<K, V>> successor(K x) const {
     for (;;) {
@@ -261,6 +286,8 @@ void expect_same(const shadow_lsm& gpu, const model& m, K domain, const std::str
     ASSERT_EQ(answers[q], m.range(queries[q].first, queries[q].second))
         << what << ": range [" << queries[q].first << ", " << queries[q].second << "]";
     ASSERT_EQ(answers[q].size(), m.count(queries[q].first, queries[q].second)) << what;
+    ASSERT_EQ(gpu.count(queries[q].first, queries[q].second), m.count(queries[q].first, queries[q].second))
+        << what << ": count [" << queries[q].first << ", " << queries[q].second << "]";
   }
 }
 

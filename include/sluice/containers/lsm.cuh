@@ -28,9 +28,11 @@
 //
 // Costs (docs/lsm.md): an update of m elements sorts them (O(m)) and merges P (O(p + m)); each unit of b
 // it completes costs the seed's T_sort + (2^ffz(r) − 1)·T_merge, O(b log r) amortised. lookup and
-// successor/predecessor: one thread a query, a binary search a run, runs newest first. count/range: the
-// seed's five steps (batched search a run, scan, gather, segmented sort, validate) and one wait for the
-// stream (the candidates' total sizes a buffer); range waits once more (the result's size). cleanup
+// successor/predecessor: one thread a query, a binary search a run, runs newest first. count: the
+// seed's step 1 (batched search a run), then a warp a query judges its candidates where they lie (its
+// key searched in the newer runs' candidates), no wait. range: the seed's five steps (batched search a
+// run, scan, gather, segmented sort, validate), waiting for the stream twice (the candidates' total
+// sizes a buffer, then the result's size). cleanup
 // merges every run (O(n)), marks, compacts and redistributes (§4.4.5 without placebos: the remainder of
 // n mod b goes to P), waiting once. bulk_build replaces the content with one sort and redistribution.
 //
@@ -41,8 +43,8 @@
 // errors; batches and query batches of size 0 do nothing. A moved-from or default-constructed lsm throws
 // ('*this') from every call but destruction and assignment.
 //
-// Calls run on ctx.stream(); updates without the automatic cleanup policy and lookup/contains/successor/
-// predecessor are asynchronous; temporaries come from the context's pool, except an update's: the object
+// Calls run on ctx.stream(); updates without the automatic cleanup policy and lookup/contains/count/
+// successor/predecessor are asynchronous; temporaries come from the context's pool, except an update's: the object
 // keeps its update buffers (staging, the sort's workspace, unit, P's second buffer, the carry temporary,
 // merge splits), grown on first need and reused, so that a batch makes no pool call (docs/lsm.md
 // "working storage"). An lsm holds its context (its level storage comes from that context's pool; the
@@ -243,7 +245,8 @@ class lsm {
            static_cast<Value*>(nullptr), present.data(), Value{});
   }
 
-  /// COUNT (§4.4.3): counts[i] = the live keys in [k1[i], k2[i]] (0 when k1[i] > k2[i]).
+  /// COUNT (§4.4.3 step 1, then each candidate judged where it lies instead of steps 2–5): counts[i] =
+  /// the live keys in [k1[i], k2[i]] (0 when k1[i] > k2[i]). No wait.
   void count(context& ctx, cuda::std::span<const Key> k1, cuda::std::span<const Key> k2,
              cuda::std::span<std::uint64_t> counts) const {
     const char* function = "lsm::count";
@@ -252,9 +255,18 @@ class lsm {
     check_same_size(ctx, function, "counts", counts, k1.size());
     if (k1.empty()) return;
     auto device = ctx.activate();
-    const candidates c = gather_candidates(ctx, k1, k2);
-    device_buffer<std::uint8_t> flags(ctx, c.total);
-    validate(ctx, c, k1.size(), flags.data(), counts.data());
+    const runs_type list = runs();
+    const index_t q = k1.size();
+    if (list.count == 0) {
+      SLUICE_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, q * sizeof(std::uint64_t), ctx.stream()));
+      return;
+    }
+    const bounds b = run_bounds(ctx, k1, k2);
+    const auto kernel = detail::lsm::count_in_place_kernel<Key, Value>;
+    const auto grid = static_cast<unsigned>(detail::one_wave_grid(ctx, kernel, threads, detail::ceil_div(q * 32, threads)));
+    kernel<<<grid, threads, 0, ctx.stream()>>>(list, k1.data(), k2.data(), q, b.lower.data(), b.upper.data(),
+                                               counts.data());
+    SLUICE_CHECK_LAUNCH();
   }
 
   /// RANGE (§4.4.4): per query the live pairs in [k1[i], k2[i]] in ascending key order, after per-query
@@ -335,6 +347,10 @@ class lsm {
     const Key* keys = nullptr;
     const entry* entries = nullptr;
     index_t n = 0;
+  };
+  struct bounds {
+    device_buffer<std::uint64_t> lower;  ///< run-major: j·Q + q
+    device_buffer<std::uint64_t> upper;
   };
   struct candidates {
     device_buffer<Key> keys;
@@ -669,6 +685,20 @@ class lsm {
 
   /// §4.4.3 steps 1–4: bounds per (query, run) by the batched search, their scan, the gather, and the
   /// segmented sort per query (stable: a key's copies stay newest first). One wait (the total).
+  /// §4.4.3 step 1: lower_bound(k1) and upper_bound(k2) per (query, run), run-major (j·Q + q), by the
+  /// batched search. At least one run.
+  bounds run_bounds(context& ctx, cuda::std::span<const Key> k1, cuda::std::span<const Key> k2) const {
+    const runs_type list = runs();
+    const index_t q = k1.size(), m = static_cast<index_t>(list.count);
+    bounds b{device_buffer<std::uint64_t>(ctx, q * m), device_buffer<std::uint64_t>(ctx, q * m)};
+    for (index_t j = 0; j < m; ++j) {
+      const cuda::std::span<const Key> run(list.keys[j], list.sizes[j]);
+      sluice::lower_bound(ctx, run, k1, b.lower.span().subspan(j * q, q));
+      sluice::upper_bound(ctx, run, k2, b.upper.span().subspan(j * q, q));
+    }
+    return b;
+  }
+
   candidates gather_candidates(context& ctx, cuda::std::span<const Key> k1, cuda::std::span<const Key> k2) const {
     const runs_type list = runs();
     const index_t q = k1.size(), m = static_cast<index_t>(list.count);
@@ -677,14 +707,11 @@ class lsm {
       c.segments.fill_bytes(0);
       return c;
     }
-    device_buffer<std::uint64_t> lower(ctx, q * m), upper(ctx, q * m), sizes(ctx, q * m + 1), starts(ctx, q * m + 1);
-    for (index_t j = 0; j < m; ++j) {  // step 1
-      const cuda::std::span<const Key> run(list.keys[j], list.sizes[j]);
-      sluice::lower_bound(ctx, run, k1, lower.span().subspan(j * q, q));
-      sluice::upper_bound(ctx, run, k2, upper.span().subspan(j * q, q));
-    }
+    const bounds b = run_bounds(ctx, k1, k2);  // step 1
+    const device_buffer<std::uint64_t>& lower = b.lower;
+    device_buffer<std::uint64_t> sizes(ctx, q * m + 1), starts(ctx, q * m + 1);
     launch(ctx, detail::lsm::candidate_sizes_kernel<Key>, q * m + 1, k1.data(), k2.data(), q, m,
-           static_cast<const std::uint64_t*>(lower.data()), static_cast<const std::uint64_t*>(upper.data()), sizes.data());
+           static_cast<const std::uint64_t*>(lower.data()), static_cast<const std::uint64_t*>(b.upper.data()), sizes.data());
     sluice::exclusive_scan(ctx, sizes.span(), starts.span(), std::uint64_t{0}, plus{});  // step 2
     c.total = read_back(ctx, starts.data() + q * m);
     launch(ctx, detail::lsm::segment_offsets_kernel<std::size_t>, q + 1, static_cast<const std::uint64_t*>(starts.data()),

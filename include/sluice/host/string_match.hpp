@@ -117,6 +117,7 @@ class pattern_matcher {
     std::size_t count = 0;
     for (std::size_t r = 0; r < n; ++r) {
       f = window.push(f, at(r + k - 1));
+      if (!sm::prefix_admits(view, text.data(), n, r)) continue;
       count += sm::for_each_pattern_at(view, text.data(), n, r, f, [&](std::uint32_t id) { on_match(r, id); });
     }
     return count;

@@ -10,6 +10,7 @@
 //   segment_offsets_kernel  step 4's per-query segments from step 2's scan
 //   gather_kernel           step 3: every candidate copied, one thread an output element
 //   validate_kernel         step 5: a warp a query; live flags and the query's count
+//   count_in_place_kernel   COUNT after step 1 alone: a warp a query reads its candidates where they lie
 //   mark_live_kernel        cleanup's marking (§4.4.5 step 2) over the merged runs, and the live count
 //   live_delta_kernel       the automatic policy's change of the live count for a sorted batch
 //   neighbour_kernel        successor / predecessor: nearest candidate over the runs, then a lookup
@@ -156,6 +157,38 @@ __global__ void validate_kernel(const K* keys, const entry<V>* entries, const Of
       const bool ok = live_candidate(t == first, t > first && keys[t - 1] == keys[t], entries[t].status);
       flags[t] = ok ? 1 : 0;
       live += ok ? 1 : 0;
+    }
+    for (int offset = 16; offset > 0; offset /= 2) live += __shfl_down_sync(0xFFFFFFFFu, live, offset);
+    if (lane == 0) counts[q] = live;
+  }
+}
+
+/// COUNT without steps 2–5 (a warp a query): counts[q] = the live candidates of query q, each judged where
+/// it lies (plan.hpp's live_in_place: its key searched in the newer runs' candidates). lower and upper
+/// are run-major (j·Q + q), as step 1 writes them. Candidates are read once, nothing is written but Q
+/// counts: no wait for the total, no gather, no segmented sort.
+template <class K, class V>
+__global__ void count_in_place_kernel(run_list<K, V> runs, const K* k1, const K* k2, index_t queries,
+                                      const index_t* lower, const index_t* upper, index_t* counts) {
+  const unsigned lane = threadIdx.x % 32;
+  const index_t warps = index_t{gridDim.x} * (blockDim.x / 32);
+  for (index_t q = (blockIdx.x * index_t{blockDim.x} + threadIdx.x) / 32; q < queries; q += warps) {
+    const bool empty = k2[q] < k1[q];
+    unsigned long long live = 0;
+    for (int j = 0; j < runs.count && !empty; ++j) {
+      const K* keys = runs.keys[j];
+      const index_t first = lower[j * queries + q], last = upper[j * queries + q];
+      for (index_t i = first + lane; i < last; i += 32) {
+        const K key = keys[i];
+        bool in_newer = false;
+        for (int n = 0; n < j && !in_newer; ++n) {
+          const index_t from = lower[n * queries + q], to = upper[n * queries + q];
+          const K* newer = runs.keys[n] + from;
+          const index_t at = from < to ? lower_bound_of(newer, to - from, key) : 0;
+          in_newer = from + at < to && newer[at] == key;
+        }
+        live += live_in_place(in_newer, i > first && keys[i - 1] == key, runs.entries[j][i].status) ? 1 : 0;
+      }
     }
     for (int offset = 16; offset > 0; offset /= 2) live += __shfl_down_sync(0xFFFFFFFFu, live, offset);
     if (lane == 0) counts[q] = live;

@@ -155,6 +155,14 @@ SLUICE_HOST_DEVICE constexpr bool live_candidate(bool first_of_segment, bool sam
   return status == regular && (first_of_segment || !same_key_as_previous);
 }
 
+/// COUNT read in place (no gather, no sort): a candidate of a run is live exactly when no newer run's
+/// candidates hold its key, it opens its key's copies in its own run (not the same key as the previous
+/// candidate there), and it is not a tombstone: live_candidate's rule on the merged order, unbuilt.
+SLUICE_HOST_DEVICE constexpr bool live_in_place(bool key_in_newer_run, bool same_key_as_previous,
+                                                cuda::std::uint32_t status) {
+  return status == regular && !key_in_newer_run && !same_key_as_previous;
+}
+
 /// The change of the live-key count when a batch's newest copy of a key lands: +1 for a key that becomes
 /// live, −1 for one that dies, 0 otherwise (the automatic cleanup policy's bookkeeping).
 SLUICE_HOST_DEVICE constexpr int live_delta(bool was_live, cuda::std::uint32_t new_status) {

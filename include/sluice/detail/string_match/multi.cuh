@@ -2,10 +2,11 @@
 // dictionary matching), through the static pattern table (pattern_table.hpp).
 //
 // The divide-and-conquer layout of DRK (layout.hpp): thread t owns the 32 positions of word t. It loads
-// its characters into registers (drk.cuh's byte windows) and tests each position's first two characters
-// against the table's pair filter, copied into shared memory by each block; only the positions that pass
-// are looked up in the table, once per key length, verifying the listed patterns against the text in
-// global memory (for_each_pattern_at, the host matcher's own function). Three passes use the same kernel:
+// its characters into registers (drk.cuh's byte windows) and tests each position's first characters
+// against the table's prefix filter, copied into shared memory by each block; only the positions that
+// pass are looked up in the table, once per key length, verifying the listed patterns against the text
+// in global memory (for_each_pattern_at, the host matcher's own function). Four passes use the kernel:
+//   total   the matches' number alone: a warp sum, one atomic a warp (a count without the pairs)
 //   count   each thread's matches → counts[word]
 //   write   after an inclusive scan of the counts (detail/scan), each thread writes its (position,
 //           pattern) pairs from its offset: sorted by position (thread order) and by pattern id (the
@@ -24,6 +25,7 @@
 #include <sluice/detail/string_match/drk.cuh>
 #include <sluice/detail/string_match/layout.hpp>
 #include <sluice/detail/string_match/pattern_table.hpp>
+#include <sluice/warp/reduce.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -50,12 +52,13 @@ class device_pattern_table {
         groups_(ctx, std::span<const table_group>(host_.groups)),
         slots_(ctx, std::span<const table_slot>(host_.slots)),
         ids_(ctx, std::span<const uint32_t>(host_.ids)),
-        pairs_(ctx, std::span<const uint32_t>(host_.pairs)) {}
+        filter_(ctx, std::span<const uint32_t>(host_.filter)) {}
 
   [[nodiscard]] const pattern_table& host() const { return host_; }
   [[nodiscard]] pattern_table_view view() const {
-    return {bytes_.data(), offsets_.data(), lengths_.data(), groups_.data(),       slots_.data(),
-            ids_.data(),   pairs_.data(),   static_cast<int>(host_.groups.size()), host_.key_chars, host_.sigma};
+    return {bytes_.data(),      offsets_.data(),    lengths_.data(), groups_.data(),
+            slots_.data(),      ids_.data(),        filter_.data(),  host_.prefix_keep,
+            host_.filter_log2,  static_cast<int>(host_.groups.size()), host_.key_chars, host_.sigma};
   }
 
  private:
@@ -66,10 +69,10 @@ class device_pattern_table {
   device_buffer<table_group> groups_;
   device_buffer<table_slot> slots_;
   device_buffer<uint32_t> ids_;
-  device_buffer<uint32_t> pairs_;
+  device_buffer<uint32_t> filter_;
 };
 
-enum class multi_pass { count, write, bitmap };
+enum class multi_pass { total, count, write, bitmap };
 
 struct multi_params {
   const unsigned char* text;
@@ -80,55 +83,43 @@ struct multi_params {
   unsigned long long* counts;  ///< count: per word; write: their inclusive scan
   multi_hit* hits;             ///< write
   size_t capacity;             ///< write: pairs past it are counted, not written
-  unsigned long long* total;   ///< write: the number of pairs
+  unsigned long long* total;   ///< write: the number of pairs; total: += the number of pairs
   uint32_t* bitmap;            ///< bitmap
 };
 
-/// Shared-memory bytes of the pair filter for σ-bit characters (pattern_table.hpp's `pairs`).
-[[nodiscard]] constexpr size_t filter_bytes(int sigma) {
-  return sizeof(uint32_t) * ((size_t{1} << (2 * sigma)) / 32 + 1);
-}
+/// Shared-memory bytes of a prefix filter of 2^log2_bits bits.
+[[nodiscard]] constexpr size_t filter_bytes(int log2_bits) { return size_t{1} << (log2_bits - 3); }
 
-/// Whether the filter admits the pair (c0 << σ) | c1.
-__device__ inline bool filter_admits(const uint32_t* filter, uint32_t pair) {
-  return __funnelshift_r(filter[pair >> 5], 0u, pair) & 1u;  // the shift takes pair mod 32
-}
-
-/// The thread's positions k whose characters k, k + 1 (bytes of `chars`, little-endian from the thread's
-/// first position) pass the filter. Bytes: σ = 8, where the pair is the two bytes swapped (one permute).
-template <bool Bytes>
-__device__ uint32_t filtered_positions(const uint32_t (&chars)[9], const uint32_t* filter, int sigma, uint32_t mask) {
+/// The thread's positions k whose first characters (bytes of `chars`, little-endian from the thread's
+/// first position; four of them reach k + 3) pass the prefix filter in shared memory.
+__device__ inline uint32_t filtered_positions(const uint32_t (&chars)[9], const uint32_t* filter, uint32_t keep,
+                                              int log2_bits) {
   uint32_t bits = 0;
 #pragma unroll
   for (int k = 0; k < positions_per_thread; ++k) {
-    const uint32_t x = funnel_bytes(chars[k / 4], chars[k / 4 + 1], k % 4);
-    const uint32_t pair = Bytes ? __byte_perm(x, 0, 0x4401) : ((x & mask) << sigma) | ((x >> 8) & mask);
-    bits = with_bit_if_zero(bits, filter_admits(filter, pair) ? 0u : 1u, 1u << k);
+    const uint32_t bit = prefix_bit(funnel_bytes(chars[k / 4], chars[k / 4 + 1], k % 4), keep, log2_bits);
+    const uint32_t clear = ~__funnelshift_r(filter[bit >> 5], 0u, bit) & 1u;  // the shift takes bit mod 32
+    bits = with_bit_if_zero(bits, clear, 1u << k);
   }
   return bits;
 }
 
-/// Positions of word `word` (valid of them) that pass the pair filter: from registers where the thread's
-/// 16-byte vectors lie inside the text, else one character at a time (past the text's end a character
-/// is 0, as the lookup's window has it). A pattern of one character admits every second character, so
-/// the true next character is as good as the window's.
+/// Positions of word `word` (valid of them) that pass the prefix filter: from registers where the
+/// thread's 16-byte vectors lie inside the text, else one position at a time (never past the text's end;
+/// a valid position has the shortest pattern's characters after it, so the prefix's).
 __device__ inline uint32_t candidate_positions(const multi_params& prm, const uint32_t* filter, size_t word, int valid) {
   if (valid <= 0) return 0;
-  const int sigma = prm.table.sigma;
-  const uint32_t mask = char_mask(sigma);
   const unsigned char* first = prm.text + word * positions_per_thread;
   if (vectors_inside<9>(first, prm.text + prm.n)) {
     return with_words<9>(first, [&](const uint32_t(&c)[9]) {
-             return sigma == 8 ? filtered_positions<true>(c, filter, sigma, mask)
-                               : filtered_positions<false>(c, filter, sigma, mask);
+             return filtered_positions(c, filter, prm.table.prefix_keep, prm.table.filter_log2);
            }) & low_bits(valid);
   }
+  pattern_table_view shared_view = prm.table;
+  shared_view.filter = filter;
   uint32_t bits = 0;
-  for (int q = 0; q < valid; ++q) {
-    const size_t r = word * positions_per_thread + static_cast<size_t>(q);
-    const uint32_t c1 = r + 1 < prm.n ? prm.text[r + 1] & mask : 0u;
-    if (filter_admits(filter, ((prm.text[r] & mask) << sigma) | c1)) bits |= 1u << q;
-  }
+  for (int q = 0; q < valid; ++q)
+    if (prefix_admits(shared_view, prm.text, prm.n, word * positions_per_thread + static_cast<size_t>(q))) bits |= 1u << q;
   return bits;
 }
 
@@ -144,17 +135,18 @@ __device__ inline unsigned long long key_window(const multi_params& prm, size_t 
   return f;
 }
 
-/// Grid-stride over tiles of Threads words. A thread first filters its 32 positions by their first two
-/// characters against the pair filter in shared memory (registers, no staging), then looks up only the
-/// positions that pass (on text where the patterns are rare, about 1 in 64 for 1000 patterns of σ = 8),
+/// Grid-stride over tiles of Threads words. A thread first filters its 32 positions by their first
+/// characters against the prefix filter in shared memory (registers, no staging), then looks up only the
+/// positions that pass (on text where the patterns are rare, about 1 in 256 for 1000 patterns of σ = 8),
 /// in ascending order, so every pass sees its matches in the same order.
 template <int Threads, multi_pass Pass>
 __global__ void __launch_bounds__(Threads) multi_kernel(multi_params prm) {
   extern __shared__ uint4 shared_words[];
   uint32_t* filter = reinterpret_cast<uint32_t*>(shared_words);
-  const size_t words_of_filter = filter_bytes(prm.table.sigma) / sizeof(uint32_t);
-  for (size_t i = threadIdx.x; i < words_of_filter; i += Threads) filter[i] = prm.table.pairs[i];
+  const size_t words_of_filter = filter_bytes(prm.table.filter_log2) / sizeof(uint32_t);
+  for (size_t i = threadIdx.x; i < words_of_filter; i += Threads) filter[i] = prm.table.filter[i];
   __syncthreads();
+  unsigned long long total = 0;
   const size_t tiles = (prm.words + Threads - 1) / Threads;
   for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const size_t word = tile * Threads + threadIdx.x;
@@ -175,7 +167,9 @@ __global__ void __launch_bounds__(Threads) multi_kernel(multi_params prm) {
       found += here;
       bits |= static_cast<uint32_t>(here != 0) << q;
     }
-    if constexpr (Pass == multi_pass::count) {
+    if constexpr (Pass == multi_pass::total) {
+      total += found;
+    } else if constexpr (Pass == multi_pass::count) {
       if (word < prm.words) prm.counts[word] = found;
     } else if constexpr (Pass == multi_pass::write) {
       if (word + 1 == prm.words) *prm.total = written;
@@ -183,12 +177,16 @@ __global__ void __launch_bounds__(Threads) multi_kernel(multi_params prm) {
       if (word < prm.words) prm.bitmap[word] = bits;
     }
   }
+  if constexpr (Pass == multi_pass::total) {
+    total = warp::reduce(total, plus{});
+    if (warp::lane_id() == 0 && total != 0) atomicAdd(prm.total, total);
+  }
 }
 
 template <multi_pass Pass>
 void launch_multi(context& ctx, const multi_params& prm) {
   constexpr int threads = tuning::drk_threads;
-  const size_t shared = filter_bytes(prm.table.sigma);
+  const size_t shared = filter_bytes(prm.table.filter_log2);
   auto kernel = multi_kernel<threads, Pass>;
   const size_t grid = one_wave_grid(ctx, kernel, threads, ceil_div(prm.words, threads), shared);
   kernel<<<static_cast<unsigned>(grid), threads, shared, ctx.stream()>>>(prm);
@@ -206,10 +204,17 @@ inline multi_params text_params(const device_pattern_table& table, const unsigne
   return prm;
 }
 
-/// The (position, pattern) pairs of text[0, n) (n ≥ the shortest pattern): count, scan, write.
+/// The (position, pattern) pairs of text[0, n) (n ≥ the shortest pattern): count, scan, write; without
+/// room for pairs, their number alone in one pass.
 inline void run_multi_hits(context& ctx, const device_pattern_table& table, const unsigned char* text, size_t n,
                            multi_hit* hits, size_t capacity, unsigned long long* total) {
   multi_params prm = text_params(table, text, n);
+  if (capacity == 0) {
+    SLUICE_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(unsigned long long), ctx.stream()));
+    prm.total = total;
+    launch_multi<multi_pass::total>(ctx, prm);
+    return;
+  }
   scratch<unsigned long long> counts(ctx, prm.words);
   prm.counts = counts.get();
   launch_multi<multi_pass::count>(ctx, prm);

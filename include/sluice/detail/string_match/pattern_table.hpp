@@ -15,9 +15,11 @@
 // Patterns that are prefixes of each other share keys (when both reach K) or sit in different groups;
 // either way each is listed and verified on its own.
 //
-// Before any probe, a position passes a filter of 2^{2σ} bits (8 KiB for σ = 8): whether some pattern
-// begins with its first two characters (a one-character pattern admits every second character). On
-// text where the patterns are rare almost every position stops there, one cached load.
+// Before any probe, a position passes the prefix filter: a bitmap of 2^F bits, bit h(x) set for the
+// first c = min(shortest pattern, 4) characters x of every pattern (a byte each, little-endian; h is
+// Fibonacci hashing, the top F bits of x·⌊2^32/φ⌋), F = log2(prefixes) + 8 clamped to [10, 18]: at most
+// 32 KiB, about 1 bit in 256 set. A position whose first c characters hash to a clear bit starts no
+// pattern; on text where the patterns are rare almost every position stops at that one cached load.
 #pragma once
 
 #include <sluice/core/config.hpp>
@@ -62,7 +64,9 @@ struct pattern_table_view {
   const table_group* groups;
   const table_slot* slots;
   const uint32_t* ids;
-  const uint32_t* pairs;  ///< the filter: bit (c0 << σ) | c1 where some pattern begins with c0 c1
+  const uint32_t* filter;   ///< the prefix filter: 2^filter_log2 bits
+  uint32_t prefix_keep;     ///< the σ-bit mask in each of the low c bytes: a position's prefix, of 4 bytes
+  int filter_log2;
   int group_count;
   int key_chars;  ///< K
   int sigma;
@@ -77,6 +81,25 @@ struct pattern_table_view {
   return x ^ (x >> 33);
 }
 
+/// The prefix filter's bit for `four` characters from a position (a byte each, little-endian; the bytes
+/// past the prefix are dropped by `keep`): Fibonacci hashing, the top `log2_bits` bits of the product.
+[[nodiscard]] SLUICE_HOST_DEVICE constexpr uint32_t prefix_bit(uint32_t four, uint32_t keep, int log2_bits) {
+  return ((four & keep) * 0x9E3779B1u) >> (32 - log2_bits);
+}
+
+/// Whether the prefix filter admits text position r (false where fewer than the prefix's characters are
+/// left: no pattern fits there). A filter only: for_each_pattern_at finds the same matches without it.
+[[nodiscard]] SLUICE_HOST_DEVICE inline bool prefix_admits(const pattern_table_view& t, const unsigned char* text,
+                                                          size_t n, size_t r) {
+  uint32_t four = 0;
+  for (int i = 0; i < 4 && (t.prefix_keep >> (8 * i)) != 0; ++i) {
+    if (r + static_cast<size_t>(i) >= n) return false;
+    four |= static_cast<uint32_t>(text[r + i]) << (8 * i);
+  }
+  const uint32_t bit = prefix_bit(four, t.prefix_keep, t.filter_log2);
+  return ((t.filter[bit / 32] >> (bit % 32)) & 1u) != 0;
+}
+
 /// The slot of `key` in group g, or an empty slot when no pattern has that key.
 [[nodiscard]] SLUICE_HOST_DEVICE inline table_slot find_slot(const pattern_table_view& t, const table_group& g,
                                                              unsigned long long key) {
@@ -88,15 +111,12 @@ struct pattern_table_view {
 
 /// Calls emit(id) for every pattern that occurs at text position r, ascending by id; returns their number.
 /// `window` holds text[r, r + K) packed (characters past n as 0, which no key of a longer pattern needs:
-/// a group is looked up only where its k characters exist).
+/// a group is looked up only where its k characters exist). Callers skip the positions prefix_admits
+/// refuses first; the answer is the same either way.
 template <class Emit>
 SLUICE_HOST_DEVICE uint32_t for_each_pattern_at(const pattern_table_view& t, const unsigned char* text, size_t n,
                                                 size_t r, unsigned long long window, Emit&& emit) {
   const uint32_t mask = char_mask(t.sigma);
-  const auto c0 = static_cast<uint32_t>(window >> (t.sigma * (t.key_chars - 1))) & mask;
-  const uint32_t c1 = t.key_chars >= 2 ? static_cast<uint32_t>(window >> (t.sigma * (t.key_chars - 2))) & mask : 0u;
-  const uint32_t pair = (c0 << t.sigma) | c1;
-  if (((t.pairs[pair / 32] >> (pair % 32)) & 1u) == 0) return 0;
   uint32_t cursor[max_key_groups], end[max_key_groups];
   bool any = false;
   for (int g = 0; g < t.group_count; ++g) {
@@ -139,15 +159,17 @@ struct pattern_table {
   std::vector<table_group> groups;
   std::vector<table_slot> slots;
   std::vector<uint32_t> ids;
-  std::vector<uint32_t> pairs;
+  std::vector<uint32_t> filter;
+  uint32_t prefix_keep = 0;
+  int filter_log2 = 0;
   int key_chars = 0;
   int sigma = 8;
   std::size_t longest = 0;
   std::size_t shortest = 0;
 
   [[nodiscard]] pattern_table_view view() const {
-    return {bytes.data(), offsets.data(), lengths.data(), groups.data(),
-            slots.data(), ids.data(),     pairs.data(),   static_cast<int>(groups.size()),
+    return {bytes.data(), offsets.data(), lengths.data(), groups.data(),  slots.data(),
+            ids.data(),   filter.data(),  prefix_keep,    filter_log2,    static_cast<int>(groups.size()),
             key_chars,    sigma};
   }
 };
@@ -157,6 +179,30 @@ struct pattern_table {
   std::size_t slots = 2;
   while (slots * static_cast<std::size_t>(tuning::multi_table_load_percent) < keys * 100) slots *= 2;
   return slots;
+}
+
+/// The prefix filter of `patterns` (their characters checked): the shape of the header's comment.
+inline void build_prefix_filter(pattern_table& t, std::span<const std::string_view> patterns) {
+  const int chars = static_cast<int>(std::min<std::size_t>(t.shortest, 4));
+  t.prefix_keep = 0;
+  for (int i = 0; i < chars; ++i) t.prefix_keep |= char_mask(t.sigma) << (8 * i);
+  std::vector<uint32_t> prefixes;
+  for (const std::string_view p : patterns) {
+    uint32_t four = 0;
+    for (int i = 0; i < chars; ++i) four |= static_cast<uint32_t>(static_cast<unsigned char>(p[i])) << (8 * i);
+    prefixes.push_back(four);
+  }
+  std::sort(prefixes.begin(), prefixes.end());
+  const auto distinct = static_cast<std::size_t>(std::unique(prefixes.begin(), prefixes.end()) - prefixes.begin());
+  t.filter_log2 = tuning::multi_filter_min_log2;
+  while (t.filter_log2 < tuning::multi_filter_max_log2 &&
+         (std::size_t{1} << t.filter_log2) < (distinct << tuning::multi_filter_bits_per_prefix_log2))
+    ++t.filter_log2;
+  t.filter.assign(std::size_t{1} << (t.filter_log2 - 5), 0u);
+  for (std::size_t i = 0; i < distinct; ++i) {
+    const uint32_t bit = prefix_bit(prefixes[i], t.prefix_keep, t.filter_log2);
+    t.filter[bit / 32] |= 1u << (bit % 32);
+  }
 }
 
 /// Builds the table of `patterns` (σ-bit characters); bad patterns are invalid_argument("patterns") with
@@ -189,16 +235,7 @@ struct pattern_table {
   t.key_chars = static_cast<int>(std::min<std::size_t>(
       t.longest, static_cast<std::size_t>(std::min(64 / sigma, static_cast<int>(tuning::multi_max_key_chars)))));
 
-  // The filter of first character pairs.
-  t.pairs.assign((std::size_t{1} << (2 * sigma)) / 32 + 1, 0u);
-  for (const std::string_view p : patterns) {
-    const uint32_t c0 = static_cast<unsigned char>(p[0]);
-    for (uint32_t c1 = 0; c1 <= char_mask(sigma); ++c1) {
-      if (p.size() >= 2 && c1 != static_cast<unsigned char>(p[1])) continue;
-      const uint32_t pair = (c0 << sigma) | c1;
-      t.pairs[pair / 32] |= 1u << (pair % 32);
-    }
-  }
+  build_prefix_filter(t, patterns);
 
   // Per group (key length), key → ids; ids ascend because patterns are visited in order.
   std::map<int, std::map<unsigned long long, std::vector<uint32_t>>> by_group;

@@ -43,6 +43,11 @@ struct sm90_tuning {
   /// multi_string_match: keys of at most this many characters (and 64/σ) select the candidates; the
   /// open-addressing tables are at most half full.
   static constexpr int multi_max_key_chars = 16;
+  /// The prefix filter (pattern_table.hpp): 2^8 bits a distinct prefix, 2^10 to 2^18 bits (128 B to
+  /// 32 KiB of shared memory a block: seven 256-thread blocks an SM still fit at the largest).
+  static constexpr int multi_filter_bits_per_prefix_log2 = 8;
+  static constexpr int multi_filter_min_log2 = 10;
+  static constexpr int multi_filter_max_log2 = 18;
   static constexpr int multi_table_load_percent = 50;
 };
 
