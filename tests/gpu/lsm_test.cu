@@ -379,6 +379,33 @@ void multi_tile_batches(sluice::context& ctx) {
 TEST_F(Lsm, MultiTileBatchesU32) { multi_tile_batches<std::uint32_t, std::uint32_t>(ctx()); }
 TEST_F(Lsm, MultiTileBatchesU64) { multi_tile_batches<std::uint64_t, std::uint64_t>(ctx()); }
 
+// COUNT of many queries in one call, where a warp takes up to 32 of them and shares its lanes among their
+// candidates (plan.hpp's count_queries_per_warp): several runs of mixed histories, 2^19 ranges of a few
+// keys, some reversed (empty), some across the whole domain, against the model.
+TEST_F(Lsm, CountOfManyQueriesSharesWarps) {
+  using K = std::uint32_t;
+  std::mt19937_64 rng(41);
+  const std::size_t b = 1000;
+  const K domain = 20000;
+  pair_under_test<K, K> t(ctx(), {.batch_size = b, .capacity = 64 * b});
+  for (int step = 0; step < 11; ++step) t.apply(random_batch<K, K>(rng, b + 37 * step, domain, 0.3));
+  ASSERT_GE(t.gpu.occupied_levels(), 2);
+  const std::size_t q = std::size_t{1} << 19;
+  std::vector<K> k1(q), k2(q);
+  for (std::size_t i = 0; i < q; ++i) {
+    k1[i] = static_cast<K>(rng() % (domain + 2));
+    k2[i] = i % 64 == 0 ? static_cast<K>(rng() % (domain + 2)) : static_cast<K>(k1[i] + rng() % 16);
+  }
+  const auto d1 = to_device(ctx(), k1);
+  const auto d2 = to_device(ctx(), k2);
+  sluice::device_buffer<std::uint64_t> counts(ctx(), q);
+  counts.fill_bytes(0xA5);
+  t.gpu.count(ctx(), in(d1), in(d2), counts.span());
+  const auto c = counts.to_host();
+  for (std::size_t i = 0; i < q; ++i)
+    ASSERT_EQ(c[i], t.model.count(k1[i], k2[i])) << "count [" << k1[i] << ", " << k2[i] << "] of query " << i;
+}
+
 TEST_F(Lsm, AutomaticCleanupPolicyKeepsStaleElementsBounded) {
   using K = std::uint32_t;
   std::mt19937_64 rng(13);

@@ -135,7 +135,7 @@ TEST(HostStringMatch, PatternTableShape) {
 }
 
 // The prefix filter never refuses a pattern's own first characters, and on random text it admits about
-// one position in 2^8 (1000 random patterns of σ = 8: 2^18 bits, ≤ 1000 set).
+// one position in 2^14 (1000 random patterns of σ = 8: 2^18 bits, ≤ 2000 set, two probes).
 TEST(HostStringMatch, PrefixFilterAdmitsEveryPatternAndFewOthers) {
   std::mt19937_64 rng(11);
   std::vector<std::string> owned;
@@ -156,8 +156,7 @@ TEST(HostStringMatch, PrefixFilterAdmitsEveryPatternAndFewOthers) {
   for (auto& c : text) c = static_cast<unsigned char>(rng());
   std::size_t admitted = 0;
   for (std::size_t r = 0; r < text.size(); ++r) admitted += sm::prefix_admits(t.view(), text.data(), text.size(), r);
-  EXPECT_LT(admitted, text.size() / 128);
-  EXPECT_GT(admitted, 0u);  // 2^20 positions against ~1000 of 2^18 bits: ~4000 expected
+  EXPECT_LT(admitted, text.size() / 4096);  // ~60 expected
   EXPECT_FALSE(sm::prefix_admits(t.view(), text.data(), text.size(), text.size() - 3));  // 3 characters left
 }
 

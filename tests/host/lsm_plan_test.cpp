@@ -203,6 +203,32 @@ TEST(LsmPlan, ValidationRules) {
   EXPECT_EQ(lp::live_delta(true, lp::tombstone), -1);
 }
 
+TEST(LsmPlan, LiveInPlaceIsTheMergedRuleUnbuilt) {
+  for (bool newer : {false, true})
+    for (bool same : {false, true})
+      for (std::uint32_t status : {lp::tombstone, lp::regular})
+        EXPECT_EQ(lp::live_in_place(newer, same, status), lp::live_candidate(false, newer || same, status));
+}
+
+// A warp takes more queries only while the warps left still fill the device once; 1 to 32, powers of two.
+TEST(LsmPlan, CountQueriesPerWarp) {
+  EXPECT_EQ(lp::count_queries_per_warp(u64{1} << 20, 8448), 32);
+  EXPECT_EQ(lp::count_queries_per_warp(u64{1} << 14, 8448), 1);
+  EXPECT_EQ(lp::count_queries_per_warp(0, 8448), 1);
+  EXPECT_EQ(lp::count_queries_per_warp(16896, 8448), 2);
+  EXPECT_EQ(lp::count_queries_per_warp(16895, 8448), 1);
+  for (u64 q = 0; q < 5000; q += 7) {
+    const int w = lp::count_queries_per_warp(q, 100);
+    EXPECT_TRUE(w >= 1 && w <= 32 && (w & (w - 1)) == 0) << q;
+    if (w > 1) {
+      EXPECT_GE(q / static_cast<u64>(w), 100u) << q;
+    }
+    if (w < 32) {
+      EXPECT_LT(q / (2 * static_cast<u64>(w)), 100u) << q;
+    }
+  }
+}
+
 TEST(LsmPlan, CleanupPolicy) {
   EXPECT_FALSE(lp::should_cleanup(0, 100, 0));       // off
   EXPECT_FALSE(lp::should_cleanup(0.5, 100, 50));    // exactly the fraction: not past it

@@ -262,10 +262,13 @@ class lsm {
       return;
     }
     const bounds b = run_bounds(ctx, k1, k2);
-    const auto kernel = detail::lsm::count_in_place_kernel<Key, Value>;
-    const auto grid = static_cast<unsigned>(detail::one_wave_grid(ctx, kernel, threads, detail::ceil_div(q * 32, threads)));
-    kernel<<<grid, threads, 0, ctx.stream()>>>(list, k1.data(), k2.data(), q, b.lower.data(), b.upper.data(),
-                                               counts.data());
+    const auto kernel = detail::lsm::count_in_place_kernel<threads, Key, Value>;
+    const std::size_t resident_warps = static_cast<std::size_t>(ctx.properties().sm_count) *
+                                       detail::resident_blocks_per_sm(kernel, threads) * (threads / 32);
+    const int per_warp = detail::lsm::count_queries_per_warp(q, resident_warps);
+    const std::size_t warps = detail::ceil_div(q, static_cast<std::size_t>(per_warp));
+    const auto grid = static_cast<unsigned>(detail::one_wave_grid(ctx, kernel, threads, detail::ceil_div(warps * 32, threads)));
+    kernel<<<grid, threads, 0, ctx.stream()>>>(list, q, per_warp, b.lower.data(), b.upper.data(), counts.data());
     SLUICE_CHECK_LAUNCH();
   }
 

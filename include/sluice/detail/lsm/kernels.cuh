@@ -10,7 +10,7 @@
 //   segment_offsets_kernel  step 4's per-query segments from step 2's scan
 //   gather_kernel           step 3: every candidate copied, one thread an output element
 //   validate_kernel         step 5: a warp a query; live flags and the query's count
-//   count_in_place_kernel   COUNT after step 1 alone: a warp a query reads its candidates where they lie
+//   count_in_place_kernel   COUNT after step 1 alone: a warp's queries' candidates judged where they lie
 //   mark_live_kernel        cleanup's marking (§4.4.5 step 2) over the merged runs, and the live count
 //   live_delta_kernel       the automatic policy's change of the live count for a sorted batch
 //   neighbour_kernel        successor / predecessor: nearest candidate over the runs, then a lookup
@@ -163,35 +163,66 @@ __global__ void validate_kernel(const K* keys, const entry<V>* entries, const Of
   }
 }
 
-/// COUNT without steps 2–5 (a warp a query): counts[q] = the live candidates of query q, each judged where
-/// it lies (plan.hpp's live_in_place: its key searched in the newer runs' candidates). lower and upper
-/// are run-major (j·Q + q), as step 1 writes them. Candidates are read once, nothing is written but Q
-/// counts: no wait for the total, no gather, no segmented sort.
-template <class K, class V>
-__global__ void count_in_place_kernel(run_list<K, V> runs, const K* k1, const K* k2, index_t queries,
-                                      const index_t* lower, const index_t* upper, index_t* counts) {
-  const unsigned lane = threadIdx.x % 32;
-  const index_t warps = index_t{gridDim.x} * (blockDim.x / 32);
-  for (index_t q = (blockIdx.x * index_t{blockDim.x} + threadIdx.x) / 32; q < queries; q += warps) {
-    const bool empty = k2[q] < k1[q];
-    unsigned long long live = 0;
-    for (int j = 0; j < runs.count && !empty; ++j) {
-      const K* keys = runs.keys[j];
-      const index_t first = lower[j * queries + q], last = upper[j * queries + q];
-      for (index_t i = first + lane; i < last; i += 32) {
+/// COUNT without steps 2–5: a warp takes `per_warp` consecutive queries (a power of two, 1 to 32: plan.hpp's
+/// count_queries_per_warp) and spreads their candidates over its lanes, each judged where it lies
+/// (plan.hpp's live_in_place: its key searched in the newer runs' candidates) and tallied per query in
+/// shared memory. lower and upper are run-major (j·Q + q), as step 1 writes them; k1 > k2 leaves
+/// upper ≤ lower, no candidate. Candidates are read once, nothing is written but Q counts: no wait for
+/// the total, no gather, no segmented sort.
+template <int Threads, class K, class V>
+__global__ void __launch_bounds__(Threads) count_in_place_kernel(run_list<K, V> runs, index_t queries, int per_warp,
+                                                                 const index_t* lower, const index_t* upper,
+                                                                 index_t* counts) {
+  __shared__ unsigned long long tally[Threads / 32][32];
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  unsigned long long* mine = tally[threadIdx.x / 32];
+  const index_t m = static_cast<index_t>(runs.count);
+  const index_t warps = index_t{gridDim.x} * (Threads / 32);
+  for (index_t base = (blockIdx.x * index_t{Threads} + threadIdx.x) / 32 * per_warp; base < queries;
+       base += warps * per_warp) {
+    const index_t here = queries - base < static_cast<index_t>(per_warp) ? queries - base : per_warp;
+    mine[lane] = 0;
+    __syncwarp();
+    for (index_t chunk = 0; chunk < here * m; chunk += 32) {  // (query, run) slots, 32 at a time
+      const index_t slot = chunk + static_cast<index_t>(lane);
+      const bool real = slot < here * m;
+      const index_t q = base + (real ? slot / m : 0), j = real ? slot % m : 0;
+      const index_t first = real ? lower[j * queries + q] : 0, last = real ? upper[j * queries + q] : 0;
+      const index_t size = last > first ? last - first : 0;
+      index_t end = size;  // inclusive scan of the slots' sizes
+      for (int d = 1; d < 32; d *= 2) {
+        const index_t before = __shfl_up_sync(0xFFFFFFFFu, end, d);
+        if (lane >= d) end += before;
+      }
+      const index_t total = __shfl_sync(0xFFFFFFFFu, end, 31);
+      for (index_t round = 0; round < total; round += 32) {
+        const index_t t = round + static_cast<index_t>(lane);
+        int owner = 0;  // the slot holding candidate t: the number of slots that end at or before it
+        for (int step = 16; step > 0; step /= 2)
+          if (__shfl_sync(0xFFFFFFFFu, end, owner + step - 1) <= t) owner += step;
+        const index_t owner_end = __shfl_sync(0xFFFFFFFFu, end, owner);
+        const index_t owner_size = __shfl_sync(0xFFFFFFFFu, size, owner);
+        const index_t owner_first = __shfl_sync(0xFFFFFFFFu, first, owner);
+        const index_t owner_slot = chunk + static_cast<index_t>(owner);
+        if (t >= total) continue;
+        const index_t oq = base + owner_slot / m, oj = owner_slot % m;
+        const index_t i = owner_first + (t - (owner_end - owner_size));
+        const K* keys = runs.keys[oj];
         const K key = keys[i];
         bool in_newer = false;
-        for (int n = 0; n < j && !in_newer; ++n) {
-          const index_t from = lower[n * queries + q], to = upper[n * queries + q];
+        for (index_t n = 0; n < oj && !in_newer; ++n) {
+          const index_t from = lower[n * queries + oq], to = upper[n * queries + oq];
           const K* newer = runs.keys[n] + from;
           const index_t at = from < to ? lower_bound_of(newer, to - from, key) : 0;
           in_newer = from + at < to && newer[at] == key;
         }
-        live += live_in_place(in_newer, i > first && keys[i - 1] == key, runs.entries[j][i].status) ? 1 : 0;
+        if (live_in_place(in_newer, i > owner_first && keys[i - 1] == key, runs.entries[oj][i].status))
+          atomicAdd(&mine[owner_slot / m], 1ull);
       }
     }
-    for (int offset = 16; offset > 0; offset /= 2) live += __shfl_down_sync(0xFFFFFFFFu, live, offset);
-    if (lane == 0) counts[q] = live;
+    __syncwarp();
+    if (static_cast<index_t>(lane) < here) counts[base + lane] = mine[lane];
+    __syncwarp();
   }
 }
 

@@ -163,6 +163,15 @@ SLUICE_HOST_DEVICE constexpr bool live_in_place(bool key_in_newer_run, bool same
   return status == regular && !key_in_newer_run && !same_key_as_previous;
 }
 
+/// COUNT's queries a warp: enough warps to fill the device's resident warps once, then up to 32 queries
+/// a warp, whose candidates share its lanes (a query of few candidates would leave most lanes idle).
+/// A power of two.
+SLUICE_HOST_DEVICE constexpr int count_queries_per_warp(index_t queries, index_t resident_warps) {
+  int per_warp = 1;
+  while (per_warp < 32 && queries / (2 * static_cast<index_t>(per_warp)) >= resident_warps) per_warp *= 2;
+  return per_warp;
+}
+
 /// The change of the live-key count when a batch's newest copy of a key lands: +1 for a key that becomes
 /// live, −1 for one that dies, 0 otherwise (the automatic cleanup policy's bookkeeping).
 SLUICE_HOST_DEVICE constexpr int live_delta(bool was_live, cuda::std::uint32_t new_status) {

@@ -91,35 +91,44 @@ struct multi_params {
 [[nodiscard]] constexpr size_t filter_bytes(int log2_bits) { return size_t{1} << (log2_bits - 3); }
 
 /// The thread's positions k whose first characters (bytes of `chars`, little-endian from the thread's
-/// first position; four of them reach k + 3) pass the prefix filter in shared memory.
-__device__ inline uint32_t filtered_positions(const uint32_t (&chars)[9], const uint32_t* filter, uint32_t keep,
-                                              int log2_bits) {
+/// first position; four of them reach k + 3) pass the prefix filter's first probe in shared memory.
+/// Whole: the prefix is four 8-bit characters, so `keep` masks nothing.
+template <bool Whole>
+__device__ uint32_t first_probe_positions(const uint32_t (&chars)[9], const uint32_t* filter, uint32_t keep,
+                                          int log2_bits) {
   uint32_t bits = 0;
 #pragma unroll
   for (int k = 0; k < positions_per_thread; ++k) {
-    const uint32_t bit = prefix_bit(funnel_bytes(chars[k / 4], chars[k / 4 + 1], k % 4), keep, log2_bits);
+    const uint32_t four = funnel_bytes(chars[k / 4], chars[k / 4 + 1], k % 4);
+    const uint32_t bit = first_prefix_bit(Whole ? four : four & keep, log2_bits);
     const uint32_t clear = ~__funnelshift_r(filter[bit >> 5], 0u, bit) & 1u;  // the shift takes bit mod 32
     bits = with_bit_if_zero(bits, clear, 1u << k);
   }
   return bits;
 }
 
-/// Positions of word `word` (valid of them) that pass the prefix filter: from registers where the
-/// thread's 16-byte vectors lie inside the text, else one position at a time (never past the text's end;
-/// a valid position has the shortest pattern's characters after it, so the prefix's).
-__device__ inline uint32_t candidate_positions(const multi_params& prm, const uint32_t* filter, size_t word, int valid) {
+/// Positions of word `word` (valid of them) that pass the prefix filter's first probe: from registers
+/// where the thread's 16-byte vectors lie inside the text, else one position at a time (never past the
+/// text's end; a valid position has the shortest pattern's characters after it, so the prefix's).
+__device__ inline uint32_t first_probe_candidates(const multi_params& prm, const uint32_t* filter, size_t word,
+                                                  int valid) {
   if (valid <= 0) return 0;
   const unsigned char* first = prm.text + word * positions_per_thread;
+  const uint32_t keep = prm.table.prefix_keep;
+  const int log2_bits = prm.table.filter_log2;
   if (vectors_inside<9>(first, prm.text + prm.n)) {
     return with_words<9>(first, [&](const uint32_t(&c)[9]) {
-             return filtered_positions(c, filter, prm.table.prefix_keep, prm.table.filter_log2);
+             return keep == ~0u ? first_probe_positions<true>(c, filter, keep, log2_bits)
+                                : first_probe_positions<false>(c, filter, keep, log2_bits);
            }) & low_bits(valid);
   }
-  pattern_table_view shared_view = prm.table;
-  shared_view.filter = filter;
   uint32_t bits = 0;
-  for (int q = 0; q < valid; ++q)
-    if (prefix_admits(shared_view, prm.text, prm.n, word * positions_per_thread + static_cast<size_t>(q))) bits |= 1u << q;
+  for (int q = 0; q < valid; ++q) {
+    uint32_t prefix = 0;
+    if (prefix_at(prm.text, prm.n, word * positions_per_thread + static_cast<size_t>(q), keep, prefix) &&
+        filter_has(filter, first_prefix_bit(prefix, log2_bits)))
+      bits |= 1u << q;
+  }
   return bits;
 }
 
@@ -136,9 +145,10 @@ __device__ inline unsigned long long key_window(const multi_params& prm, size_t 
 }
 
 /// Grid-stride over tiles of Threads words. A thread first filters its 32 positions by their first
-/// characters against the prefix filter in shared memory (registers, no staging), then looks up only the
-/// positions that pass (on text where the patterns are rare, about 1 in 256 for 1000 patterns of σ = 8),
-/// in ascending order, so every pass sees its matches in the same order.
+/// characters against the prefix filter's first probe in shared memory (registers, no staging), then
+/// tries the second probe on those that pass (about 1 in 128 for 1000 patterns of σ = 8 on random text:
+/// but one lane of a warp or another has one nearly every tile), and looks up only the positions that
+/// pass both (about 1 in 2^14), in ascending order, so every pass sees its matches in the same order.
 template <int Threads, multi_pass Pass>
 __global__ void __launch_bounds__(Threads) multi_kernel(multi_params prm) {
   extern __shared__ uint4 shared_words[];
@@ -155,9 +165,12 @@ __global__ void __launch_bounds__(Threads) multi_kernel(multi_params prm) {
     if constexpr (Pass == multi_pass::write) written = word == 0 || valid == 0 ? 0 : prm.counts[word - 1];
     unsigned long long found = 0;
     uint32_t bits = 0;
-    for (uint32_t todo = candidate_positions(prm, filter, word, valid); todo != 0; todo &= todo - 1) {
+    for (uint32_t todo = first_probe_candidates(prm, filter, word, valid); todo != 0; todo &= todo - 1) {
       const int q = __ffs(todo) - 1;
       const size_t r = word * positions_per_thread + static_cast<size_t>(q);
+      uint32_t prefix = 0;
+      (void)prefix_at(prm.text, prm.n, r, prm.table.prefix_keep, prefix);  // a valid position: the prefix fits
+      if (!second_probe_admits(prm.table, filter, prefix)) continue;
       const uint32_t here = for_each_pattern_at(prm.table, prm.text, prm.n, r, key_window(prm, r), [&](uint32_t id) {
         if constexpr (Pass == multi_pass::write) {
           if (written < prm.capacity) prm.hits[written] = {r, id};

@@ -15,11 +15,13 @@
 // Patterns that are prefixes of each other share keys (when both reach K) or sit in different groups;
 // either way each is listed and verified on its own.
 //
-// Before any probe, a position passes the prefix filter: a bitmap of 2^F bits, bit h(x) set for the
-// first c = min(shortest pattern, 4) characters x of every pattern (a byte each, little-endian; h is
-// Fibonacci hashing, the top F bits of x·⌊2^32/φ⌋), F = log2(prefixes) + 8 clamped to [10, 18]: at most
-// 32 KiB, about 1 bit in 256 set. A position whose first c characters hash to a clear bit starts no
-// pattern; on text where the patterns are rare almost every position stops at that one cached load.
+// Before any probe, a position passes the prefix filter, a Bloom filter of 2^F bits and two probes: bits
+// h1(x) and h2(x) set for the first c = min(shortest pattern, 4) characters x of every pattern (a byte
+// each, little-endian; h1 is Fibonacci hashing, the top F bits of x·⌊2^32/φ⌋, h2 the top F bits of
+// another odd multiple of x after an xor-shift), F = log2(prefixes) + 8 clamped to [10, 18]: at most 32
+// KiB, about 2 bits in 256 set, so about 1 random position in 2^14 passes both probes (1 in 2^7 the
+// first). A position whose prefix meets a clear bit starts no pattern; on text where the patterns are
+// rare almost every position stops at the first probe, one load from shared memory.
 #pragma once
 
 #include <sluice/core/config.hpp>
@@ -81,23 +83,49 @@ struct pattern_table_view {
   return x ^ (x >> 33);
 }
 
-/// The prefix filter's bit for `four` characters from a position (a byte each, little-endian; the bytes
-/// past the prefix are dropped by `keep`): Fibonacci hashing, the top `log2_bits` bits of the product.
-[[nodiscard]] SLUICE_HOST_DEVICE constexpr uint32_t prefix_bit(uint32_t four, uint32_t keep, int log2_bits) {
-  return ((four & keep) * 0x9E3779B1u) >> (32 - log2_bits);
+/// The prefix filter's first bit for a prefix (`four` characters from a position, a byte each,
+/// little-endian, after `keep` dropped those past the prefix): the top `log2_bits` bits of x·⌊2^32/φ⌋.
+[[nodiscard]] SLUICE_HOST_DEVICE constexpr uint32_t first_prefix_bit(uint32_t prefix, int log2_bits) {
+  return (prefix * 0x9E3779B1u) >> (32 - log2_bits);
+}
+/// The second bit: an xor-shift first, so that it does not follow the first bit's product.
+[[nodiscard]] SLUICE_HOST_DEVICE constexpr uint32_t second_prefix_bit(uint32_t prefix, int log2_bits) {
+  return ((prefix ^ (prefix >> 15)) * 0x2C1B3C6Du) >> (32 - log2_bits);
+}
+[[nodiscard]] SLUICE_HOST_DEVICE inline bool filter_has(const uint32_t* filter, uint32_t bit) {
+  return ((filter[bit / 32] >> (bit % 32)) & 1u) != 0;
+}
+
+/// The prefix at text position r (the bytes `keep` names, masked by it); false where fewer are left.
+[[nodiscard]] SLUICE_HOST_DEVICE inline bool prefix_at(const unsigned char* text, size_t n, size_t r, uint32_t keep,
+                                                      uint32_t& prefix) {
+  prefix = 0;
+  for (int i = 0; i < 4 && (keep >> (8 * i)) != 0; ++i) {
+    if (r + static_cast<size_t>(i) >= n) return false;
+    prefix |= static_cast<uint32_t>(text[r + i]) << (8 * i);
+  }
+  prefix &= keep;
+  return true;
+}
+
+/// Whether the prefix filter's second probe admits a prefix that passed the first (`filter` may be a
+/// shared-memory copy of the table's).
+[[nodiscard]] SLUICE_HOST_DEVICE inline bool second_probe_admits(const pattern_table_view& t, const uint32_t* filter,
+                                                                uint32_t prefix) {
+  return filter_has(filter, second_prefix_bit(prefix, t.filter_log2));
 }
 
 /// Whether the prefix filter admits text position r (false where fewer than the prefix's characters are
 /// left: no pattern fits there). A filter only: for_each_pattern_at finds the same matches without it.
+[[nodiscard]] SLUICE_HOST_DEVICE inline bool prefix_admits(const pattern_table_view& t, const uint32_t* filter,
+                                                          const unsigned char* text, size_t n, size_t r) {
+  uint32_t prefix = 0;
+  return prefix_at(text, n, r, t.prefix_keep, prefix) && filter_has(filter, first_prefix_bit(prefix, t.filter_log2)) &&
+         second_probe_admits(t, filter, prefix);
+}
 [[nodiscard]] SLUICE_HOST_DEVICE inline bool prefix_admits(const pattern_table_view& t, const unsigned char* text,
                                                           size_t n, size_t r) {
-  uint32_t four = 0;
-  for (int i = 0; i < 4 && (t.prefix_keep >> (8 * i)) != 0; ++i) {
-    if (r + static_cast<size_t>(i) >= n) return false;
-    four |= static_cast<uint32_t>(text[r + i]) << (8 * i);
-  }
-  const uint32_t bit = prefix_bit(four, t.prefix_keep, t.filter_log2);
-  return ((t.filter[bit / 32] >> (bit % 32)) & 1u) != 0;
+  return prefix_admits(t, t.filter, text, n, r);
 }
 
 /// The slot of `key` in group g, or an empty slot when no pattern has that key.
@@ -199,10 +227,9 @@ inline void build_prefix_filter(pattern_table& t, std::span<const std::string_vi
          (std::size_t{1} << t.filter_log2) < (distinct << tuning::multi_filter_bits_per_prefix_log2))
     ++t.filter_log2;
   t.filter.assign(std::size_t{1} << (t.filter_log2 - 5), 0u);
-  for (std::size_t i = 0; i < distinct; ++i) {
-    const uint32_t bit = prefix_bit(prefixes[i], t.prefix_keep, t.filter_log2);
-    t.filter[bit / 32] |= 1u << (bit % 32);
-  }
+  for (std::size_t i = 0; i < distinct; ++i)
+    for (const uint32_t bit : {first_prefix_bit(prefixes[i], t.filter_log2), second_prefix_bit(prefixes[i], t.filter_log2)})
+      t.filter[bit / 32] |= 1u << (bit % 32);
 }
 
 /// Builds the table of `patterns` (σ-bit characters); bad patterns are invalid_argument("patterns") with
