@@ -165,8 +165,10 @@ __global__ void validate_kernel(const K* keys, const entry<V>* entries, const Of
 
 /// COUNT without steps 2–5: a warp takes `per_warp` consecutive queries (a power of two, 1 to 32: plan.hpp's
 /// count_queries_per_warp) and spreads their candidates over its lanes, each judged where it lies
-/// (plan.hpp's live_in_place: its key searched in the newer runs' candidates) and tallied per query in
-/// shared memory. lower and upper are run-major (j·Q + q), as step 1 writes them; k1 > k2 leaves
+/// (plan.hpp's live_in_place: its key searched in the newer runs' candidates). A lane meets its queries
+/// in ascending order, so it sums a query's live candidates in a register and adds the sum to the
+/// query's tally in shared memory when its query changes (one shared atomic a lane and query, not one
+/// a candidate: 32 lanes of one query would contend for one word). lower and upper are run-major (j·Q + q), as step 1 writes them; k1 > k2 leaves
 /// upper ≤ lower, no candidate. Candidates are read once, nothing is written but Q counts: no wait for
 /// the total, no gather, no segmented sort.
 template <int Threads, class K, class V>
@@ -183,6 +185,8 @@ __global__ void __launch_bounds__(Threads) count_in_place_kernel(run_list<K, V> 
     const index_t here = queries - base < static_cast<index_t>(per_warp) ? queries - base : per_warp;
     mine[lane] = 0;
     __syncwarp();
+    int held = 0;  // the query (of the warp's) whose live candidates `sum` holds
+    unsigned long long sum = 0;
     for (index_t chunk = 0; chunk < here * m; chunk += 32) {  // (query, run) slots, 32 at a time
       const index_t slot = chunk + static_cast<index_t>(lane);
       const bool real = slot < here * m;
@@ -216,10 +220,16 @@ __global__ void __launch_bounds__(Threads) count_in_place_kernel(run_list<K, V> 
           const index_t at = from < to ? lower_bound_of(newer, to - from, key) : 0;
           in_newer = from + at < to && newer[at] == key;
         }
-        if (live_in_place(in_newer, i > owner_first && keys[i - 1] == key, runs.entries[oj][i].status))
-          atomicAdd(&mine[owner_slot / m], 1ull);
+        const int query = static_cast<int>(owner_slot / m);
+        if (query != held) {
+          if (sum != 0) atomicAdd(&mine[held], sum);
+          held = query;
+          sum = 0;
+        }
+        sum += live_in_place(in_newer, i > owner_first && keys[i - 1] == key, runs.entries[oj][i].status) ? 1 : 0;
       }
     }
+    if (sum != 0) atomicAdd(&mine[held], sum);
     __syncwarp();
     if (static_cast<index_t>(lane) < here) counts[base + lane] = mine[lane];
     __syncwarp();
