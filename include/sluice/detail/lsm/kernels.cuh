@@ -163,14 +163,32 @@ __global__ void validate_kernel(const K* keys, const entry<V>* entries, const Of
   }
 }
 
+/// Whether candidate i of run j (its query's candidates there start at `first`) is live: live_in_place,
+/// its key searched in the newer runs' candidates of query q (bounds run-major, j·Q + q).
+template <class K, class V>
+SLUICE_DEVICE bool live_where_it_lies(const run_list<K, V>& runs, index_t queries, const index_t* lower,
+                                      const index_t* upper, index_t q, int j, index_t first, index_t i) {
+  const K* keys = runs.keys[j];
+  const K key = keys[i];
+  bool in_newer = false;
+  for (int n = 0; n < j && !in_newer; ++n) {
+    const index_t from = lower[n * queries + q], to = upper[n * queries + q];
+    const K* newer = runs.keys[n] + from;
+    const index_t at = from < to ? lower_bound_of(newer, to - from, key) : 0;
+    in_newer = from + at < to && newer[at] == key;
+  }
+  return live_in_place(in_newer, i > first && keys[i - 1] == key, runs.entries[j][i].status);
+}
+
 /// COUNT without steps 2–5: a warp takes `per_warp` consecutive queries (a power of two, 1 to 32: plan.hpp's
-/// count_queries_per_warp) and spreads their candidates over its lanes, each judged where it lies
-/// (plan.hpp's live_in_place: its key searched in the newer runs' candidates). A lane meets its queries
-/// in ascending order, so it sums a query's live candidates in a register and adds the sum to the
-/// query's tally in shared memory when its query changes (one shared atomic a lane and query, not one
-/// a candidate: 32 lanes of one query would contend for one word). lower and upper are run-major (j·Q + q), as step 1 writes them; k1 > k2 leaves
-/// upper ≤ lower, no candidate. Candidates are read once, nothing is written but Q counts: no wait for
-/// the total, no gather, no segmented sort.
+/// count_queries_per_warp), 32 of their (query, run) slots at a time, and judges each candidate where it
+/// lies (live_where_it_lies). Slots of many candidates (1024 and more in the 32) are walked one after the
+/// other by all lanes; fewer are spread over the lanes, a lane finding its candidate's slot by a search of
+/// the slots' scanned sizes. A lane meets its queries in ascending order, so it sums a query's live
+/// candidates in a register and adds the sum to the query's tally in shared memory when its query changes
+/// (one shared atomic a lane and query: one a candidate made 32 lanes of one query contend for a word).
+/// lower and upper are run-major (j·Q + q), as step 1 writes them; k1 > k2 leaves upper ≤ lower, no
+/// candidate. Candidates are read once, nothing is written but Q counts: no wait, no gather, no sort.
 template <int Threads, class K, class V>
 __global__ void __launch_bounds__(Threads) count_in_place_kernel(run_list<K, V> runs, index_t queries, int per_warp,
                                                                  const index_t* lower, const index_t* upper,
@@ -178,20 +196,29 @@ __global__ void __launch_bounds__(Threads) count_in_place_kernel(run_list<K, V> 
   __shared__ unsigned long long tally[Threads / 32][32];
   const int lane = static_cast<int>(threadIdx.x % 32);
   unsigned long long* mine = tally[threadIdx.x / 32];
-  const index_t m = static_cast<index_t>(runs.count);
+  const int m = runs.count;
   const index_t warps = index_t{gridDim.x} * (Threads / 32);
   for (index_t base = (blockIdx.x * index_t{Threads} + threadIdx.x) / 32 * per_warp; base < queries;
        base += warps * per_warp) {
-    const index_t here = queries - base < static_cast<index_t>(per_warp) ? queries - base : per_warp;
+    const int here = queries - base < static_cast<index_t>(per_warp) ? static_cast<int>(queries - base) : per_warp;
     mine[lane] = 0;
     __syncwarp();
     int held = 0;  // the query (of the warp's) whose live candidates `sum` holds
     unsigned long long sum = 0;
-    for (index_t chunk = 0; chunk < here * m; chunk += 32) {  // (query, run) slots, 32 at a time
-      const index_t slot = chunk + static_cast<index_t>(lane);
+    const auto tally_add = [&](int query, bool live) {
+      if (query != held) {
+        if (sum != 0) atomicAdd(&mine[held], sum);
+        held = query;
+        sum = 0;
+      }
+      sum += live ? 1 : 0;
+    };
+    for (int chunk = 0; chunk < here * m; chunk += 32) {
+      const int slot = chunk + lane;
       const bool real = slot < here * m;
-      const index_t q = base + (real ? slot / m : 0), j = real ? slot % m : 0;
-      const index_t first = real ? lower[j * queries + q] : 0, last = real ? upper[j * queries + q] : 0;
+      const int query = real ? slot / m : here - 1, run = real ? slot % m : 0;
+      const index_t q = base + static_cast<index_t>(query);
+      const index_t first = real ? lower[run * queries + q] : 0, last = real ? upper[run * queries + q] : 0;
       const index_t size = last > first ? last - first : 0;
       index_t end = size;  // inclusive scan of the slots' sizes
       for (int d = 1; d < 32; d *= 2) {
@@ -199,39 +226,33 @@ __global__ void __launch_bounds__(Threads) count_in_place_kernel(run_list<K, V> 
         if (lane >= d) end += before;
       }
       const index_t total = __shfl_sync(0xFFFFFFFFu, end, 31);
+      if (total >= 32 * 32) {
+        for (int o = 0; o < 32; ++o) {
+          const index_t o_first = __shfl_sync(0xFFFFFFFFu, first, o), o_size = __shfl_sync(0xFFFFFFFFu, size, o);
+          const int o_query = __shfl_sync(0xFFFFFFFFu, query, o), o_run = __shfl_sync(0xFFFFFFFFu, run, o);
+          const index_t o_q = base + static_cast<index_t>(o_query);
+          for (index_t i = o_first + lane; i < o_first + o_size; i += 32)
+            tally_add(o_query, live_where_it_lies(runs, queries, lower, upper, o_q, o_run, o_first, i));
+        }
+        continue;
+      }
       for (index_t round = 0; round < total; round += 32) {
         const index_t t = round + static_cast<index_t>(lane);
         int owner = 0;  // the slot holding candidate t: the number of slots that end at or before it
         for (int step = 16; step > 0; step /= 2)
           if (__shfl_sync(0xFFFFFFFFu, end, owner + step - 1) <= t) owner += step;
-        const index_t owner_end = __shfl_sync(0xFFFFFFFFu, end, owner);
-        const index_t owner_size = __shfl_sync(0xFFFFFFFFu, size, owner);
-        const index_t owner_first = __shfl_sync(0xFFFFFFFFu, first, owner);
-        const index_t owner_slot = chunk + static_cast<index_t>(owner);
+        const index_t o_end = __shfl_sync(0xFFFFFFFFu, end, owner), o_size = __shfl_sync(0xFFFFFFFFu, size, owner);
+        const index_t o_first = __shfl_sync(0xFFFFFFFFu, first, owner);
+        const int o_query = __shfl_sync(0xFFFFFFFFu, query, owner), o_run = __shfl_sync(0xFFFFFFFFu, run, owner);
         if (t >= total) continue;
-        const index_t oq = base + owner_slot / m, oj = owner_slot % m;
-        const index_t i = owner_first + (t - (owner_end - owner_size));
-        const K* keys = runs.keys[oj];
-        const K key = keys[i];
-        bool in_newer = false;
-        for (index_t n = 0; n < oj && !in_newer; ++n) {
-          const index_t from = lower[n * queries + oq], to = upper[n * queries + oq];
-          const K* newer = runs.keys[n] + from;
-          const index_t at = from < to ? lower_bound_of(newer, to - from, key) : 0;
-          in_newer = from + at < to && newer[at] == key;
-        }
-        const int query = static_cast<int>(owner_slot / m);
-        if (query != held) {
-          if (sum != 0) atomicAdd(&mine[held], sum);
-          held = query;
-          sum = 0;
-        }
-        sum += live_in_place(in_newer, i > owner_first && keys[i - 1] == key, runs.entries[oj][i].status) ? 1 : 0;
+        const index_t i = o_first + (t - (o_end - o_size));
+        tally_add(o_query,
+                  live_where_it_lies(runs, queries, lower, upper, base + static_cast<index_t>(o_query), o_run, o_first, i));
       }
     }
     if (sum != 0) atomicAdd(&mine[held], sum);
     __syncwarp();
-    if (static_cast<index_t>(lane) < here) counts[base + lane] = mine[lane];
+    if (lane < here) counts[base + static_cast<index_t>(lane)] = mine[lane];
     __syncwarp();
   }
 }
