@@ -61,6 +61,19 @@ std::vector<index_t> sort_queries(const std::vector<K>& keys, const std::vector<
     counts[p] = static_cast<std::uint32_t>(search::count_in_bucket(
         range, [&](index_t j) { return inclusive ? !(query < keys[j]) : keys[j] < query; }));
   }
+  // Step 3's tiles: the buckets of a tile's first and last sorted query span every query's range between,
+  // so the clamp into the staged span changes nothing for sorted keys (tiles of 1, 5 and 64 queries).
+  for (const index_t tile : {index_t{1}, index_t{5}, index_t{64}})
+    for (index_t first = 0; first < q; first += tile) {
+      const index_t last = std::min(first + tile, q) - 1;
+      const search::key_range span{search::bucket_keys(starts.data(), search::bucket_of(queries[order[first]], bits), n).first,
+                                   search::bucket_keys(starts.data(), search::bucket_of(queries[order[last]], bits), n).last};
+      for (index_t p = first; p <= last; ++p) {
+        const auto range = search::bucket_keys(starts.data(), search::bucket_of(queries[order[p]], bits), n);
+        const auto clamped = search::within(range, span);
+        EXPECT_TRUE(clamped.first == range.first && clamped.last == range.last) << what << ": query " << order[p];
+      }
+    }
   // Step 4: (index, count) stably by the index's bits above the window, then window by window.
   const auto above = search::restore_bits(q, window_log2);
   EXPECT_LE(above.begin, above.end);
@@ -169,6 +182,10 @@ TEST(SearchSortQueries, TablesFromUnsortedKeysStayInRange) {
       return random() % 2 == 0;
     });
     ASSERT_TRUE(count >= range.first && count <= range.last);
+    const index_t a = random() % 60, b = random() % 60;  // a staged span of a tile (first ≤ last)
+    const search::key_range span{std::min(a, b), std::max(a, b)};
+    const auto clamped = search::within(range, span);
+    ASSERT_TRUE(span.first <= clamped.first && clamped.first <= clamped.last && clamped.last <= span.last);
   }
 }
 

@@ -227,7 +227,8 @@ __global__ void __launch_bounds__(Threads) count_in_place_kernel(run_list<K, V> 
       }
       const index_t total = __shfl_sync(0xFFFFFFFFu, end, 31);
       if (total >= 32 * 32) {
-        for (int o = 0; o < 32; ++o) {
+        const int slots = here * m - chunk < 32 ? here * m - chunk : 32;
+        for (int o = 0; o < slots; ++o) {
           const index_t o_first = __shfl_sync(0xFFFFFFFFu, first, o), o_size = __shfl_sync(0xFFFFFFFFu, size, o);
           const int o_query = __shfl_sync(0xFFFFFFFFu, query, o), o_run = __shfl_sync(0xFFFFFFFFu, run, o);
           const index_t o_q = base + static_cast<index_t>(o_query);

@@ -180,7 +180,8 @@ void search_chunk_by_sorting(context& ctx, const K* keys, index_t n, const std::
   {
     const auto kernel = bucket_search_kernel<K, Less>;
     constexpr int threads = tuning::sort_queries_block_threads;
-    const auto grid = one_wave_grid(ctx, kernel, threads, ceil_div(q, std::size_t{threads}));
+    constexpr std::size_t tile = std::size_t{threads} * tuning::sort_queries_items_per_thread;
+    const auto grid = one_wave_grid(ctx, kernel, threads, ceil_div(q, tile));
     kernel<<<static_cast<unsigned>(grid), threads, 0, ctx.stream()>>>(keys, n, starts, bits, sorted_queries.get(), q,
                                                                        counts.get(), kind, less);
     SLUICE_CHECK_LAUNCH();

@@ -65,6 +65,14 @@ SLUICE_HOST_DEVICE constexpr key_range bucket_keys(const cuda::std::uint32_t* st
   return {first, last < first ? first : last};
 }
 
+/// `range` clamped into `span` (first ≤ last): the staged keys of a tile hold every range of its sorted
+/// queries when the keys are sorted; the clamp keeps unsorted keys' arbitrary ranges in bounds.
+SLUICE_HOST_DEVICE constexpr key_range within(key_range range, key_range span) {
+  const index_t first = range.first < span.first ? span.first : range.first > span.last ? span.last : range.first;
+  const index_t last = range.last < first ? first : range.last > span.last ? span.last : range.last;
+  return {first, last};
+}
+
 /// The number of keys for which the bound's predicate `holds` is true, searching only [range.first,
 /// range.last): every key before it holds, none after it does.
 template <class Holds>

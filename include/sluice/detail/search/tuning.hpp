@@ -49,6 +49,11 @@ struct sm90_tuning {
   /// the second sort need not order the indices' low 10 bits, two passes for Q ≤ 2^26.
   static constexpr int restore_window_log2 = 10;
   static constexpr int sort_queries_block_threads = 256;
+  /// The bucket search's tiles: 8 sorted queries a thread (2048 a block), whose buckets' keys a block
+  /// stages in 48 KiB of shared memory when they fit (2^26 uniform u32 keys and queries: a tile spans
+  /// ~2 buckets, ~3K keys); a tile whose buckets hold more searches from the L1 / L2 as before.
+  static constexpr int sort_queries_items_per_thread = 8;
+  static constexpr std::size_t sort_queries_staged_bytes = 48 * 1024;
   /// Queries a chunk: the original indices and the counts are 32-bit words (larger batches run in chunks).
   static constexpr std::size_t sort_queries_max_chunk = std::size_t{1} << 31;
   /// Merge-path sorted search: a block stages a tile of about merge_tile_bytes of keys and queries in
