@@ -189,6 +189,30 @@ TEST(SearchSortQueries, TablesFromUnsortedKeysStayInRange) {
   }
 }
 
+// The interleaved searches of the kernel equal one count_in_bucket a range: on sorted keys for every
+// range, and in range for any predicate.
+TEST(SearchSortQueries, InterleavedSearchesEqualOneAtATime) {
+  std::mt19937_64 random(9);
+  std::vector<std::uint32_t> keys(300);
+  for (auto& k : keys) k = static_cast<std::uint32_t>(random() % 100);
+  std::sort(keys.begin(), keys.end());
+  for (int trial = 0; trial < 500; ++trial) {
+    search::key_range ranges[8];
+    std::uint32_t q[8];
+    for (int k = 0; k < 8; ++k) {
+      const index_t a = random() % 301, b = random() % 301;
+      ranges[k] = {std::min(a, b), std::max(a, b)};
+      q[k] = static_cast<std::uint32_t>(random() % 110);
+    }
+    index_t got[8];
+    search::count_in_buckets(ranges, [&](int k, index_t j) { return keys[j] < q[k]; }, got);
+    for (int k = 0; k < 8; ++k)
+      ASSERT_EQ(got[k], search::count_in_bucket(ranges[k], [&](index_t j) { return keys[j] < q[k]; })) << trial << ", " << k;
+    search::count_in_buckets(ranges, [&](int, index_t) { return random() % 2 == 0; }, got);
+    for (int k = 0; k < 8; ++k) ASSERT_TRUE(got[k] >= ranges[k].first && got[k] <= ranges[k].last);
+  }
+}
+
 TEST(SearchSortQueries, AutomaticTakesItForLargeBatchesBeyondTheL2) {
   const index_t l2 = index_t{50} << 20, q26 = index_t{1} << 26, min_queries = index_t{1} << 20;
   auto pays = [&](index_t n, index_t q, index_t key_bytes) {

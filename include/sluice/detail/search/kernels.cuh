@@ -237,35 +237,49 @@ __global__ void bucket_start_kernel(const K* __restrict__ keys, index_t n, int b
 /// The queries are sorted by bucket (step 1), so a tile of Threads × Items consecutive queries covers the
 /// buckets of its first and last query and those between: the block stages their keys in shared memory
 /// when they fit (capacity keys) and searches there, else it searches in global memory (L1 / L2). A
-/// query's range is clamped into the staged keys: a no-op for sorted keys, in bounds for any. Staged key
-/// j sits in slot j + j/32: a bucket of ~2^10 keys puts a binary search's first probes ~2^9, 2^8, …
-/// apart, the same bank 32 lanes over unless every 32 keys shift a bank (c077e46: 87% of the shared
-/// wavefronts were conflicts).
+/// thread loads its Items queries and their table entries before the staging wait and runs their
+/// searches interleaved (count_in_buckets), Items probes in flight. A query's range is clamped into the
+/// staged keys: a no-op for sorted keys, in bounds for any. Staged key j sits in slot j + j/32: a bucket
+/// of ~2^10 keys puts a binary search's first probes ~2^9, 2^8, … apart, the same bank 32 lanes over
+/// unless every 32 keys shift a bank (c077e46: 87% of the shared wavefronts were conflicts).
 template <class K, class Less>
 __global__ void __launch_bounds__(tuning::sort_queries_block_threads)
     bucket_search_kernel(const K* __restrict__ keys, index_t n, const cuda::std::uint32_t* __restrict__ starts, int bits,
                          const K* __restrict__ queries, index_t count, cuda::std::uint32_t* __restrict__ counts,
                          bound_kind kind, Less less) {
-  constexpr int threads = tuning::sort_queries_block_threads;
-  constexpr index_t tile = index_t{threads} * tuning::sort_queries_items_per_thread;
+  constexpr int threads = tuning::sort_queries_block_threads, items = tuning::sort_queries_items_per_thread;
+  constexpr index_t tile = index_t{threads} * items;
   constexpr index_t capacity = tuning::sort_queries_staged_bytes / sizeof(K) / 33 * 32;
   __shared__ K staged[capacity + capacity / 32];
   const auto slot = [](index_t j) { return j + j / 32; };
   for (index_t first = index_t{blockIdx.x} * tile; first < count; first += index_t{gridDim.x} * tile) {
     const index_t size = min_index(tile, count - first);
+    K query[items];
+    key_range range[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      query[k] = queries[first + min_index(static_cast<index_t>(k) * threads + threadIdx.x, size - 1)];
+#pragma unroll
+    for (int k = 0; k < items; ++k) range[k] = bucket_keys(starts, bucket_of(query[k], bits), n);
     const key_range span{bucket_keys(starts, bucket_of(queries[first], bits), n).first,
                          bucket_keys(starts, bucket_of(queries[first + size - 1], bits), n).last};
     const bool fits = span.first <= span.last && span.last - span.first <= capacity;
     if (fits)
       for (index_t j = threadIdx.x; j < span.last - span.first; j += threads) staged[slot(j)] = keys[span.first + j];
     __syncthreads();
-    for (index_t i = first + threadIdx.x; i < first + size; i += threads) {
-      const bound_predicate<K, Less> holds{queries[i], less, kind != bound_kind::lower};
-      const key_range range = bucket_keys(starts, bucket_of(holds.query, bits), n);
-      const index_t found =
-          fits ? count_in_bucket(within(range, span), [&](index_t j) { return holds(staged[slot(j - span.first)]); })
-               : count_in_bucket(range, [&](index_t j) { return holds(keys[j]); });
-      counts[i] = static_cast<cuda::std::uint32_t>(found);
+    if (fits) {
+#pragma unroll
+      for (int k = 0; k < items; ++k) range[k] = within(range[k], span);
+    }
+    index_t found[items];
+    count_in_buckets(range, [&](int k, index_t j) {
+      const bound_predicate<K, Less> holds{query[k], less, kind != bound_kind::lower};
+      return holds(fits ? staged[slot(j - span.first)] : keys[j]);
+    }, found);
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const index_t i = static_cast<index_t>(k) * threads + threadIdx.x;
+      if (i < size) counts[first + i] = static_cast<cuda::std::uint32_t>(found[k]);
     }
     __syncthreads();  // the next tile overwrites staged
   }

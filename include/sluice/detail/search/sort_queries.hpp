@@ -80,6 +80,35 @@ SLUICE_HOST_DEVICE constexpr index_t count_in_bucket(key_range range, Holds hold
   return range.first + sorted_count(range.last - range.first, [&](index_t j) { return holds(range.first + j); });
 }
 
+/// count_in_bucket for Items ranges at once, the searches' probes interleaved so that Items independent
+/// loads are in flight: counts[k] = count_in_bucket(ranges[k], [&](index_t j) { return holds(k, j); }),
+/// the same steps as sorted_count's a range.
+template <int Items, class Holds>
+SLUICE_HOST_DEVICE constexpr void count_in_buckets(const key_range (&ranges)[Items], Holds holds, index_t (&counts)[Items]) {
+  index_t left[Items];
+  for (int k = 0; k < Items; ++k) {
+    counts[k] = ranges[k].first;
+    left[k] = ranges[k].last - ranges[k].first;
+  }
+  for (bool any = true; any;) {
+    any = false;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int k = 0; k < Items; ++k) {
+      if (left[k] == 0) continue;
+      any = true;
+      const index_t half = left[k] / 2;
+      if (holds(k, counts[k] + half)) {
+        counts[k] += half + 1;
+        left[k] -= half + 1;
+      } else {
+        left[k] = half;
+      }
+    }
+  }
+}
+
 /// The bit range [begin, end) of the original indices 0 … count − 1 that step 4 sorts by: the bits above
 /// the window's; empty (begin = end) when every index lies in the first window.
 struct bit_range {
