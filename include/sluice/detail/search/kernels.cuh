@@ -233,6 +233,25 @@ __global__ void bucket_start_kernel(const K* __restrict__ keys, index_t n, int b
     starts[h] = static_cast<cuda::std::uint32_t>(bucket_start(keys, n, bits, h));
 }
 
+/// staged[slot(j)] = keys[j] for j < size, Items loads a thread in flight before their stores (one at a
+/// time, each store waited for its load: ~12 round trips a tile at 2^26).
+template <int Threads, int Items, class K, class Slot>
+__device__ void stage_keys(const K* __restrict__ keys, index_t size, K* staged, Slot slot) {
+  for (index_t base = 0; base < size; base += index_t{Threads} * Items) {
+    K loaded[Items];
+#pragma unroll
+    for (int u = 0; u < Items; ++u) {
+      const index_t j = base + static_cast<index_t>(u) * Threads + threadIdx.x;
+      if (j < size) loaded[u] = keys[j];
+    }
+#pragma unroll
+    for (int u = 0; u < Items; ++u) {
+      const index_t j = base + static_cast<index_t>(u) * Threads + threadIdx.x;
+      if (j < size) staged[slot(j)] = loaded[u];
+    }
+  }
+}
+
 /// counts[i] = the number of keys the bound's predicate holds for, searched within queries[i]'s bucket.
 /// The queries are sorted by bucket (step 1), so a tile of Threads × Items consecutive queries covers the
 /// buckets of its first and last query and those between: the block stages their keys in shared memory
@@ -264,8 +283,7 @@ __global__ void __launch_bounds__(tuning::sort_queries_block_threads)
     const key_range span{bucket_keys(starts, bucket_of(queries[first], bits), n).first,
                          bucket_keys(starts, bucket_of(queries[first + size - 1], bits), n).last};
     const bool fits = span.first <= span.last && span.last - span.first <= capacity;
-    if (fits)
-      for (index_t j = threadIdx.x; j < span.last - span.first; j += threads) staged[slot(j)] = keys[span.first + j];
+    if (fits) stage_keys<threads, items>(keys + span.first, span.last - span.first, staged, slot);
     __syncthreads();
     if (fits) {
 #pragma unroll
