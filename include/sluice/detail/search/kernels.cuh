@@ -270,7 +270,7 @@ __global__ void __launch_bounds__(tuning::sort_queries_block_threads)
   constexpr index_t tile = index_t{threads} * items;
   constexpr index_t capacity = tuning::sort_queries_staged_bytes / sizeof(K) / 33 * 32;
   __shared__ K staged[capacity + capacity / 32];
-  const auto slot = [](index_t j) { return j + j / 32; };
+  const auto slot = [](auto j) { return j + j / 32; };
   for (index_t first = index_t{blockIdx.x} * tile; first < count; first += index_t{gridDim.x} * tile) {
     const index_t size = min_index(tile, count - first);
     K query[items];
@@ -285,15 +285,26 @@ __global__ void __launch_bounds__(tuning::sort_queries_block_threads)
     const bool fits = span.first <= span.last && span.last - span.first <= capacity;
     if (fits) stage_keys<threads, items>(keys + span.first, span.last - span.first, staged, slot);
     __syncthreads();
-    if (fits) {
-#pragma unroll
-      for (int k = 0; k < items; ++k) range[k] = within(range[k], span);
-    }
     index_t found[items];
-    count_in_buckets(range, [&](int k, index_t j) {
-      const bound_predicate<K, Less> holds{query[k], less, kind != bound_kind::lower};
-      return holds(fits ? staged[slot(j - span.first)] : keys[j]);
-    }, found);
+    if (fits) {  // in 32-bit offsets into the staged keys
+      using local = cuda::std::uint32_t;
+      index_range<local> staged_range[items];
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        const key_range r = within(range[k], span);
+        staged_range[k] = {static_cast<local>(r.first - span.first), static_cast<local>(r.last - span.first)};
+      }
+      local count_here[items];
+      count_in_buckets(staged_range, [&](int k, local j) {
+        return bound_predicate<K, Less>{query[k], less, kind != bound_kind::lower}(staged[slot(j)]);
+      }, count_here);
+#pragma unroll
+      for (int k = 0; k < items; ++k) found[k] = span.first + count_here[k];
+    } else {
+      count_in_buckets(range, [&](int k, index_t j) {
+        return bound_predicate<K, Less>{query[k], less, kind != bound_kind::lower}(keys[j]);
+      }, found);
+    }
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const index_t i = static_cast<index_t>(k) * threads + threadIdx.x;

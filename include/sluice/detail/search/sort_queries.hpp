@@ -56,9 +56,11 @@ SLUICE_HOST_DEVICE constexpr index_t bucket_start(const K* keys, index_t n, int 
 
 /// The keys a query's bucket h covers, [first, last), from the table, clamped into [0, n] and
 /// first ≤ last (a no-op for sorted keys; unsorted keys make the table arbitrary, the reads stay in range).
-struct key_range {
-  index_t first, last;
+template <class I>
+struct index_range {
+  I first, last;
 };
+using key_range = index_range<index_t>;
 SLUICE_HOST_DEVICE constexpr key_range bucket_keys(const cuda::std::uint32_t* starts, cuda::std::uint32_t h, index_t n) {
   const index_t first = min_index(starts[h], n);
   const index_t last = min_index(starts[h + 1], n);
@@ -81,11 +83,12 @@ SLUICE_HOST_DEVICE constexpr index_t count_in_bucket(key_range range, Holds hold
 }
 
 /// count_in_bucket for Items ranges at once, the searches' probes interleaved so that Items independent
-/// loads are in flight: counts[k] = count_in_bucket(ranges[k], [&](index_t j) { return holds(k, j); }),
-/// the same steps as sorted_count's a range.
-template <int Items, class Holds>
-SLUICE_HOST_DEVICE constexpr void count_in_buckets(const key_range (&ranges)[Items], Holds holds, index_t (&counts)[Items]) {
-  index_t left[Items];
+/// loads are in flight: counts[k] = count_in_bucket(ranges[k], [&](I j) { return holds(k, j); }), the
+/// same steps as sorted_count's a range. I: 32-bit where the ranges allow (shared-memory offsets), for
+/// half the index arithmetic of 64 bits.
+template <int Items, class I, class Holds>
+SLUICE_HOST_DEVICE constexpr void count_in_buckets(const index_range<I> (&ranges)[Items], Holds holds, I (&counts)[Items]) {
+  I left[Items];
   for (int k = 0; k < Items; ++k) {
     counts[k] = ranges[k].first;
     left[k] = ranges[k].last - ranges[k].first;
@@ -98,7 +101,7 @@ SLUICE_HOST_DEVICE constexpr void count_in_buckets(const key_range (&ranges)[Ite
     for (int k = 0; k < Items; ++k) {
       if (left[k] == 0) continue;
       any = true;
-      const index_t half = left[k] / 2;
+      const I half = left[k] / 2;
       if (holds(k, counts[k] + half)) {
         counts[k] += half + 1;
         left[k] -= half + 1;
