@@ -17,10 +17,10 @@
 // values, possibly leaving some outputs unwritten, still in bounds.
 // The free functions' strategy (search_options::algorithm, automatic by default): binary_search, merge_path,
 // sort_queries (integral keys under std::less: the queries radix-sorted by their top 16 bits, searched
-// within their bucket's keys, the order restored; automatic picks it when the keys exceed the L2, Q ≥ n/8
-// and Q ≥ 2^20), or a temporary eytzinger / btree layout built from the pool for the call (m·B keys;
-// automatic picks the btree otherwise when Q ≥ n/4 and n ≥ 4096, since building it costs about as much as a
-// few sequential passes).
+// within their bucket's keys, the order restored; automatic picks it when the keys exceed an eighth of the
+// L2, Q ≥ n/8 and Q ≥ 2^20), or a temporary eytzinger / btree layout built from the pool for the call (m·B
+// keys; automatic picks the btree otherwise when Q ≥ n/4 and n ≥ 4096, since building it costs about as
+// much as a few sequential passes).
 // Out is any integer type whose maximum is at least n (32-bit outputs are the fastest); predecessor needs
 // a signed one. sluice::invalid_argument names: 'sorted_keys', 'queries', 'out' (not device memory, size
 // ≠ queries, overlapping an input, too narrow, unsigned for predecessor), the options ('options.algorithm':

@@ -214,14 +214,15 @@ TEST(SearchSortQueries, InterleavedSearchesEqualOneAtATime) {
 }
 
 TEST(SearchSortQueries, AutomaticTakesItForLargeBatchesBeyondTheL2) {
-  const index_t l2 = index_t{50} << 20, q26 = index_t{1} << 26, min_queries = index_t{1} << 20;
+  const index_t l2 = index_t{60} << 20, q26 = index_t{1} << 26, min_queries = index_t{1} << 20;
   auto pays = [&](index_t n, index_t q, index_t key_bytes) {
-    return search::sort_queries_pays(n, q, key_bytes, l2, 8, min_queries);
+    return search::sort_queries_pays(n, q, key_bytes, l2, 8, 8, min_queries);
   };
   EXPECT_TRUE(pays(q26, q26, 4));                     // the case: 256 MiB of keys
   EXPECT_TRUE(pays(q26, q26 / 8, 4));                 // Q = n/8
   EXPECT_FALSE(pays(q26, q26 / 8 - 1, 4));            // fewer: the temporary btree
-  EXPECT_FALSE(pays(index_t{1} << 22, q26, 4));       // 16 MiB of keys: L2-resident
+  EXPECT_TRUE(pays(index_t{1} << 22, q26, 4));        // 16 MiB of keys: past an eighth of the L2
+  EXPECT_FALSE(pays(index_t{1} << 20, q26, 4));       // 4 MiB: mostly L1 and L2 hits
   EXPECT_TRUE(pays(index_t{1} << 23, q26, 8));        // 64 MiB of 8-byte keys
   EXPECT_FALSE(pays(q26, min_queries - 1, 4));        // too few queries for the fixed cost
   EXPECT_FALSE(pays(q26 * 16, min_queries, 4));       // Q < n/8

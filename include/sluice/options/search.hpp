@@ -25,8 +25,8 @@ enum class pbs_algorithm {
 /// How the free functions (lower_bound, upper_bound, predecessor on a plain sorted array) search.
 enum class search_algorithm {
   automatic,      ///< merge_path for sorted queries; sort_queries for integral keys under std::less
-                  ///< beyond the L2 with Q ≥ n/8 and Q ≥ 2^20; btree when there are enough queries to pay
-                  ///< for building it (detail/search/tuning.hpp); else binary_search
+                  ///< beyond an eighth of the L2 with Q ≥ n/8 and Q ≥ 2^20; btree when there are enough
+                  ///< queries to pay for building it (detail/search/tuning.hpp); else binary_search
   binary_search,  ///< one binary search a query on the array as given (Karsin's SORTED)
   merge_path,     ///< sorted queries only: a merge-path walk of keys and queries, O(n + Q)
   eytzinger,      ///< build a temporary eytzinger layout (m·B keys from the pool), search it, free it

@@ -144,16 +144,16 @@ void gather_layout(context& ctx, const K* sorted, K* layout, const tree_shape& t
   SLUICE_CUDA_CHECK(cudaGetLastError());
 }
 
-/// The free functions' strategy for search_algorithm::automatic (tuning.hpp's thresholds): merge_path for sorted
-/// queries; sort_queries for large batches of integral keys beyond the L2; a temporary btree while the
-/// queries outnumber a quarter of the keys; else binary_search.
+/// The free functions' strategy for search_algorithm::automatic (tuning.hpp's thresholds): merge_path for
+/// sorted queries; sort_queries for large batches of integral keys beyond an eighth of the L2; a temporary
+/// btree while the queries outnumber a quarter of the keys; else binary_search.
 template <class K, class Less>
 search_algorithm chosen_algo(const context& ctx, const search_options& options, std::size_t n, std::size_t queries) {
   if (options.algorithm != search_algorithm::automatic) return options.algorithm;
   if (options.queries_sorted) return search_algorithm::merge_path;
   if (sorts_by_radix_word<K, Less> && n <= std::numeric_limits<std::uint32_t>::max() &&
-      sort_queries_pays(n, queries, sizeof(K), ctx.properties().l2_cache_bytes, tuning::sort_queries_keys_per_query,
-                        tuning::sort_queries_min_queries))
+      sort_queries_pays(n, queries, sizeof(K), ctx.properties().l2_cache_bytes, tuning::sort_queries_l2_fraction,
+                        tuning::sort_queries_keys_per_query, tuning::sort_queries_min_queries))
     return search_algorithm::sort_queries;
   const bool tree_pays = n >= tuning::temporary_tree_min_keys && queries * tuning::temporary_tree_keys_per_query >= n;
   return tree_pays ? search_algorithm::btree : search_algorithm::binary_search;

@@ -255,7 +255,8 @@ __device__ void stage_keys(const K* __restrict__ keys, index_t size, K* staged, 
 /// counts[i] = the number of keys the bound's predicate holds for, searched within queries[i]'s bucket.
 /// The queries are sorted by bucket (step 1), so a tile of Threads × Items consecutive queries covers the
 /// buckets of its first and last query and those between: the block stages their keys in shared memory
-/// when they fit (capacity keys) and searches there, else it searches in global memory (L1 / L2). A
+/// when they fit (capacity keys, and few a query: staging reads them all) and searches there, else it
+/// searches in global memory (L1 / L2). A
 /// thread loads its Items queries and their table entries before the staging wait and runs their
 /// searches interleaved (count_in_buckets), Items probes in flight. A query's range is clamped into the
 /// staged keys: a no-op for sorted keys, in bounds for any. Staged key j sits in slot j + j/32: a bucket
@@ -282,7 +283,8 @@ __global__ void __launch_bounds__(tuning::sort_queries_block_threads)
     for (int k = 0; k < items; ++k) range[k] = bucket_keys(starts, bucket_of(query[k], bits), n);
     const key_range span{bucket_keys(starts, bucket_of(queries[first], bits), n).first,
                          bucket_keys(starts, bucket_of(queries[first + size - 1], bits), n).last};
-    const bool fits = span.first <= span.last && span.last - span.first <= capacity;
+    const bool fits = span.first <= span.last && span.last - span.first <= capacity &&
+                      span.last - span.first <= size * tuning::sort_queries_staged_keys_per_query;
     if (fits) stage_keys<threads, items>(keys + span.first, span.last - span.first, staged, slot);
     __syncthreads();
     index_t found[items];

@@ -123,10 +123,10 @@ SLUICE_HOST_DEVICE constexpr bit_range restore_bits(index_t count, int window_lo
 }
 
 /// Whether automatic takes sort_queries: enough queries (Q ≥ n / keys_per_query and Q ≥ min_queries) and
-/// keys beyond the L2 (below it a tree's or a binary search's misses hit the L2 and no sort pays).
+/// keys beyond 1/l2_fraction of the L2 (below it a tree's misses mostly hit the L1 and no sort pays).
 SLUICE_HOST_DEVICE constexpr bool sort_queries_pays(index_t n, index_t queries, index_t key_bytes, index_t l2_bytes,
-                                                    index_t keys_per_query, index_t min_queries) {
-  return queries >= min_queries && queries * keys_per_query >= n && n * key_bytes > l2_bytes;
+                                                    index_t l2_fraction, index_t keys_per_query, index_t min_queries) {
+  return queries >= min_queries && queries * keys_per_query >= n && n * key_bytes * l2_fraction > l2_bytes;
 }
 
 }  // namespace sluice::detail::search

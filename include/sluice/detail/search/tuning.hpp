@@ -38,10 +38,14 @@ struct sm90_tuning {
   static constexpr std::size_t temporary_tree_min_keys = 4096;
   /// search_algorithm::sort_queries (detail/search/sort_queries.hpp). automatic takes it for integral keys
   /// under std::less when Q ≥ n / sort_queries_keys_per_query, Q ≥ sort_queries_min_queries (about ten
-  /// launches and a 2^16-entry table of fixed cost) and the keys exceed the device's L2. Predicted at
-  /// 2^26 u32 (docs/perf-notes.md) ~2.9 ms against the temporary btree's ~6.5; set from one point only.
+  /// launches and a 2^16-entry table of fixed cost) and the keys exceed an eighth of the L2 (below).
+  /// Predicted at 2^26 u32 (docs/perf-notes.md) ~2.9 ms against the temporary btree's ~6.5.
   static constexpr std::size_t sort_queries_keys_per_query = 8;
   static constexpr std::size_t sort_queries_min_queries = std::size_t{1} << 20;
+  /// ... and the keys exceed an eighth of the L2. 2026-11-29, 8d40cac, H200 (L2 60 MB), Q = 2^26 u32:
+  /// N = 2^22 (16 MiB) sort_queries 3.05 ms against the temporary btree's 3.49; 2^20: 2.95 / 3.05; 2^18:
+  /// 2.84 / 2.63.
+  static constexpr std::size_t sort_queries_l2_fraction = 8;
   /// Buckets of the queries' first sort: their top 16 radix bits, two 8-bit onesweep passes; 2^26
   /// uniform u32 keys leave ~1024 keys (4 KiB) a bucket, searched from the L1 / L2.
   static constexpr int sort_queries_bucket_bits = 16;
@@ -54,6 +58,9 @@ struct sm90_tuning {
   /// ~2 buckets, ~3K keys); a tile whose buckets hold more searches from the L1 / L2 as before.
   static constexpr int sort_queries_items_per_thread = 8;
   static constexpr std::size_t sort_queries_staged_bytes = 48 * 1024;
+  /// ... and when they are at most this many a query: staging reads every key of the span, probing ~10
+  /// (8d40cac, N = 2^28, Q = 2^26, ~5 keys a query: 4.48 ms staged against 3.92 probing).
+  static constexpr std::size_t sort_queries_staged_keys_per_query = 4;
   /// Queries a chunk: the original indices and the counts are 32-bit words (larger batches run in chunks).
   static constexpr std::size_t sort_queries_max_chunk = std::size_t{1} << 31;
   /// Merge-path sorted search: a block stages a tile of about merge_tile_bytes of keys and queries in
