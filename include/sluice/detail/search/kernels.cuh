@@ -256,14 +256,13 @@ __device__ void stage_keys(const K* __restrict__ keys, index_t size, K* staged, 
 /// The queries are sorted by bucket (step 1), so a tile of Threads × Items consecutive queries covers the
 /// buckets of its first and last query and those between: the block stages their keys in shared memory
 /// when they fit (capacity keys, and few a query: staging reads them all) and searches there, else it
-/// searches in global memory (L1 / L2). A
-/// thread loads its Items queries and their table entries before the staging wait and, on staged keys,
-/// runs their searches interleaved in 32-bit offsets (count_in_buckets), Items probes in flight; in
-/// global memory one after the other (8d40cac: interleaved there, N = 2^28 took 4.48 ms against 3.92).
-/// A query's range is clamped into the
-/// staged keys: a no-op for sorted keys, in bounds for any. Staged key j sits in slot j + j/32: a bucket
-/// of ~2^10 keys puts a binary search's first probes ~2^9, 2^8, … apart, the same bank 32 lanes over
-/// unless every 32 keys shift a bank (c077e46: 87% of the shared wavefronts were conflicts).
+/// searches in global memory (L1 / L2). A thread loads its Items queries and their table entries before
+/// the staging wait and, on staged keys, runs their searches interleaved in 32-bit offsets
+/// (count_in_buckets), Items probes in flight; in global memory one after the other (interleaved 64-bit
+/// searches cost more instructions than they hide). A query's range is clamped into the staged keys: a
+/// no-op for sorted keys, in bounds for any. Staged key j sits in slot j + j/32: a bucket of ~2^10 keys
+/// puts a binary search's first probes ~2^9, 2^8, … apart, the same bank 32 lanes over unless every 32
+/// keys shift a bank (c077e46: 87% of the shared wavefronts were conflicts).
 template <class K, class Less>
 __global__ void __launch_bounds__(tuning::sort_queries_block_threads)
     bucket_search_kernel(const K* __restrict__ keys, index_t n, const cuda::std::uint32_t* __restrict__ starts, int bits,
