@@ -66,8 +66,9 @@ std::vector<index_t> sort_queries(const std::vector<K>& keys, const std::vector<
   for (const index_t tile : {index_t{1}, index_t{5}, index_t{64}})
     for (index_t first = 0; first < q; first += tile) {
       const index_t last = std::min(first + tile, q) - 1;
-      const search::key_range span{search::bucket_keys(starts.data(), search::bucket_of(queries[order[first]], bits), n).first,
-                                   search::bucket_keys(starts.data(), search::bucket_of(queries[order[last]], bits), n).last};
+      const auto bucket_of = [&](index_t p) { return search::bucket_of(queries[order[p]], bits); };
+      const search::key_range span{search::bucket_keys(starts.data(), bucket_of(first), n).first,
+                                   search::bucket_keys(starts.data(), bucket_of(last), n).last};
       for (index_t p = first; p <= last; ++p) {
         const auto range = search::bucket_keys(starts.data(), search::bucket_of(queries[order[p]], bits), n);
         const auto clamped = search::within(range, span);
@@ -207,7 +208,8 @@ TEST(SearchSortQueries, InterleavedSearchesEqualOneAtATime) {
     index_t got[8];
     search::count_in_buckets(ranges, [&](int k, index_t j) { return keys[j] < q[k]; }, got);
     for (int k = 0; k < 8; ++k)
-      ASSERT_EQ(got[k], search::count_in_bucket(ranges[k], [&](index_t j) { return keys[j] < q[k]; })) << trial << ", " << k;
+      ASSERT_EQ(got[k], search::count_in_bucket(ranges[k], [&](index_t j) { return keys[j] < q[k]; }))
+          << trial << ", " << k;
     search::count_in_buckets(ranges, [&](int, index_t) { return random() % 2 == 0; }, got);
     for (int k = 0; k < 8; ++k) ASSERT_TRUE(got[k] >= ranges[k].first && got[k] <= ranges[k].last);
   }

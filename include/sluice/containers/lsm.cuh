@@ -44,8 +44,8 @@
 // ('*this') from every call but destruction and assignment.
 //
 // Calls run on ctx.stream(); updates without the automatic cleanup policy and lookup/contains/count/
-// successor/predecessor are asynchronous; temporaries come from the context's pool, except an update's: the object
-// keeps its update buffers (staging, the sort's workspace, unit, P's second buffer, the carry temporary,
+// successor/predecessor are asynchronous; temporaries come from the context's pool, except an update's:
+// the object keeps its update buffers (staging, the sort's workspace, unit, P's second buffer, the carry temporary,
 // merge splits), grown on first need and reused, so that a batch makes no pool call (docs/lsm.md
 // "working storage"). An lsm holds its context (its level storage comes from that context's pool; the
 // context must outlive it).
@@ -267,7 +267,8 @@ class lsm {
                                        detail::resident_blocks_per_sm(kernel, threads) * (threads / 32);
     const int per_warp = detail::lsm::count_queries_per_warp(q, resident_warps);
     const std::size_t warps = detail::ceil_div(q, static_cast<std::size_t>(per_warp));
-    const auto grid = static_cast<unsigned>(detail::one_wave_grid(ctx, kernel, threads, detail::ceil_div(warps * 32, threads)));
+    const auto grid =
+        static_cast<unsigned>(detail::one_wave_grid(ctx, kernel, threads, detail::ceil_div(warps * 32, threads)));
     kernel<<<grid, threads, 0, ctx.stream()>>>(list, q, per_warp, b.lower.data(), b.upper.data(), counts.data());
     SLUICE_CHECK_LAUNCH();
   }
@@ -686,8 +687,6 @@ class lsm {
                                       ctx.stream()));
   }
 
-  /// §4.4.3 steps 1–4: bounds per (query, run) by the batched search, their scan, the gather, and the
-  /// segmented sort per query (stable: a key's copies stay newest first). One wait (the total).
   /// §4.4.3 step 1: lower_bound(k1) and upper_bound(k2) per (query, run), run-major (j·Q + q), by the
   /// batched search. At least one run.
   bounds run_bounds(context& ctx, cuda::std::span<const Key> k1, cuda::std::span<const Key> k2) const {
@@ -702,6 +701,8 @@ class lsm {
     return b;
   }
 
+  /// §4.4.3 steps 1–4: bounds per (query, run) by the batched search, their scan, the gather, and the
+  /// segmented sort per query (stable: a key's copies stay newest first). One wait (the total).
   candidates gather_candidates(context& ctx, cuda::std::span<const Key> k1, cuda::std::span<const Key> k2) const {
     const runs_type list = runs();
     const index_t q = k1.size(), m = static_cast<index_t>(list.count);
@@ -714,7 +715,8 @@ class lsm {
     const device_buffer<std::uint64_t>& lower = b.lower;
     device_buffer<std::uint64_t> sizes(ctx, q * m + 1), starts(ctx, q * m + 1);
     launch(ctx, detail::lsm::candidate_sizes_kernel<Key>, q * m + 1, k1.data(), k2.data(), q, m,
-           static_cast<const std::uint64_t*>(lower.data()), static_cast<const std::uint64_t*>(b.upper.data()), sizes.data());
+           static_cast<const std::uint64_t*>(lower.data()), static_cast<const std::uint64_t*>(b.upper.data()),
+           sizes.data());
     sluice::exclusive_scan(ctx, sizes.span(), starts.span(), std::uint64_t{0}, plus{});  // step 2
     c.total = read_back(ctx, starts.data() + q * m);
     launch(ctx, detail::lsm::segment_offsets_kernel<std::size_t>, q + 1, static_cast<const std::uint64_t*>(starts.data()),

@@ -247,8 +247,8 @@ __global__ void __launch_bounds__(Threads) count_in_place_kernel(run_list<K, V> 
         const int o_query = __shfl_sync(0xFFFFFFFFu, query, owner), o_run = __shfl_sync(0xFFFFFFFFu, run, owner);
         if (t >= total) continue;
         const index_t i = o_first + (t - (o_end - o_size));
-        tally_add(o_query,
-                  live_where_it_lies(runs, queries, lower, upper, base + static_cast<index_t>(o_query), o_run, o_first, i));
+        const index_t o_q = base + static_cast<index_t>(o_query);
+        tally_add(o_query, live_where_it_lies(runs, queries, lower, upper, o_q, o_run, o_first, i));
       }
     }
     if (sum != 0) atomicAdd(&mine[held], sum);

@@ -87,7 +87,8 @@ SLUICE_HOST_DEVICE constexpr index_t count_in_bucket(key_range range, Holds hold
 /// same steps as sorted_count's a range. I: 32-bit where the ranges allow (shared-memory offsets), for
 /// half the index arithmetic of 64 bits.
 template <int Items, class I, class Holds>
-SLUICE_HOST_DEVICE constexpr void count_in_buckets(const index_range<I> (&ranges)[Items], Holds holds, I (&counts)[Items]) {
+SLUICE_HOST_DEVICE constexpr void count_in_buckets(const index_range<I> (&ranges)[Items], Holds holds,
+                                                   I (&counts)[Items]) {
   I left[Items];
   for (int k = 0; k < Items; ++k) {
     counts[k] = ranges[k].first;

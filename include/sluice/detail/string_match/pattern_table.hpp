@@ -227,9 +227,12 @@ inline void build_prefix_filter(pattern_table& t, std::span<const std::string_vi
          (std::size_t{1} << t.filter_log2) < (distinct << tuning::multi_filter_bits_per_prefix_log2))
     ++t.filter_log2;
   t.filter.assign(std::size_t{1} << (t.filter_log2 - 5), 0u);
-  for (std::size_t i = 0; i < distinct; ++i)
-    for (const uint32_t bit : {first_prefix_bit(prefixes[i], t.filter_log2), second_prefix_bit(prefixes[i], t.filter_log2)})
-      t.filter[bit / 32] |= 1u << (bit % 32);
+  for (std::size_t i = 0; i < distinct; ++i) {
+    const uint32_t first = first_prefix_bit(prefixes[i], t.filter_log2);
+    const uint32_t second = second_prefix_bit(prefixes[i], t.filter_log2);
+    t.filter[first / 32] |= 1u << (first % 32);
+    t.filter[second / 32] |= 1u << (second % 32);
+  }
 }
 
 /// Builds the table of `patterns` (σ-bit characters); bad patterns are invalid_argument("patterns") with
