@@ -2,9 +2,11 @@
 // copyable view of the table, and its warp-cooperative operations (WCWS, §1.1 and §5.4.1). Every lane of
 // the warp calls; `active` says which lanes have a task; the warp serves the tasks in lane order (the
 // seed's next_prior = __ffs of the ballot of active lanes), all 32 lanes reading each slab of the task's
-// list together (one 128-byte read), deciding with ballots, moving values with shuffles. Kernels of one
-// read-only or inserting operation take the tasks a group at a time (tuning.hpp), reading the group's base
-// slabs together, so that a warp has several reads in flight (run, serve_inserts).
+// list together (one 128-byte read), deciding with ballots, moving values with shuffles. find, contains,
+// insert, insert_or_assign and erase take the tasks a group at a time (tuning.hpp; mixed batches a class
+// at a time), reading the group's base slabs together, so that a warp has several reads in flight
+// (serve_finds, serve_changes); where a slab's slots are 8 or 16 bytes, 16 or 8 lanes read it whole, and
+// each such tile of the warp serves its own group.
 //
 // One task, from its bucket's base slab down the list (§5.4.3; layout.hpp for the slots):
 //   find, contains      the first slot holding the key (the least recent instance), or the end
@@ -103,16 +105,17 @@ template <class T>
 [[nodiscard]] __device__ __forceinline__ std::uint32_t first_lane(std::uint32_t ballot) { return __ffs(ballot) - 1; }
 [[nodiscard]] __device__ __forceinline__ std::uint32_t lanes_below() { return (1u << lane()) - 1u; }
 
-/// The first `count` ≤ Tasks lanes of a warp's queue (a ballot of lanes with a task), in lane order: the
-/// tasks a warp serves as one group. Entries past `count` repeat the first lane (their work is skipped).
+/// The first `count` ≤ Tasks tasks of a tile's queue (a ballot of its lanes with a task, bit t for the
+/// tile's lane t), in lane order, as warp lanes (`base`: the tile's first lane): the tasks a tile serves as
+/// one group. Entries past `count` repeat the first (the tile's first lane when it has none).
 template <int Tasks>
 struct task_group {
   std::uint32_t source[Tasks];
   int count = 0;
-  __device__ __forceinline__ explicit task_group(std::uint32_t queue) {
+  __device__ __forceinline__ task_group(std::uint32_t queue, std::uint32_t base) {
     #pragma unroll
     for (int j = 0; j < Tasks; ++j) {
-      source[j] = queue != 0 ? first_lane(queue) : source[0];
+      source[j] = queue != 0 ? base + first_lane(queue) : j == 0 ? base : source[0];
       count += queue != 0 ? 1 : 0;
       queue &= queue - 1;
     }
@@ -169,9 +172,35 @@ struct table_view {
   [[nodiscard]] __device__ __forceinline__ static slot_type read(slab* s) {
     return load_slot(slots(s) + L::slot_of_lane(lane()));
   }
-  /// The next pointer, from the link slot lane 31 read.
+  /// The next pointer, from the link slot the last lane of this lane's tile read.
   [[nodiscard]] __device__ __forceinline__ static std::uint32_t next_of(const slot_type& mine) {
-    return __shfl_sync(full_mask, L::link_of(mine), static_cast<int>(address_lane));
+    return __shfl_sync(full_mask, L::link_of(mine), static_cast<int>(tile_base() + L::link_slot));
+  }
+
+  // A slab of 8- or 16-byte slots is read whole by 16 or 8 lanes (a slot a lane): the group paths serve
+  // one task a tile of that many lanes, two or four side by side in a warp, where the seed's warp serves
+  // one (its 32 words, §5.4.2). The walks past a base slab stay one task a warp (run_one).
+  static constexpr std::uint32_t tile_lanes = L::slots;
+  static constexpr std::uint32_t tile_mask = tile_lanes == warp_lanes ? full_mask : (1u << tile_lanes) - 1u;
+  [[nodiscard]] __device__ __forceinline__ static std::uint32_t tile_base() { return lane() & ~(tile_lanes - 1u); }
+  /// This lane's tile's part of a warp ballot over a slab: bit s for data slot s.
+  [[nodiscard]] __device__ __forceinline__ static std::uint32_t tile_slots(std::uint32_t ballot) {
+    return (ballot >> tile_base()) & L::data_lanes;
+  }
+  /// This lane's tile's part of a warp ballot over tasks: bit t for the tile's lane t.
+  [[nodiscard]] __device__ __forceinline__ static std::uint32_t tile_tasks(std::uint32_t ballot) {
+    return (ballot >> tile_base()) & tile_mask;
+  }
+  /// The union of every tile's `bits` (lane numbers of the warp), in every lane.
+  [[nodiscard]] __device__ __forceinline__ static std::uint32_t across_tiles(std::uint32_t bits) {
+    for (std::uint32_t offset = tile_lanes; offset < warp_lanes; offset *= 2)
+      bits |= __shfl_xor_sync(full_mask, bits, static_cast<int>(offset));
+    return bits;
+  }
+  /// A map's value in slot `slot` of the slab this lane's tile read (sets: 0).
+  [[nodiscard]] __device__ __forceinline__ static value_bits value_in(const slot_type& mine, std::uint32_t slot) {
+    if constexpr (L::is_map) return broadcast(L::value_bits_of(mine), tile_base() + slot);
+    else return 0;
   }
 
   /// Appends a slab to the list whose tail `tail` lane 31 read as `mine` (its link "none"), unless another
@@ -315,26 +344,21 @@ struct table_view {
         active = false;
       }
     };
-    if constexpr (Op == int(slab_op::find) || Op == int(slab_op::contains)) {
-      // Tasks in groups, every base slab of a group read before any is searched: that many reads in
-      // flight a warp rather than one (the find is latency-bound at one; docs/perf-notes.md).
-      constexpr int tasks = tuning::find_tasks_in_flight;
-      for (std::uint32_t queue = __ballot_sync(full_mask, active); queue != 0;
-           queue = __ballot_sync(full_mask, active)) {
-        const task_group<tasks> group(queue);
-        slab* head[tasks];
-        slot_type base[tasks];
-        #pragma unroll
-        for (int j = 0; j < tasks; ++j) head[j] = buckets + broadcast(my_bucket, group.source[j]);
-        #pragma unroll
-        for (int j = 0; j < tasks; ++j) base[j] = read(head[j]);
-        // Entries past group.count repeat the first task: a find run twice gives the same outcome.
-        #pragma unroll
-        for (int j = 0; j < tasks; ++j) deliver(find_from(broadcast(key, group.source[j]), head[j], base[j]), group.source[j]);
-      }
-      return result;
-    } else if constexpr (Op == int(slab_op::insert) || Op == int(slab_op::insert_or_assign)) {
-      serve_inserts(static_cast<slab_op>(Op), active, key, my_bucket, value, alloc, combine, deliver);
+    // find, contains, insert, insert_or_assign and erase serve their tasks in groups (mixed batches: each
+    // class in turn, which their "any order" allows); count and erase_all one task at a time, below.
+    constexpr bool finds = Op == int(slab_op::find) || Op == int(slab_op::contains);
+    if constexpr (finds || Op == mixed_ops) {
+      serve_finds(active, finds || op == slab_op::find || op == slab_op::contains, key, my_bucket, deliver);
+      if constexpr (finds) return result;
+    }
+    if constexpr (Op == mixed_ops) {
+      serve_changes(slab_op::insert, active, op == slab_op::insert, key, my_bucket, value, alloc, combine, deliver);
+      serve_changes(slab_op::insert_or_assign, active, op == slab_op::insert_or_assign, key, my_bucket, value, alloc,
+                    combine, deliver);
+      serve_changes(slab_op::erase, active, op == slab_op::erase, key, my_bucket, value, alloc, combine, deliver);
+    } else if constexpr (Op == int(slab_op::insert) || Op == int(slab_op::insert_or_assign) ||
+                         Op == int(slab_op::erase)) {
+      serve_changes(static_cast<slab_op>(Op), active, true, key, my_bucket, value, alloc, combine, deliver);
       add_to_size(delta);
       return result;
     }
@@ -355,20 +379,68 @@ struct table_view {
     return result;
   }
 
-  /// insert / insert_or_assign kernels: tasks in groups. Every base slab of a group is read, then every
-  /// task whose base slab has its target slot (the first empty one, or for insert_or_assign the key's)
-  /// CASes it, all before any outcome is looked at: reads, then CASes, in flight together. A task whose
-  /// base slab is full, or whose CAS lost (another task, of this warp or another, changed the slot since
-  /// the read), runs the one-task walk from its base slab, so every change is still one CAS of a slot
-  /// that held what the task read. Sets meeting their key take the walk too (it returns "present").
+  /// find / contains of the lanes with `active && takes`, in groups, a group a tile: every base slab of a
+  /// group read before any is searched, so that many reads are in flight a warp rather than one (the find
+  /// is latency-bound at one; docs/perf-notes.md). A task whose key is not in its base slab and whose list
+  /// goes on walks it afterwards, a task at a time for the whole warp (find_from).
+  template <class Deliver>
+  __device__ __forceinline__ void serve_finds(const bool& active, bool takes, key_bits key, std::uint32_t my_bucket,
+                                              const Deliver& deliver) const {
+    constexpr int tiles = int(warp_lanes / tile_lanes);
+    constexpr int tasks = tuning::find_tasks_in_flight > tiles ? tuning::find_tasks_in_flight / tiles : 1;
+    for (std::uint32_t queue = __ballot_sync(full_mask, active && takes); queue != 0;
+         queue = __ballot_sync(full_mask, active && takes)) {
+      const task_group<tasks> group(tile_tasks(queue), tile_base());
+      slot_type base[tasks];
+      #pragma unroll
+      for (int j = 0; j < tasks; ++j) base[j] = read(buckets + broadcast(my_bucket, group.source[j]));
+      std::uint32_t walkers = 0;  // lanes whose task walks on past its base slab
+      #pragma unroll
+      for (int j = 0; j < tasks; ++j) {
+        const key_bits task_key = broadcast(key, group.source[j]);
+        const std::uint32_t match = tile_slots(__ballot_sync(full_mask, L::key_of(base[j]) == task_key));
+        const value_bits value = value_in(base[j], match != 0 ? first_lane(match) : 0);
+        const std::uint32_t next = next_of(base[j]);  // every lane: the tiles' matches differ
+        const bool ended = match != 0 || next == no_address;
+        if (j >= group.count) continue;
+        if (ended) deliver(outcome{match != 0 ? 1u : 0u, value, 0}, group.source[j]);
+        else walkers |= 1u << group.source[j];
+      }
+      for (walkers = across_tiles(walkers); walkers != 0; walkers &= walkers - 1) {
+        const std::uint32_t source = first_lane(walkers);
+        slab* head = buckets + broadcast(my_bucket, source);
+        deliver(find_from(broadcast(key, source), head, read(head)), source);
+      }
+    }
+  }
+
+  /// What a change stores over `old`, the slot it targets: erase the tombstone (the value kept), insert
+  /// the pair, insert_or_assign over a present key combine(old value, value).
+  template <class Combine>
+  [[nodiscard]] __device__ __forceinline__ static slot_type changed_slot(slab_op op, const slot_type& old, key_bits key,
+                                                                         value_bits value, const Combine& combine) {
+    if (op == slab_op::erase) return L::make_slot(L::tombstone_key, L::value_bits_of(old));
+    return L::make_slot(key, L::key_of(old) == L::empty_key ? value : combine(L::value_bits_of(old), value));
+  }
+
+  /// insert, insert_or_assign or erase (`op`) of the lanes with `active && takes`, in groups, a group a
+  /// tile. Every base slab of a group is read, then every task whose base slab has its target slot (insert:
+  /// the first empty one; insert_or_assign: the first that is empty or holds the key; erase: the first
+  /// holding the key) CASes it, all before any outcome is looked at: reads, then CASes, in flight together.
+  /// A task whose base slab has no target, or whose CAS lost (another task, of this warp or another,
+  /// changed the slot since the read), runs the one-task walk from its base slab, so every change is still
+  /// one CAS of a slot that held what the task read. Sets meeting their key take the walk too (it returns
+  /// "present").
   template <class Combine, class Deliver>
-  __device__ __forceinline__ void serve_inserts(slab_op op, bool& active, key_bits key, std::uint32_t my_bucket,
-                                                value_bits value, slab_alloc::warp_allocator* alloc,
-                                                const Combine& combine, const Deliver& deliver) const {
+  __device__ __forceinline__ void serve_changes(slab_op op, const bool& active, bool takes, key_bits key,
+                                                std::uint32_t my_bucket, value_bits value,
+                                                slab_alloc::warp_allocator* alloc, const Combine& combine,
+                                                const Deliver& deliver) const {
     constexpr int tasks = tuning::insert_tasks_in_flight;
-    const bool assign = op == slab_op::insert_or_assign;
-    for (std::uint32_t queue = __ballot_sync(full_mask, active); queue != 0; queue = __ballot_sync(full_mask, active)) {
-      const task_group<tasks> group(queue);
+    const bool assign = op == slab_op::insert_or_assign, erasing = op == slab_op::erase;
+    for (std::uint32_t queue = __ballot_sync(full_mask, active && takes); queue != 0;
+         queue = __ballot_sync(full_mask, active && takes)) {
+      const task_group<tasks> group(tile_tasks(queue), tile_base());
       key_bits task_key[tasks];
       value_bits task_value[tasks];
       std::uint32_t task_bucket[tasks];
@@ -386,26 +458,29 @@ struct table_view {
       #pragma unroll
       for (int j = 0; j < tasks; ++j) {
         const key_bits k = L::key_of(base[j]);
-        const std::uint32_t target =
-            __ballot_sync(full_mask, k == L::empty_key || (assign && k == task_key[j])) & L::data_lanes;
+        const bool holds_key = k == task_key[j], empty = k == L::empty_key && !erasing;
+        const std::uint32_t target = tile_slots(__ballot_sync(full_mask, empty || ((assign || erasing) && holds_key)));
         const std::uint32_t f = target != 0 ? first_lane(target) : 0;
-        fresh[j] = __shfl_sync(full_mask, k == L::empty_key, static_cast<int>(f));
-        target_lane[j] = j < group.count && target != 0 && (fresh[j] || L::is_map) ? f : warp_lanes;
+        fresh[j] = __shfl_sync(full_mask, empty, static_cast<int>(tile_base() + f));
+        target_lane[j] =
+            j < group.count && target != 0 && (fresh[j] || L::is_map || erasing) ? tile_base() + f : warp_lanes;
         won[j] = false;
         if (lane() == target_lane[j])
           won[j] = cas_slot(slots(buckets + task_bucket[j]) + f, base[j],
-                            L::make_slot(task_key[j], fresh[j] ? task_value[j] : combine(L::value_bits_of(base[j]), task_value[j])));
+                            changed_slot(op, base[j], task_key[j], task_value[j], combine));
       }
       std::uint32_t walkers = 0;  // lanes whose task takes the one-task walk
-#pragma unroll
+      #pragma unroll
       for (int j = 0; j < tasks; ++j) {
+        const bool done = __shfl_sync(full_mask, won[j], static_cast<int>(target_lane[j] % warp_lanes)) &&
+                          target_lane[j] != warp_lanes;
         if (j >= group.count) continue;
-        if (target_lane[j] != warp_lanes && __shfl_sync(full_mask, won[j], static_cast<int>(target_lane[j])))
-          deliver(outcome{fresh[j] ? 1u : 0u, 0, fresh[j] ? 1 : 0}, group.source[j]);
-        else
-          walkers |= 1u << group.source[j];
+        const outcome changed = erasing ? outcome{1, 0, -1} : outcome{fresh[j] ? 1u : 0u, 0, fresh[j] ? 1 : 0};
+        if (done) deliver(changed, group.source[j]);
+        else walkers |= 1u << group.source[j];
       }
-      for (; walkers != 0; walkers &= walkers - 1) {  // one copy of the walk, after the group's arrays are dead
+      // One copy of the walk, a task at a time for the whole warp, after the group's arrays are dead.
+      for (walkers = across_tiles(walkers); walkers != 0; walkers &= walkers - 1) {
         const std::uint32_t source = first_lane(walkers);
         deliver(run_one(op, broadcast(key, source), broadcast(my_bucket, source),
                         L::is_map ? broadcast(value, source) : value_bits{0}, nullptr, 0, alloc, combine),

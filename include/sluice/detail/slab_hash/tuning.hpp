@@ -9,10 +9,14 @@ namespace sluice::detail::slab_hash {
 struct sm90_tuning {
   /// Threads of a bulk or maintenance block (whole warps: WCWS needs all 32 lanes).
   static constexpr int block_threads = 128;
-  /// Tasks a warp serves as one group in find/contains and in insert/insert_or_assign kernels: their
-  /// base slabs are read together, so that many reads (then CASes) are in flight a warp, not one.
-  /// Finds: 2 (17.6 G/s at 2^24, 61% utilization); 4 took 38 registers, not 30, and ran slower (16.9).
+  /// Finds: base slabs a warp reads together (split among its tiles, at least one a tile), so that many
+  /// reads are in flight a warp, not one. 2: H100, warp-wide groups, 17.6 G/s at 2^24 u32 pairs, 61%
+  /// utilization (4 took 38 registers, not 30, and ran slower); H200, one a tile of 16 lanes, 19.1 G/s
+  /// against warp-wide groups' 18.4 in the same run (11f6133; 2026-11-30).
   static constexpr int find_tasks_in_flight = 2;
+  /// Inserts: tasks a tile serves as one group, their base slabs read, then their CASes issued, together.
+  /// H200, 2^24 u32 pairs, β 0.7 (2026-11-30): a group of 4 a warp 6.6 G/s; a group a tile of 16 lanes,
+  /// 2 / 3 / 4 / 6 / 8 tasks: 9.4 / 9.6 / 10.0 / 9.0 / 8.7 G/s (more take registers, and occupancy).
   static constexpr int insert_tasks_in_flight = 4;
 };
 
