@@ -60,8 +60,8 @@ struct sm90_tuning {
   static constexpr std::size_t sort_queries_staged_bytes = 48 * 1024;
   /// ... and when they are at most this many a query: staging reads every key of the span, probing ~10
   /// (8d40cac, N = 2^28, Q = 2^26, ~5 keys a query: 4.48 ms staged against 3.80 probing at 81af514; at
-  /// abdac1b with 4 here, 4.32). 2 here did not change it (H200, 4.29 ms at 63479a7 against 4.27 at
-  /// 0aa97eb in the same session): the staging is not what 2^28 lost since 81af514.
+  /// abdac1b with 4 here, 4.32). 2 here did not change it (H200, 2026-11-30: 4.29 ms at 63479a7 against
+  /// 4.27 at 0aa97eb, one run): the staging is not what 2^28 lost since 81af514.
   static constexpr std::size_t sort_queries_staged_keys_per_query = 4;
   /// Queries a chunk: the original indices and the counts are 32-bit words (larger batches run in chunks).
   static constexpr std::size_t sort_queries_max_chunk = std::size_t{1} << 31;
