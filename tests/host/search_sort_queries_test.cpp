@@ -70,7 +70,7 @@ std::vector<index_t> sort_queries(const std::vector<K>& keys, const std::vector<
       const search::key_range span{search::bucket_keys(starts.data(), bucket_of(first), n).first,
                                    search::bucket_keys(starts.data(), bucket_of(last), n).last};
       for (index_t p = first; p <= last; ++p) {
-        const auto range = search::bucket_keys(starts.data(), search::bucket_of(queries[order[p]], bits), n);
+        const auto range = search::bucket_keys(starts.data(), bucket_of(p), n);
         const auto clamped = search::within(range, span);
         EXPECT_TRUE(clamped.first == range.first && clamped.last == range.last) << what << ": query " << order[p];
       }

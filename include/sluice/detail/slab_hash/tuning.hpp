@@ -5,7 +5,8 @@
 
 namespace sluice::detail::slab_hash {
 
-/// sm_90 (H100). Not measured yet (bench/cases/slab_hash.cu sweeps the table, not these).
+/// sm_90 (H100; H200 runs where a value says so). bench/cases/slab_hash.cu sweeps the table, not these:
+/// each value names the runs that set it.
 struct sm90_tuning {
   /// Threads of a bulk or maintenance block (whole warps: WCWS needs all 32 lanes).
   static constexpr int block_threads = 128;
