@@ -6,16 +6,21 @@
 # timeline of each; SASS="PACK..." also dumps the u32 pairs pass kernel's SASS of those packs. Everything
 # goes into $OUT/ab.tgz. Its runs of 2026-11-26 are stored at commit e1bf470
 # (docs/benchmarks/2026-11-26-h100-ab-a49ad91-*; the first had no --implementation filter on the timeline).
+# Other families: AB_BENCH_ARGS (the bench's arguments), AB_ROWS (a grep -E of the rows to show) and
+# AB_TIMELINE=0 (no timeline, no SASS); a PACK may be a path under build/ (pk/v1 is build/pk/v1.tar.xz).
 set -u
+bench_args=${AB_BENCH_ARGS:-'radix_sort --quick --gpu-only --implementation "onesweep]"'}
+rows=${AB_ROWS:-^radix_sort}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 # gpu_check.sh unpacks each pack into build/release (SLUICE_PREBUILT) and names its commit.
 mkdir -p "$OUT/ab"
 for r in 1 2; do for p in "$@"; do
-  SLUICE_PREBUILT="build/$p.tar.xz" SLUICE_CHECK_PART=bench \
-    SLUICE_BENCH_ARGS='radix_sort --quick --gpu-only --implementation "onesweep]"' \
-    scripts/gpu_check.sh "$OUT/ab/rs-$p-$r" >"$OUT/ab/rs-$p-$r.txt" 2>&1
-  echo "== $p round $r ($(cat build/release/COMMIT))"; grep -E "^radix_sort" "$OUT/ab/rs-$p-$r.txt"
+  name=$(basename "$p")
+  SLUICE_PREBUILT="build/$p.tar.xz" SLUICE_CHECK_PART=bench SLUICE_BENCH_ARGS="$bench_args" \
+    scripts/gpu_check.sh "$OUT/ab/rs-$name-$r" >"$OUT/ab/rs-$name-$r.txt" 2>&1
+  echo "== $p round $r ($(cat build/release/COMMIT))"; grep -E "$rows" "$OUT/ab/rs-$name-$r.txt"
 done; done
+[ "${AB_TIMELINE:-1}" = 0 ] && set --
 for p in "$@"; do
   SLUICE_PREBUILT="build/$p.tar.xz" SLUICE_CHECK_PART=timeline SLUICE_PROFILE_NAME=$p \
     SLUICE_BENCH_ARGS='radix_sort --case "u32 pairs" --quick --gpu-only --implementation "onesweep]"' \
