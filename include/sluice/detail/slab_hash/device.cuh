@@ -191,11 +191,15 @@ struct table_view {
   [[nodiscard]] __device__ __forceinline__ static std::uint32_t tile_tasks(std::uint32_t ballot) {
     return (ballot >> tile_base()) & tile_mask;
   }
-  /// The union of every tile's `bits` (lane numbers of the warp), in every lane.
-  [[nodiscard]] __device__ __forceinline__ static std::uint32_t across_tiles(std::uint32_t bits) {
-    for (std::uint32_t offset = tile_lanes; offset < warp_lanes; offset *= 2)
-      bits |= __shfl_xor_sync(full_mask, bits, static_cast<int>(offset));
-    return bits;
+  /// The tasks of the lanes with `walking` set, one after another for the whole warp: `walk(source)` (all
+  /// lanes) gives the outcome delivered to lane `source`. Kept out of the group loops, so that their
+  /// registers do not live across the walk's calls into SlabAlloc.
+  template <class Walk, class Deliver>
+  __device__ __forceinline__ static void walk_one_at_a_time(bool walking, const Walk& walk, const Deliver& deliver) {
+    for (std::uint32_t walkers = __ballot_sync(full_mask, walking); walkers != 0; walkers &= walkers - 1) {
+      const std::uint32_t source = first_lane(walkers);
+      deliver(walk(source), source);
+    }
   }
   /// A map's value in slot `slot` of the slab this lane's tile read (sets: 0).
   [[nodiscard]] __device__ __forceinline__ static value_bits value_in(const slot_type& mine, std::uint32_t slot) {
@@ -388,31 +392,30 @@ struct table_view {
                                               const Deliver& deliver) const {
     constexpr int tiles = int(warp_lanes / tile_lanes);
     constexpr int tasks = tuning::find_tasks_in_flight > tiles ? tuning::find_tasks_in_flight / tiles : 1;
-    for (std::uint32_t queue = __ballot_sync(full_mask, active && takes); queue != 0;
-         queue = __ballot_sync(full_mask, active && takes)) {
+    bool walks = false;  // this lane's task walks on past its base slab, after the groups
+    for (std::uint32_t queue = __ballot_sync(full_mask, active && takes && !walks); queue != 0;
+         queue = __ballot_sync(full_mask, active && takes && !walks)) {
       const task_group<tasks> group(tile_tasks(queue), tile_base());
       slot_type base[tasks];
       #pragma unroll
       for (int j = 0; j < tasks; ++j) base[j] = read(buckets + broadcast(my_bucket, group.source[j]));
-      std::uint32_t walkers = 0;  // lanes whose task walks on past its base slab
       #pragma unroll
       for (int j = 0; j < tasks; ++j) {
         const key_bits task_key = broadcast(key, group.source[j]);
         const std::uint32_t match = tile_slots(__ballot_sync(full_mask, L::key_of(base[j]) == task_key));
         const value_bits value = value_in(base[j], match != 0 ? first_lane(match) : 0);
         const std::uint32_t next = next_of(base[j]);  // every lane: the tiles' matches differ
-        const bool ended = match != 0 || next == no_address;
         if (j >= group.count) continue;
-        if (ended) deliver(outcome{match != 0 ? 1u : 0u, value, 0}, group.source[j]);
-        else walkers |= 1u << group.source[j];
-      }
-      for (walkers = across_tiles(walkers); walkers != 0; walkers &= walkers - 1) {
-        const std::uint32_t source = first_lane(walkers);
-        slab* head = buckets + broadcast(my_bucket, source);
-        deliver(find_from(broadcast(key, source), head, read(head)), source);
+        if (match != 0 || next == no_address) deliver(outcome{match != 0 ? 1u : 0u, value, 0}, group.source[j]);
+        else if (lane() == group.source[j]) walks = true;
       }
     }
+    walk_one_at_a_time(active && takes && walks, [&](std::uint32_t source) {
+      slab* head = buckets + broadcast(my_bucket, source);
+      return find_from(broadcast(key, source), head, read(head));
+    }, deliver);
   }
+
 
   /// What a change stores over `old`, the slot it targets: erase the tombstone (the value kept), insert
   /// the pair, insert_or_assign over a present key combine(old value, value).
@@ -428,8 +431,8 @@ struct table_view {
   /// the first empty one; insert_or_assign: the first that is empty or holds the key; erase: the first
   /// holding the key) CASes it, all before any outcome is looked at: reads, then CASes, in flight together.
   /// A task whose base slab has no target, or whose CAS lost (another task, of this warp or another,
-  /// changed the slot since the read), runs the one-task walk from its base slab, so every change is still
-  /// one CAS of a slot that held what the task read. Sets meeting their key take the walk too (it returns
+  /// changed the slot since the read), runs the one-task walk from its base slab after the groups, so every
+  /// change is still one CAS of a slot that held what the task read. Sets meeting their key take the walk too (it returns
   /// "present").
   template <class Combine, class Deliver>
   __device__ __forceinline__ void serve_changes(slab_op op, const bool& active, bool takes, key_bits key,
@@ -438,8 +441,9 @@ struct table_view {
                                                 const Deliver& deliver) const {
     constexpr int tasks = tuning::insert_tasks_in_flight;
     const bool assign = op == slab_op::insert_or_assign, erasing = op == slab_op::erase;
-    for (std::uint32_t queue = __ballot_sync(full_mask, active && takes); queue != 0;
-         queue = __ballot_sync(full_mask, active && takes)) {
+    bool walks = false;  // this lane's task takes the one-task walk, after the groups
+    for (std::uint32_t queue = __ballot_sync(full_mask, active && takes && !walks); queue != 0;
+         queue = __ballot_sync(full_mask, active && takes && !walks)) {
       const task_group<tasks> group(tile_tasks(queue), tile_base());
       key_bits task_key[tasks];
       value_bits task_value[tasks];
@@ -469,7 +473,6 @@ struct table_view {
           won[j] = cas_slot(slots(buckets + task_bucket[j]) + f, base[j],
                             changed_slot(op, base[j], task_key[j], task_value[j], combine));
       }
-      std::uint32_t walkers = 0;  // lanes whose task takes the one-task walk
       #pragma unroll
       for (int j = 0; j < tasks; ++j) {
         const bool done = __shfl_sync(full_mask, won[j], static_cast<int>(target_lane[j] % warp_lanes)) &&
@@ -477,16 +480,13 @@ struct table_view {
         if (j >= group.count) continue;
         const outcome changed = erasing ? outcome{1, 0, -1} : outcome{fresh[j] ? 1u : 0u, 0, fresh[j] ? 1 : 0};
         if (done) deliver(changed, group.source[j]);
-        else walkers |= 1u << group.source[j];
-      }
-      // One copy of the walk, a task at a time for the whole warp, after the group's arrays are dead.
-      for (walkers = across_tiles(walkers); walkers != 0; walkers &= walkers - 1) {
-        const std::uint32_t source = first_lane(walkers);
-        deliver(run_one(op, broadcast(key, source), broadcast(my_bucket, source),
-                        L::is_map ? broadcast(value, source) : value_bits{0}, nullptr, 0, alloc, combine),
-                source);
+        else if (lane() == group.source[j]) walks = true;
       }
     }
+    walk_one_at_a_time(active && takes && walks, [&](std::uint32_t source) {
+      return run_one(op, broadcast(key, source), broadcast(my_bucket, source),
+                     L::is_map ? broadcast(value, source) : value_bits{0}, nullptr, 0, alloc, combine);
+    }, deliver);
   }
 
   /// size += the warp's changes: one atomic a warp, none when they cancel.
