@@ -61,6 +61,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -335,6 +336,14 @@ __global__ void allocate_kernel(slab_alloc::ref_type pool, std::uint32_t per_war
   }
 }
 
+/// allocate_kernel's count with allocate_each: `per_warp` (a multiple of 32) units a warp, one a lane a call.
+__global__ void allocate_each_kernel(slab_alloc::ref_type pool, std::uint32_t per_warp, std::uint32_t* addresses) {
+  slab_alloc::warp_allocator alloc(pool);
+  const std::size_t warp = (blockIdx.x * std::size_t{blockDim.x} + threadIdx.x) / 32;
+  for (std::uint32_t j = 0; j < per_warp; j += 32)
+    addresses[warp * per_warp + j + threadIdx.x % 32] = alloc.allocate_each();
+}
+
 SLUICE_BENCH_CASE("slab_hash", "slab_alloc allocations", gpu) {
   auto& ctx = session.gpu();
   constexpr int threads = 256;
@@ -342,16 +351,19 @@ SLUICE_BENCH_CASE("slab_hash", "slab_alloc allocations", gpu) {
   const unsigned blocks = static_cast<unsigned>(detail::one_wave_grid(ctx, allocate_kernel, threads, 1u << 20));
   const std::size_t allocations = std::size_t{blocks} * threads / 32 * per_warp;
   device_buffer<std::uint32_t> addresses(ctx, allocations);
-  for (auto variant : {slab_alloc_variant::light, slab_alloc_variant::regular}) {
+  for (auto [variant, each] : {std::pair{slab_alloc_variant::light, false}, std::pair{slab_alloc_variant::regular, false},
+                               std::pair{slab_alloc_variant::light, true}}) {
     // The seed's evaluation pool: 32 super blocks of 256 memory blocks (1 GiB of 128-byte units).
     slab_alloc pool(ctx, {.variant = variant, .blocks_per_super_block = 256, .super_blocks = 32});
-    const std::string label = std::string("sluice::slab_alloc (") + std::string(to_string(variant)) + ")";
+    const std::string label = std::string("sluice::slab_alloc (") + std::string(to_string(variant)) +
+                              (each ? ", allocate_each: a unit a lane)" : ")");
     const bench::work_description work{"slab_hash", "slab_alloc " + std::to_string(allocations) + " allocations, " +
                                                         std::to_string(per_warp) + " a warp, 1 GiB pool",
                                        allocations, 4.0 * static_cast<double>(allocations)};
     if (!session.runs(label, bench::role::subject)) continue;
     const auto t = bench::time_device(ctx, [&] { pool.reset(ctx); }, [&] {
-      allocate_kernel<<<blocks, threads, 0, ctx.stream()>>>(pool.ref(), per_warp, addresses.data());
+      if (each) allocate_each_kernel<<<blocks, threads, 0, ctx.stream()>>>(pool.ref(), per_warp, addresses.data());
+      else allocate_kernel<<<blocks, threads, 0, ctx.stream()>>>(pool.ref(), per_warp, addresses.data());
       SLUICE_CHECK_LAUNCH();
     }, session.policy());
     bench::record_verified(session, work, label, bench::role::subject, true, t, [&] {

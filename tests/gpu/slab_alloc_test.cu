@@ -1,5 +1,6 @@
 // GPU tests of containers/slab_alloc.cuh (Ashkiani §5.5), both variants: warps allocate distinct units of
-// the pool (each unit written with its owner's signature and read back intact), the units-in-use count
+// the pool, one a warp call or one a lane (allocate_each; each unit written with its owner's signature and
+// read back intact), the units-in-use count
 // follows allocations and frees, a freed unit is taken again, resident changes and the sweep find every
 // unit of a pool one warp fills alone, exhaustion gives empty_address (never a wild pointer) and a host
 // exception once, growth keeps what the units hold (light: the array moves), bad and double frees are
@@ -40,6 +41,26 @@ __global__ void allocate_kernel(slab_alloc::ref_type pool, std::uint32_t per_war
   }
 }
 
+/// Lanes that want a unit in allocate_each_kernel's round: two of every three.
+__host__ __device__ constexpr bool wants_in_round(std::uint32_t lane, std::uint32_t round) {
+  return lane % 3 != round % 3;
+}
+
+/// Every warp calls allocate_each() `rounds` times, the lanes of `wants_in_round` wanting a unit, so
+/// out[warp · rounds · 32 + round · 32 + lane] is the lane's address or empty; each unit gets its owner's
+/// signature (allocation j = round · 32 + lane), all 32 words written by its lane.
+__global__ void allocate_each_kernel(slab_alloc::ref_type pool, std::uint32_t rounds, std::uint32_t* out) {
+  slab_alloc::warp_allocator alloc(pool);
+  const std::uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+  for (std::uint32_t round = 0; round < rounds; ++round) {
+    const std::uint32_t j = round * 32 + lane;
+    const std::uint32_t address = alloc.allocate_each(wants_in_round(lane, round));
+    out[warp * rounds * 32 + j] = address;
+    if (address != slab_alloc::empty_address)
+      for (std::uint32_t w = 0; w < 32; ++w) pool.unit(address)->words[w] = signature(warp, j, w);
+  }
+}
+
 /// out[i · 32 + w] = word w of the unit at addresses[i] (0 for empty addresses).
 __global__ void read_units_kernel(slab_alloc::ref_type pool, const std::uint32_t* addresses, std::size_t n,
                                   std::uint32_t* out) {
@@ -72,6 +93,15 @@ run allocate(sluice::context& ctx, slab_alloc& pool, std::uint32_t warps, std::u
   allocate_kernel<<<warps, 32, 0, ctx.stream()>>>(pool.ref(), per_warp, out.data());
   SLUICE_CHECK_LAUNCH();
   return {out.to_host(), warps, per_warp};
+}
+
+/// allocate_each_kernel over `warps` warps (per_warp = rounds · 32 entries a warp).
+run allocate_each(sluice::context& ctx, slab_alloc& pool, std::uint32_t warps, std::uint32_t rounds) {
+  sluice::device_buffer<std::uint32_t> out(ctx, std::size_t{warps} * rounds * 32);
+  out.fill_bytes(0xA5);
+  allocate_each_kernel<<<warps, 32, 0, ctx.stream()>>>(pool.ref(), rounds, out.data());
+  SLUICE_CHECK_LAUNCH();
+  return {out.to_host(), warps, rounds * 32};
 }
 
 /// Every successful address is the pool's, distinct, and its unit still holds its owner's signature.
@@ -142,6 +172,44 @@ TEST_P(SlabAlloc, WarpsGetDistinctUnitsAndTheCountFollows) {
   const run again = allocate(ctx(), pool, warps, per_warp);
   EXPECT_EQ(successes(again), std::size_t{warps} * per_warp) << what;
   expect_distinct_and_intact(ctx(), pool, again, what);
+}
+
+TEST_P(SlabAlloc, AllocateEachGivesEveryWantingLaneItsOwnUnit) {
+  // Two lanes in three want a unit each round; the others must get empty_address and cost nothing.
+  const std::string what = name_of(GetParam()) + ", allocate_each";
+  slab_alloc pool(ctx(), {.variant = GetParam(), .blocks_per_super_block = 16, .super_blocks = 4});
+  const std::uint32_t warps = sluice::testing::under_sanitizer() ? 32 : 1024, rounds = 5;
+  const run r = allocate_each(ctx(), pool, warps, rounds);
+  std::size_t wanted = 0;
+  for (std::uint32_t w = 0; w < warps; ++w)
+    for (std::uint32_t round = 0; round < rounds; ++round)
+      for (std::uint32_t lane = 0; lane < 32; ++lane) {
+        const std::uint32_t a = r.addresses[(std::size_t{w} * rounds + round) * 32 + lane];
+        if (!wants_in_round(lane, round)) {
+          ASSERT_EQ(a, slab_alloc::empty_address) << what << ": warp " << w << ", lane " << lane << " wanted none";
+        } else {
+          ASSERT_NE(a, slab_alloc::empty_address) << what << ": warp " << w << ", round " << round << ", lane " << lane;
+          ++wanted;
+        }
+      }
+  expect_distinct_and_intact(ctx(), pool, r, what);
+  EXPECT_EQ(pool.units_in_use(ctx()), wanted) << what;
+  free_all(ctx(), pool, r);
+  EXPECT_EQ(pool.units_in_use(ctx()), 0u) << what << ": after freeing every unit";
+  EXPECT_NO_THROW(pool.check_status(ctx())) << what;
+}
+
+TEST_P(SlabAlloc, AllocateEachUnderExhaustionGivesExactlyTheCapacity) {
+  // One memory block (1024 units), 64 warps asking 21 or 22 units each round for 3 rounds (4096 asks):
+  // every unit handed out once, the rest empty, the flag raised.
+  const std::string what = name_of(GetParam()) + ", allocate_each";
+  slab_alloc pool(ctx(),
+                  {.variant = GetParam(), .blocks_per_super_block = 1, .super_blocks = 1, .max_super_blocks = 1});
+  const run r = allocate_each(ctx(), pool, 64, 3);
+  EXPECT_EQ(successes(r), 1024u) << what;
+  expect_distinct_and_intact(ctx(), pool, r, what);
+  EXPECT_EQ(pool.units_in_use(ctx()), 1024u) << what;
+  EXPECT_THROW(pool.check_status(ctx()), sluice::out_of_memory) << what;
 }
 
 TEST_P(SlabAlloc, OneWarpFindsEveryUnitThroughResidentChanges) {

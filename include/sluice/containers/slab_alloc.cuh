@@ -7,6 +7,7 @@
 //   sluice::slab_alloc::warp_allocator alloc(view);       //   all 32 lanes, registers of one warp
 //   std::uint32_t a = alloc.allocate();                   //   same address in every lane, or
 //                                                         //   slab_alloc::empty_address when exhausted
+//   std::uint32_t b = alloc.allocate_each();              //   a unit for each lane (up to 32 a round trip)
 //   auto* slab = view.unit(a);                            //   128 bytes, 0xFF bytes when taken
 //   view.deallocate(a);                                   //   any lane; reset the unit to 0xFF first
 //   pool.check_status(ctx);                               // host: throws if a kernel exhausted the pool

@@ -2,6 +2,9 @@
 // view of a pool (decode a 32-bit address, free a unit) and the warp-synchronous allocator whose resident
 // memory block's bitmap sits in registers, one 32-bit word a lane.
 //
+// allocate_each (all 32 lanes, a unit for each lane that wants one): every lane claims, with one atomicOr
+// on its own word, the free bits the warp's requests need, so one round trip serves up to 32 units.
+//
 // allocate (all 32 lanes, same address returned to all): lanes ballot whether their word has a free bit;
 // the lowest such lane sets its lowest free bit with one atomicOr on the global bitmap word. The old word
 // says whether the unit was still free; either way the lane's register copy is refreshed from it. A full
@@ -150,9 +153,83 @@ class warp_allocator {
     }
   }
 
+  /// A free unit for every lane with `wants` set, its own (empty_address where the pool has none left:
+  /// then the pool's `exhausted` flag is raised). All 32 lanes call, converged. Each round, the lanes'
+  /// free bits of the resident block are ranked in lane order; every lane claims the bits the requests
+  /// need from its word with one atomicOr (all lanes at once: up to 32 units a round trip, where
+  /// allocate() takes one), the units won go to the requests in rank order, and requests left (bits
+  /// another warp took first) take the next round. One fence a call.
+  __device__ std::uint32_t allocate_each(bool wants = true) {
+    const std::uint64_t first_change = changes_;
+    std::uint32_t attempt = 0;
+    std::uint32_t mine = empty_address;
+    for (std::uint32_t needing = __ballot_sync(0xFFFFFFFFu, wants); needing != 0;
+         needing = __ballot_sync(0xFFFFFFFFu, wants && mine == empty_address)) {
+      if (!resident_ && !change_resident(first_change, attempt++)) {
+        if (lane() == 0) pool_.raise(exhausted);
+        break;
+      }
+      const std::uint32_t free_bits = ~bitmap_;
+      const std::uint32_t free_before = exclusive_lane_sum(__popc(free_bits));
+      const std::uint32_t free_total = __shfl_sync(0xFFFFFFFFu, free_before + __popc(free_bits), 31);
+      if (free_total == 0) {
+        resident_ = false;
+        continue;
+      }
+      // This lane's share of the requests: ranks [free_before, free_before + take) of the free bits.
+      const std::uint32_t requests = __popc(needing);
+      const std::uint32_t free_here = __popc(free_bits);
+      const std::uint32_t take = requests > free_before ? min(requests - free_before, free_here) : 0u;
+      const std::uint32_t claim = lowest_bits(free_bits, take);
+      std::uint32_t won = 0;
+      if (claim != 0) {
+        const std::uint32_t before = atomicOr(pool_.bitmap(block_) + lane(), claim);
+        bitmap_ = before | claim;  // the word as it is now: other warps' units too
+        won = claim & ~before;
+      }
+      // The request of rank r takes the won unit of rank r, in lane order, then bit order.
+      const std::uint32_t won_before = exclusive_lane_sum(__popc(won));
+      const bool requesting = ((needing >> lane()) & 1u) != 0;
+      const std::uint32_t rank = __popc(needing & ((1u << lane()) - 1u));
+      const std::uint32_t owner = lane_holding_rank(won_before, rank);  // the last lane with won_before ≤ rank
+      const std::uint32_t owner_won = __shfl_sync(0xFFFFFFFFu, won, static_cast<int>(owner));
+      const std::uint32_t owner_before = __shfl_sync(0xFFFFFFFFu, won_before, static_cast<int>(owner));
+      if (requesting && rank - owner_before < static_cast<std::uint32_t>(__popc(owner_won))) {
+        const std::uint32_t bit = __fns(owner_won, 0, static_cast<int>(rank - owner_before) + 1);
+        mine = encode_address({block_ / pool_.blocks_per_super_block, block_ % pool_.blocks_per_super_block,
+                               unit_of_bit(owner, bit)});
+      }
+    }
+    if (__any_sync(0xFFFFFFFFu, mine != empty_address)) __threadfence();  // acquire, as allocate()'s
+    return mine;
+  }
+
   [[nodiscard]] __device__ const pool_view& pool() const { return pool_; }
 
  private:
+  /// The sum of `value` over the lanes below this one.
+  [[nodiscard]] __device__ static std::uint32_t exclusive_lane_sum(std::uint32_t value) {
+    std::uint32_t sum = value;
+    for (int offset = 1; offset < 32; offset *= 2) {
+      const std::uint32_t below = __shfl_up_sync(0xFFFFFFFFu, sum, offset);
+      if (static_cast<int>(lane()) >= offset) sum += below;
+    }
+    return sum - value;
+  }
+  /// The `count` lowest set bits of `bits`.
+  [[nodiscard]] __device__ static std::uint32_t lowest_bits(std::uint32_t bits, std::uint32_t count) {
+    return count >= static_cast<std::uint32_t>(__popc(bits)) ? bits : bits & ((1u << __fns(bits, 0, count + 1)) - 1u);
+  }
+  /// The last lane whose `starts` (non-decreasing over the lanes) is ≤ `rank`: a binary search by shuffles.
+  [[nodiscard]] __device__ static std::uint32_t lane_holding_rank(std::uint32_t starts, std::uint32_t rank) {
+    std::uint32_t low = 0;  // starts of lane 0 is 0 ≤ rank
+    for (std::uint32_t step = 16; step > 0; step /= 2) {
+      const std::uint32_t probe = __shfl_sync(0xFFFFFFFFu, starts, static_cast<int>(low + step));
+      if (probe <= rank) low += step;
+    }
+    return low;
+  }
+
   /// Makes the block of this allocation's `attempt`-th change resident and loads its bitmap; false once
   /// the allocation has tried every block.
   __device__ bool change_resident(std::uint64_t first_change, std::uint32_t attempt) {
