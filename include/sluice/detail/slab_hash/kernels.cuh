@@ -56,10 +56,11 @@ struct warp_walk {
 
 /// A bulk call: every element one task (operation `Op`, or each element's own for mixed_ops); `combine`:
 /// what insert_or_assign stores over a present value (device.cuh's take_new, or a reduction).
-/// Blocks an SM the compiler must leave room for: the inserting kernels' (tuning.hpp), else one.
+/// Blocks an SM the compiler must leave room for: the inserting kernels' (tuning.hpp), else one. Mixed
+/// batches keep one: capped at 48 registers their kernel spills 394 bytes a thread.
 template <int Op>
 inline constexpr int bulk_min_blocks =
-    Op == mixed_ops || Op == int(slab_op::insert) || Op == int(slab_op::insert_or_assign) ? tuning::insert_min_blocks : 1;
+    Op == int(slab_op::insert) || Op == int(slab_op::insert_or_assign) ? tuning::insert_min_blocks : 1;
 
 template <int Op, class View, class Key, class Value, class Combine>
 __global__ void __launch_bounds__(tuning::block_threads, bulk_min_blocks<Op>)

@@ -19,8 +19,10 @@ struct sm90_tuning {
   /// H200, 2^24 u32 pairs, β 0.7 (2026-11-30): a group of 4 a warp 6.6 G/s; a group a tile of 16 lanes,
   /// 2 / 3 / 4 / 6 / 8 tasks: 9.4 / 9.6 / 10.0 / 9.0 / 8.7 G/s (more take registers, and occupancy).
   static constexpr int insert_tasks_in_flight = 4;
-  /// Blocks an SM the inserting kernels' registers must leave room for (__launch_bounds__).
-  static constexpr int insert_min_blocks = 1;
+  /// Blocks an SM the inserting kernels' registers must leave room for (__launch_bounds__). H200, 2^24 /
+  /// 2^26 u32 pairs, β 0.7, two rounds each (2026-11-30): 1 (64 registers) 8.97 / 9.06 G/s, 9 (56) 10.04 /
+  /// 10.06, 10 (48) 10.50 / 10.49: at 48 ptxas spills 28-48 bytes a thread, cheaper than the occupancy lost.
+  static constexpr int insert_min_blocks = 10;
 };
 
 /// A table per architecture; those not measured take sm_90's.
