@@ -1,12 +1,14 @@
 // sluice/detail/slab_hash/device.cuh: the slab hash on the device (Ashkiani §5.3–5.4): a trivially
 // copyable view of the table, and its warp-cooperative operations (WCWS, §1.1 and §5.4.1). Every lane of
-// the warp calls; `active` says which lanes have a task; the warp serves the tasks in lane order (the
+// the warp calls; `active` says which lanes have a task; the warp serves the tasks in turn (the
 // seed's next_prior = __ffs of the ballot of active lanes), all 32 lanes reading each slab of the task's
 // list together (one 128-byte read), deciding with ballots, moving values with shuffles. find, contains,
 // insert, insert_or_assign and erase take the tasks a group at a time (tuning.hpp; mixed batches a class
 // at a time), reading the group's base slabs together, so that a warp has several reads in flight
 // (serve_finds, serve_changes); where a slab's slots are 8 or 16 bytes, 16 or 8 lanes read it whole, and
-// each such tile of the warp serves its own group.
+// each such tile of the warp serves its own group. Tasks whose base slab has no answer walk after the
+// groups, so the changes of one call land in no particular order, unless the caller asks for lane order
+// (task_order; growth's migration does).
 //
 // One task, from its bucket's base slab down the list (§5.4.3; layout.hpp for the slots):
 //   find, contains      the first slot holding the key (the least recent instance), or the end
@@ -132,6 +134,11 @@ struct task_outcome {
 
 /// Operation codes known at compile time (a kernel for one operation), or `mixed_ops` (one a lane).
 inline constexpr int mixed_ops = -1;
+
+/// The order a warp's changes of one call land in: `any` (bulk calls and refs: instances of a key that
+/// one call inserts land in no particular order), or `lanes` (growth's migration, whose lanes hold an old
+/// list's slots: a task that walks is walked before the next group, so a key's instances keep list order).
+enum class task_order { any, lanes };
 
 /// What insert_or_assign stores over a present key's value: the new value (REPLACE). group_by_reduce
 /// passes op(old, new) instead, turning it into insert-or-reduce (a CAS loop on the pair).
@@ -327,12 +334,12 @@ struct table_view {
     }
   }
 
-  /// The warp's tasks, one a lane (WCWS): lanes with `active` set are served in lane order; each gets its
-  /// result and (find) value. `Op` is the operation of every lane, or mixed_ops for each lane's own
+  /// The warp's tasks, one a lane (WCWS): lanes with `active` set are served (changes landing in the
+  /// order `Order` asks); each gets its result and (find) value. `Op` is the operation of every lane, or mixed_ops for each lane's own
   /// `op`. Keys equal to a marker (layout.hpp) match nothing and insert nothing: result 0. The element
   /// count changes by one atomic a warp. `combine` is what insert_or_assign stores over a present value.
   /// All 32 lanes call, converged.
-  template <int Op, class Combine = take_new>
+  template <int Op, task_order Order = task_order::any, class Combine = take_new>
   __device__ __forceinline__ std::uint32_t run(bool active, slab_op op, key_bits key, value_bits value,
                                                value_bits& found, void* all_out, std::uint32_t capacity,
                                                slab_alloc::warp_allocator* alloc, const Combine& combine = {}) const {
@@ -356,13 +363,11 @@ struct table_view {
       if constexpr (finds) return result;
     }
     if constexpr (Op == mixed_ops) {
-      serve_changes(slab_op::insert, active, op == slab_op::insert, key, my_bucket, value, alloc, combine, deliver);
-      serve_changes(slab_op::insert_or_assign, active, op == slab_op::insert_or_assign, key, my_bucket, value, alloc,
-                    combine, deliver);
-      serve_changes(slab_op::erase, active, op == slab_op::erase, key, my_bucket, value, alloc, combine, deliver);
+      for (const slab_op change : {slab_op::insert, slab_op::insert_or_assign, slab_op::erase})
+        serve_changes<Order>(change, active, op == change, key, my_bucket, value, alloc, combine, deliver);
     } else if constexpr (Op == int(slab_op::insert) || Op == int(slab_op::insert_or_assign) ||
                          Op == int(slab_op::erase)) {
-      serve_changes(static_cast<slab_op>(Op), active, true, key, my_bucket, value, alloc, combine, deliver);
+      serve_changes<Order>(static_cast<slab_op>(Op), active, true, key, my_bucket, value, alloc, combine, deliver);
       add_to_size(delta);
       return result;
     }
@@ -431,62 +436,68 @@ struct table_view {
   /// the first empty one; insert_or_assign: the first that is empty or holds the key; erase: the first
   /// holding the key) CASes it, all before any outcome is looked at: reads, then CASes, in flight together.
   /// A task whose base slab has no target, or whose CAS lost (another task, of this warp or another,
-  /// changed the slot since the read), runs the one-task walk from its base slab after the groups, so every
-  /// change is still one CAS of a slot that held what the task read. Sets meeting their key take the walk too (it returns
-  /// "present").
-  template <class Combine, class Deliver>
+  /// changed the slot since the read), runs the one-task walk from its base slab, so every change is still
+  /// one CAS of a slot that held what the task read; sets meeting their key take the walk too (it returns
+  /// "present"). The walks run after the warp's groups (task_order::any), or after the group that needed
+  /// them, before the next (task_order::lanes).
+  template <task_order Order, class Combine, class Deliver>
   __device__ __forceinline__ void serve_changes(slab_op op, const bool& active, bool takes, key_bits key,
                                                 std::uint32_t my_bucket, value_bits value,
                                                 slab_alloc::warp_allocator* alloc, const Combine& combine,
                                                 const Deliver& deliver) const {
     constexpr int tasks = tuning::insert_tasks_in_flight;
     const bool assign = op == slab_op::insert_or_assign, erasing = op == slab_op::erase;
-    bool walks = false;  // this lane's task takes the one-task walk, after the groups
-    for (std::uint32_t queue = __ballot_sync(full_mask, active && takes && !walks); queue != 0;
-         queue = __ballot_sync(full_mask, active && takes && !walks)) {
-      const task_group<tasks> group(tile_tasks(queue), tile_base());
-      key_bits task_key[tasks];
-      value_bits task_value[tasks];
-      std::uint32_t task_bucket[tasks];
-      slot_type base[tasks];
-      #pragma unroll
-      for (int j = 0; j < tasks; ++j) {
-        task_key[j] = broadcast(key, group.source[j]);
-        task_value[j] = L::is_map ? broadcast(value, group.source[j]) : value_bits{0};
-        task_bucket[j] = broadcast(my_bucket, group.source[j]);
+    constexpr bool in_lane_order = Order == task_order::lanes;
+    bool walks = false;  // this lane's task takes the one-task walk, after the groups (or the group)
+    do {
+      for (std::uint32_t queue = __ballot_sync(full_mask, active && takes && !walks); queue != 0;
+           queue = __ballot_sync(full_mask, active && takes && !walks)) {
+        if (in_lane_order && __any_sync(full_mask, active && walks)) break;  // walk them before the next group
+        const task_group<tasks> group(tile_tasks(queue), tile_base());
+        key_bits task_key[tasks];
+        value_bits task_value[tasks];
+        std::uint32_t task_bucket[tasks];
+        slot_type base[tasks];
+        #pragma unroll
+        for (int j = 0; j < tasks; ++j) {
+          task_key[j] = broadcast(key, group.source[j]);
+          task_value[j] = L::is_map ? broadcast(value, group.source[j]) : value_bits{0};
+          task_bucket[j] = broadcast(my_bucket, group.source[j]);
+        }
+        #pragma unroll
+        for (int j = 0; j < tasks; ++j) base[j] = read(buckets + task_bucket[j]);
+        std::uint32_t target_lane[tasks];  // warp_lanes: no target in the base slab (or a set's key found)
+        bool fresh[tasks], won[tasks];
+        #pragma unroll
+        for (int j = 0; j < tasks; ++j) {
+          const key_bits k = L::key_of(base[j]);
+          const bool holds_key = k == task_key[j], empty = k == L::empty_key && !erasing;
+          const bool aimed = empty || ((assign || erasing) && holds_key);
+          const std::uint32_t target = tile_slots(__ballot_sync(full_mask, aimed));
+          const std::uint32_t f = target != 0 ? first_lane(target) : 0;
+          fresh[j] = __shfl_sync(full_mask, empty, static_cast<int>(tile_base() + f));
+          target_lane[j] =
+              j < group.count && target != 0 && (fresh[j] || L::is_map || erasing) ? tile_base() + f : warp_lanes;
+          won[j] = false;
+          if (lane() == target_lane[j])
+            won[j] = cas_slot(slots(buckets + task_bucket[j]) + f, base[j],
+                              changed_slot(op, base[j], task_key[j], task_value[j], combine));
+        }
+        #pragma unroll
+        for (int j = 0; j < tasks; ++j) {
+          const bool done = __shfl_sync(full_mask, won[j], static_cast<int>(target_lane[j] % warp_lanes)) &&
+                            target_lane[j] != warp_lanes;
+          if (j >= group.count) continue;
+          const outcome changed = erasing ? outcome{1, 0, -1} : outcome{fresh[j] ? 1u : 0u, 0, fresh[j] ? 1 : 0};
+          if (done) deliver(changed, group.source[j]);
+          else if (lane() == group.source[j]) walks = true;
+        }
       }
-      #pragma unroll
-      for (int j = 0; j < tasks; ++j) base[j] = read(buckets + task_bucket[j]);
-      std::uint32_t target_lane[tasks];  // warp_lanes: no target in the base slab (or a set's key found)
-      bool fresh[tasks], won[tasks];
-      #pragma unroll
-      for (int j = 0; j < tasks; ++j) {
-        const key_bits k = L::key_of(base[j]);
-        const bool holds_key = k == task_key[j], empty = k == L::empty_key && !erasing;
-        const std::uint32_t target = tile_slots(__ballot_sync(full_mask, empty || ((assign || erasing) && holds_key)));
-        const std::uint32_t f = target != 0 ? first_lane(target) : 0;
-        fresh[j] = __shfl_sync(full_mask, empty, static_cast<int>(tile_base() + f));
-        target_lane[j] =
-            j < group.count && target != 0 && (fresh[j] || L::is_map || erasing) ? tile_base() + f : warp_lanes;
-        won[j] = false;
-        if (lane() == target_lane[j])
-          won[j] = cas_slot(slots(buckets + task_bucket[j]) + f, base[j],
-                            changed_slot(op, base[j], task_key[j], task_value[j], combine));
-      }
-      #pragma unroll
-      for (int j = 0; j < tasks; ++j) {
-        const bool done = __shfl_sync(full_mask, won[j], static_cast<int>(target_lane[j] % warp_lanes)) &&
-                          target_lane[j] != warp_lanes;
-        if (j >= group.count) continue;
-        const outcome changed = erasing ? outcome{1, 0, -1} : outcome{fresh[j] ? 1u : 0u, 0, fresh[j] ? 1 : 0};
-        if (done) deliver(changed, group.source[j]);
-        else if (lane() == group.source[j]) walks = true;
-      }
-    }
-    walk_one_at_a_time(active && takes && walks, [&](std::uint32_t source) {
-      return run_one(op, broadcast(key, source), broadcast(my_bucket, source),
-                     L::is_map ? broadcast(value, source) : value_bits{0}, nullptr, 0, alloc, combine);
-    }, deliver);
+      walk_one_at_a_time(active && takes && walks, [&](std::uint32_t source) {
+        return run_one(op, broadcast(key, source), broadcast(my_bucket, source),
+                       L::is_map ? broadcast(value, source) : value_bits{0}, nullptr, 0, alloc, combine);
+      }, deliver);
+    } while (in_lane_order && __any_sync(full_mask, active && takes));
   }
 
   /// size += the warp's changes: one atomic a warp, none when they cancel.

@@ -147,8 +147,8 @@ __global__ void __launch_bounds__(tuning::block_threads)
       const auto key = L::key_of(mine);
       const bool live = lane() < L::data_slots && !L::is_reserved(key);
       typename L::value_bits unused = 0;
-      table.template run<int(slab_op::insert)>(live, slab_op::insert, key, L::value_bits_of(mine), unused, nullptr, 0,
-                                               &alloc);
+      table.template run<int(slab_op::insert), task_order::lanes>(live, slab_op::insert, key, L::value_bits_of(mine),
+                                                                  unused, nullptr, 0, &alloc);
       const std::uint32_t next = View::next_of(mine);
       if (next == no_address) break;
       if (hops > table.max_hops) {
