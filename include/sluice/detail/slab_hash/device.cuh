@@ -363,8 +363,12 @@ struct table_view {
       if constexpr (finds) return result;
     }
     if constexpr (Op == mixed_ops) {
-      for (const slab_op change : {slab_op::insert, slab_op::insert_or_assign, slab_op::erase})
-        serve_changes<Order>(change, active, op == change, key, my_bucket, value, alloc, combine, deliver);
+      serve_changes<Order>(slab_op::insert, active, op == slab_op::insert, key, my_bucket, value, alloc, combine,
+                           deliver);
+      serve_changes<Order>(slab_op::insert_or_assign, active, op == slab_op::insert_or_assign, key, my_bucket, value,
+                           alloc, combine, deliver);
+      serve_changes<Order>(slab_op::erase, active, op == slab_op::erase, key, my_bucket, value, alloc, combine,
+                           deliver);
     } else if constexpr (Op == int(slab_op::insert) || Op == int(slab_op::insert_or_assign) ||
                          Op == int(slab_op::erase)) {
       serve_changes<Order>(static_cast<slab_op>(Op), active, true, key, my_bucket, value, alloc, combine, deliver);
