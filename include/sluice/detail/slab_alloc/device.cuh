@@ -179,7 +179,8 @@ class warp_allocator {
       // This lane's share of the requests: ranks [free_before, free_before + take) of the free bits.
       const std::uint32_t requests = __popc(needing);
       const std::uint32_t free_here = __popc(free_bits);
-      const std::uint32_t take = requests > free_before ? min(requests - free_before, free_here) : 0u;
+      const std::uint32_t wanted_here = requests > free_before ? requests - free_before : 0u;
+      const std::uint32_t take = wanted_here < free_here ? wanted_here : free_here;
       const std::uint32_t claim = lowest_bits(free_bits, take);
       std::uint32_t won = 0;
       if (claim != 0) {
