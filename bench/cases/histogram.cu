@@ -15,6 +15,7 @@
 #include <cub/device/device_histogram.cuh>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -79,12 +80,15 @@ struct sweep_tag {
 /// Times sluice's call (subject) and CUB's (baseline, its temporary storage sized first) on `bins`.
 /// `sweep`: the sluice row as one of a strategy sweep (its strategy and the work the sweep shares); the
 /// histogram's automatic choice depends on the binning's internals, so its `took` stays empty.
+/// `model`: the problem of the sluice row as the model reads it (none: the row's strategy has no counts).
 template <class SluiceRun, class CubRun>
 void compare(bench::case_context& session, const std::string& name, device_buffer<unsigned>& bins,
              const std::vector<unsigned>& expected, const char* cub_name, SluiceRun sluice_run, CubRun cub_run,
-             std::size_t sample_bytes = 4, const sweep_tag& sweep = {}) {
-  const bench::work_description work{"histogram", name, samples_count,
-                                     static_cast<double>(sample_bytes) * static_cast<double>(samples_count)};
+             std::size_t sample_bytes = 4, const sweep_tag& sweep = {},
+             const std::optional<model::problem>& model = std::nullopt) {
+  bench::work_description work{"histogram", name, samples_count,
+                               static_cast<double>(sample_bytes) * static_cast<double>(samples_count)};
+  work.model = model;
   auto verify = [&] { return bins.to_host() == expected; };
   bins.fill_bytes(0xA5);
   const bench::work_description subject =
@@ -196,7 +200,11 @@ SLUICE_BENCH_CASE("histogram", "histogram 2^28 u8 m=256", gpu) {
                 SLUICE_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes_needed, bytes.data(), bins.data(),
                                                                       257, 0, 256, n, ctx.stream()));
               },
-              1, uniform ? sweep_tag{label, "histogram u8 m=256"} : sweep_tag{});
+              1, uniform ? sweep_tag{label, "histogram u8 m=256"} : sweep_tag{},
+              // automatic counts unweighted 1-byte samples by value (byte_counts)
+              model::problem{.family = "histogram",
+                             .algorithm = algorithm == histogram_algorithm::automatic ? "byte_counts" : label,
+                             .n = samples_count, .m = 256, .key_bytes = 1});
   }
 }
 

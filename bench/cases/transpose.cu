@@ -85,6 +85,8 @@ struct transpose_work {
   transpose_work(context& ctx, const std::string& name, matrix_shape s)
       : work{"transpose", name, s.rows * s.cols, 2.0 * sizeof(float) * static_cast<double>(s.rows * s.cols)},
         shape(s), in(ctx, s.rows * s.cols), out(ctx, s.rows * s.cols) {
+    work.model = model::problem{
+        .family = "transpose", .algorithm = "", .n = s.rows * s.cols, .m = s.cols, .key_bytes = sizeof(float)};
     const data::distribution_spec spec{data::distribution::uniform, 0, 0.0, s.rows * 31 + s.cols};
     data::generate(ctx, in.span(), spec);
     expected = reference::transpose<float>(data::generate_host<float>(s.rows * s.cols, spec), s.rows, s.cols);
@@ -115,7 +117,8 @@ void compare_strategies(bench::case_context& session, const std::string& name, m
   auto& ctx = session.gpu();
   transpose_work w(ctx, name, s);
   for (transpose_algorithm a : every_strategy)
-    w.measure(session, w.work.runs_strategy(std::string(to_string(a)), w.kernel_of(a)), strategy_name(a),
+    w.measure(session, w.work.runs_strategy(std::string(to_string(a)), w.kernel_of(a)).running(w.kernel_of(a)),
+              strategy_name(a),
               bench::role::subject, [&] { transpose(ctx, w.in.span(), w.out.span(), s.rows, s.cols, {a}); });
   const cublas_handle cublas(ctx);
   w.measure(session, w.work, "cublasSgeam", bench::role::baseline,
@@ -157,11 +160,13 @@ SLUICE_BENCH_CASE("transpose", "f32 skinny crossover", gpu) {
     // The kernels see elements as words of their size, as sluice::transpose passes them.
     const auto* in = reinterpret_cast<const std::uint32_t*>(w.in.data());
     auto* out = reinterpret_cast<std::uint32_t*>(w.out.data());
-    w.measure(session, w.work.runs_strategy("automatic", w.kernel_of(transpose_algorithm::automatic)),
+    const std::string automatic_kernel = w.kernel_of(transpose_algorithm::automatic);
+    w.measure(session, w.work.runs_strategy("automatic", automatic_kernel).running(automatic_kernel),
               "sluice::transpose", bench::role::subject, [&] { transpose(ctx, w.in.span(), w.out.span(), s.rows, s.cols); });
-    w.measure(session, w.work.runs_strategy("skinny", "skinny"), "sluice [skinny kernel]", bench::role::subject,
-              [&] { detail::transpose::skinny(ctx, in, out, s.rows, s.cols); });
-    w.measure(session, w.work.runs_strategy("vector_tiled", "vector_tiled"), "sluice [vector tile kernel]",
-              bench::role::subject, [&] { detail::transpose::vector_tiled(ctx, in, out, s.rows, s.cols); });
+    w.measure(session, w.work.runs_strategy("skinny", "skinny").running("skinny"), "sluice [skinny kernel]",
+              bench::role::subject, [&] { detail::transpose::skinny(ctx, in, out, s.rows, s.cols); });
+    w.measure(session, w.work.runs_strategy("vector_tiled", "vector_tiled").running("vector_tiled"),
+              "sluice [vector tile kernel]", bench::role::subject,
+              [&] { detail::transpose::vector_tiled(ctx, in, out, s.rows, s.cols); });
   }
 }

@@ -194,6 +194,21 @@ int run_streaming(const model_arguments& args, streaming_kind kind) {
   return 0;
 }
 
+int run_transpose(const model_arguments& args) {
+  const device_profile p = load_checked_profile(args);
+  const register_table registers = registers_for(args, std::cout);
+  print(p, vector_tiled_transpose(p, {parse_size(args.n, "--n"), parse_size(args.m, "--m"), args.element_bytes}, registers),
+        args);
+  return 0;
+}
+
+int run_histogram(const model_arguments& args) {
+  const device_profile p = load_checked_profile(args);
+  const register_table registers = registers_for(args, std::cout);
+  print(p, byte_counts_histogram(p, {parse_size(args.n, "--n"), parse_size(args.m, "--m"), 1}, registers), args);
+  return 0;
+}
+
 int run_registers(const model_arguments& args) {
   const register_table table = registers_for(args, std::cout);
   for (const auto& [key, value] : table) std::cout << fmt::format("{:<36} {}\n", key, value);
@@ -257,6 +272,19 @@ CLI::App* add_model_command(CLI::App& app, model_arguments& args) {
   search->add_option("--out-bytes", args.out_bytes, "Bytes an answer")->capture_default_str();
   search->add_option("--node-bytes", args.node_bytes, "B-tree node bytes (default: the tuning table's)");
 
+  auto* transpose = model->add_subcommand("transpose", "Predict the tile transpose (vector_tiled) of a rows × cols matrix");
+  add_profile_options(transpose, args);
+  add_register_option(transpose, args);
+  transpose->add_option("--n", args.n, "Rows")->required();
+  transpose->add_option("--m", args.m, "Columns")->required();
+  transpose->add_option("--bytes", args.element_bytes, "Bytes an element (1, 2, 4, 8 or 16)")->capture_default_str();
+
+  auto* histogram = model->add_subcommand("histogram", "Predict the histogram of 1-byte samples (byte_counts)");
+  add_profile_options(histogram, args);
+  add_register_option(histogram, args);
+  histogram->add_option("--n", args.n, "Samples (bytes)")->required();
+  histogram->add_option("--m", args.m, "Bins")->required();
+
   for (const char* name : {"copy", "reduce", "scan"}) {
     auto* streaming_command = model->add_subcommand(name, std::string("Predict ") + name + " over n elements");
     add_profile_options(streaming_command, args);
@@ -276,6 +304,8 @@ int run_model(const CLI::App& model, const model_arguments& args) {
   if (chosen("registers")) return run_registers(args);
   if (chosen("merge_sort")) return run_merge_sort(args);
   if (chosen("search")) return run_search(args);
+  if (chosen("transpose")) return run_transpose(args);
+  if (chosen("histogram")) return run_histogram(args);
   if (chosen("copy")) return run_streaming(args, streaming_kind::copy);
   if (chosen("reduce")) return run_streaming(args, streaming_kind::reduce);
   if (chosen("scan")) return run_streaming(args, streaming_kind::scan);

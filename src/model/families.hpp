@@ -10,6 +10,8 @@
 //   batched_search       detail/search/kernels.cuh: binary search on the sorted array, or the eytzinger /
 //                        B-tree walk with its top levels cached in shared memory (§6.1)
 //   streaming            one read (and write) of every element: copy, reduce, an exclusive scan
+//   vector_tiled_transpose  detail/transpose/vector_tiled.cuh: 16 KiB swizzled tiles, 16-byte accesses
+//   byte_counts_histogram   detail/histogram/byte_counts.cuh: 1-byte samples counted by value
 // Global traffic is coalesced words of g (DRAM) or l2 (L2 hits); a random read costs the profile's
 // random_access_words (l2_random_access_words), or its whole node when that is larger.
 #pragma once
@@ -158,6 +160,39 @@ struct select_problem {
 /// select_if and stable_partition as detail/select/dispatch.cuh's classify_scatter runs them.
 [[nodiscard]] algorithm_model classify_scatter(const device_profile& profile, const select_problem& problem,
                                                const register_table& registers);
+
+struct transpose_problem {
+  std::uint64_t rows = 0;
+  std::uint64_t cols = 0;
+  std::size_t element_bytes = 4;
+};
+
+/// The launch of detail/transpose/vector_tiled.cuh for a problem (tuning.hpp's tile for the element size).
+struct vector_tile_plan {
+  int tile_rows = 0, tile_cols = 0, threads = 0;
+  std::uint64_t tiles = 0;
+  std::size_t shared_bytes = 0;
+};
+[[nodiscard]] vector_tile_plan vector_tile_plan_for(const transpose_problem& problem);
+/// "transpose/vector_tiled/k<element bytes>".
+[[nodiscard]] std::string transpose_kernel_key(std::size_t element_bytes);
+
+/// The tuned tile transpose (automatic's kernel for 16-byte aligned rows past the skinny threshold).
+[[nodiscard]] algorithm_model vector_tiled_transpose(const device_profile& profile, const transpose_problem& problem,
+                                                     const register_table& registers);
+
+struct histogram_problem {
+  std::uint64_t n = 0;           ///< samples
+  std::uint64_t bins = 0;        ///< m
+  std::size_t sample_bytes = 1;
+};
+
+/// "histogram/<kernel>/k1" (kernel: byte_counts).
+[[nodiscard]] std::string histogram_kernel_key(const std::string& kernel);
+
+/// The 1-byte histogram by value counts (detail/histogram/byte_counts.cuh): the bins' memset and one kernel.
+[[nodiscard]] algorithm_model byte_counts_histogram(const device_profile& profile, const histogram_problem& problem,
+                                                    const register_table& registers);
 
 enum class streaming_kind { copy, reduce, scan };
 

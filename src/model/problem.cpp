@@ -50,6 +50,20 @@ algorithm_model streaming_model(const device_profile& p, const problem& q, strea
   return streaming(p, kind, q.n, q.key_bytes);
 }
 
+algorithm_model transpose_model(const device_profile& p, const problem& q, const register_table& regs) {
+  if (q.algorithm != "vector_tiled")
+    no_counts(q, "only the vector_tiled kernel has counts (skinny, scalar_tiled and the seed's strategies are not "
+                 "modelled)");
+  if (q.m == 0 || q.n % q.m != 0)
+    throw invalid_argument("model transpose", "--m", "must be the column count, dividing n");
+  return vector_tiled_transpose(p, {q.n / q.m, q.m, q.key_bytes}, regs);
+}
+
+algorithm_model histogram_model(const device_profile& p, const problem& q, const register_table& regs) {
+  if (q.algorithm != "byte_counts") no_counts(q, "only the byte_counts strategy has counts");
+  return byte_counts_histogram(p, {q.n, q.m, q.key_bytes}, regs);
+}
+
 }  // namespace
 
 std::string describe(const problem& q) {
@@ -70,6 +84,8 @@ algorithm_model model_of(const device_profile& p, const problem& q, const regist
       no_counts(q, "only select_if and stable_partition have counts");
     return classify_scatter(p, {q.n, q.key_bytes, q.kept, q.algorithm == "stable_partition", q.items_per_thread}, regs);
   }
+  if (q.family == "transpose") return transpose_model(p, q, regs);
+  if (q.family == "histogram") return histogram_model(p, q, regs);
   no_counts(q, "the family has no counts (docs/model.md lists what is modelled)");
 }
 

@@ -1,5 +1,6 @@
-// The counts of the onesweep radix sort and of classify_scatter (src/model/radix_sort_counts.cpp,
-// select_counts.cpp) and the problem descriptions `sluice bench` gives the model (src/model/problem.hpp):
+// The counts of the onesweep radix sort, classify_scatter, the tile transpose and the byte histogram
+// (src/model/radix_sort_counts.cpp, select_counts.cpp, transpose_counts.cpp, histogram_counts.cpp) and the
+// problem descriptions `sluice bench` gives the model (src/model/problem.hpp):
 // launch plans as the dispatches choose them from their tuning tables, kernel and launch counts, the
 // traffic every pass must move, the residency the registers give. What the counts predict is checked on
 // the H100 by the bench's model column (docs/model.md), not here.
@@ -111,6 +112,58 @@ TEST(ModelCountsSelect, SelectIfAndStablePartition) {
   EXPECT_EQ(e.kernels[1].residency->blocks_per_sm, 3);
 }
 
+TEST(ModelCountsTranspose, VectorTiledPlanAndTraffic) {
+  const device_profile p = synthetic_profile();
+  // The bench's 16384² floats: 64 × 64 tiles of 16 KiB, 256 threads, 48 registers (ptxas).
+  const transpose_problem square{16384, 16384, 4};
+  const vector_tile_plan plan = vector_tile_plan_for(square);
+  EXPECT_EQ(plan.tile_rows, 64);
+  EXPECT_EQ(plan.tile_cols, 64);
+  EXPECT_EQ(plan.threads, 256);
+  EXPECT_EQ(plan.tiles, 65536u);  // 256 × 256 tiles
+  EXPECT_EQ(plan.shared_bytes, 16384u);
+  const algorithm_model m = vector_tiled_transpose(p, square, ptxas_registers());
+  ASSERT_EQ(m.kernels.size(), 1u);
+  const double n = 16384.0 * 16384.0;
+  const kernel_model& k = m.kernels[0];
+  EXPECT_DOUBLE_EQ(k[op::g], 2 * n);  // read once, written once, in words
+  EXPECT_DOUBLE_EQ(k[op::s], 2 * n);  // through the tile once, conflict-free
+  EXPECT_DOUBLE_EQ(k.beta, 1);
+  EXPECT_DOUBLE_EQ(k[op::y], 65536.0 * 256 * 2);
+  // 48 registers × 256 threads: five blocks an SM, bound by the registers.
+  const estimate e = evaluate(p, m);
+  ASSERT_TRUE(e.kernels[0].residency);
+  EXPECT_EQ(e.kernels[0].residency->blocks_per_sm, 5);
+  EXPECT_EQ(e.kernels[0].residency->limit, occupancy_limit::registers);
+  // Partial tiles count whole; 8-byte elements move twice the words over 64 × 32 tiles.
+  EXPECT_EQ(vector_tile_plan_for({100, 68, 4}).tiles, 4u);
+  EXPECT_EQ(vector_tile_plan_for({64, 64, 8}).tile_cols, 32);
+  EXPECT_THROW((void)vector_tile_plan_for({64, 64, 3}), sluice::invalid_argument);
+  EXPECT_THROW((void)vector_tiled_transpose(p, {6, 6, 4}, ptxas_registers()), sluice::invalid_argument);
+}
+
+TEST(ModelCountsHistogram, ByteCountsOneWaveOneAtomicAByte) {
+  const device_profile p = synthetic_profile();
+  const algorithm_model m = byte_counts_histogram(p, {n28, 256, 1}, ptxas_registers());
+  // The bins' memset, then one kernel: 512 threads, 32 KiB of counters, 32 registers: four blocks an SM.
+  EXPECT_EQ(launches(m), 2u);
+  const kernel_model& k = kernel(m, "byte_counts");
+  EXPECT_EQ(k.plan.block_threads, 512);
+  EXPECT_EQ(k.plan.shared_bytes, 32768u);
+  EXPECT_EQ(k.plan.registers_per_thread, 32);
+  const auto blocks_per_sm = static_cast<std::uint64_t>(resident_blocks(p.limits, k.plan).blocks_per_sm);
+  EXPECT_EQ(k.plan.blocks, blocks_per_sm * static_cast<std::uint64_t>(p.limits.sm_count));  // one wave
+  const double n = static_cast<double>(n28);
+  EXPECT_DOUBLE_EQ(k[op::g], n / 4);  // every byte read once
+  EXPECT_DOUBLE_EQ(k[op::as], n);     // one shared atomic a byte
+  EXPECT_DOUBLE_EQ(k[op::ag], static_cast<double>(k.plan.blocks) * 256);
+  // Past 2^31 samples a block, the grid grows: 2^40 bytes need 512 blocks at least.
+  EXPECT_GE(kernel(byte_counts_histogram(p, {std::uint64_t{1} << 40, 256, 1}, ptxas_registers()), "byte_counts")
+                .plan.blocks,
+            512u);
+  EXPECT_THROW((void)byte_counts_histogram(p, {n28, 256, 4}, ptxas_registers()), sluice::invalid_argument);
+}
+
 TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
   const device_profile p = synthetic_profile();
   const register_table regs = ptxas_registers();
@@ -125,6 +178,13 @@ TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
                 .kernels.size(),
             1u);
   EXPECT_EQ(model_of(p, {.family = "copy", .algorithm = "copy", .n = n28}, regs).kernels.size(), 1u);
+  // transpose: n = rows × columns, m the columns; the histogram: n samples into m bins.
+  const algorithm_model transposed =
+      model_of(p, {.family = "transpose", .algorithm = "vector_tiled", .n = 8192 * 4096, .m = 4096}, regs);
+  EXPECT_EQ(transposed.kernels[0].plan.blocks, 128u * 64u);
+  EXPECT_EQ(launches(model_of(p, {.family = "histogram", .algorithm = "byte_counts", .n = n28, .m = 256, .key_bytes = 1},
+                              regs)),
+            2u);
 }
 
 TEST(ModelProblem, SaysWhatItDoesNotModel) {
@@ -144,6 +204,11 @@ TEST(ModelProblem, SaysWhatItDoesNotModel) {
             std::string::npos);
   EXPECT_NE(message({.family = "lsm", .algorithm = "", .n = 1}).find("lsm: the family has no counts"), std::string::npos);
   EXPECT_NE(message({.family = "select", .algorithm = "tile tuning", .n = n28}).find("select [tile tuning]"),
+            std::string::npos);
+  EXPECT_NE(message({.family = "transpose", .algorithm = "skinny", .n = n28, .m = 2}).find("only the vector_tiled"),
+            std::string::npos);
+  EXPECT_NE(message({.family = "histogram", .algorithm = "bank_trish", .n = n28, .m = 256, .key_bytes = 1})
+                .find("only the byte_counts"),
             std::string::npos);
 }
 

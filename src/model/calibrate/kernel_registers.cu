@@ -3,12 +3,15 @@
 #include "model/calibrate/kernel_registers.hpp"
 
 #include <sluice/core/error.hpp>
+#include <sluice/core/binning.hpp>
+#include <sluice/detail/histogram/byte_counts.cuh>
 #include <sluice/detail/merge_sort/gpu_mms.cuh>
 #include <sluice/detail/merge_sort/pairwise.cuh>
 #include <sluice/detail/onesweep/dispatch.cuh>
 #include <sluice/detail/onesweep/packed_pairs.cuh>
 #include <sluice/detail/search/dispatch.cuh>
 #include <sluice/detail/select/dispatch.cuh>
+#include <sluice/detail/transpose/vector_tiled.cuh>
 
 #include <cstdint>
 #include <functional>
@@ -130,6 +133,25 @@ void add_select(register_table& table) {
     add(table, select_kernel_key("count", 4), sel::count_tile_classes_kernel<tuning, 1, std::uint32_t, classes>);
 }
 
+/// The bench's byte histogram bin function (bench/cases/histogram.cu: every byte value its own bin).
+struct byte_bin {
+  __host__ __device__ int operator()(std::uint8_t x) const { return x; }
+};
+
+/// The tile transpose of `Bytes`-byte elements (transpose/dispatch.cuh's with_storage: native words) and
+/// the byte histogram by value counts with the bench's bin function and 32-bit counters.
+template <std::size_t Bytes>
+void add_vector_tiled(register_table& table) {
+  namespace tr = sluice::detail::transpose;
+  using shape = typename tr::tuned_vector_tile<Bytes>::type;
+  add(table, transpose_kernel_key(Bytes), tr::vector_tiled_kernel<shape, tr::native_word<Bytes>>);
+}
+void add_byte_counts(register_table& table) {
+  namespace hi = sluice::detail::histogram;
+  add(table, histogram_kernel_key("byte_counts"),
+      hi::byte_counts_kernel<std::uint8_t, sluice::detail::functor_binning<byte_bin>, unsigned>);
+}
+
 // The host-side copies of device constants that the counts use (families.hpp) agree with the kernels'.
 static_assert(pairwise_shared_bytes(256, 17, 4, 0) == sluice::block::merge_sort_storage_bytes<std::uint32_t, no_values>(256, 17));
 static_assert(pairwise_shared_bytes(256, 11, 4, 4) == sluice::block::merge_sort_storage_bytes<std::uint32_t, std::uint32_t>(256, 11));
@@ -163,6 +185,8 @@ register_table compiled_registers() {
   add_onesweep_packed(table);
   add_select<false>(table);
   add_select<true>(table);
+  add_vector_tiled<4>(table);
+  add_byte_counts(table);
   return table;
 }
 
