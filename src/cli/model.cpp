@@ -227,6 +227,14 @@ void add_register_option(CLI::App* command, model_arguments& args) {
   command->add_option("--registers", args.registers, "KEY=R: registers of a kernel (see `sluice model registers`)");
 }
 
+/// A subcommand that predicts a family's kernels: the profile's and the registers' options.
+CLI::App* add_prediction(CLI::App* model, const char* name, const std::string& description, model_arguments& args) {
+  auto* command = model->add_subcommand(name, description);
+  add_profile_options(command, args);
+  add_register_option(command, args);
+  return command;
+}
+
 }  // namespace
 
 CLI::App* add_model_command(CLI::App& app, model_arguments& args) {
@@ -246,9 +254,7 @@ CLI::App* add_model_command(CLI::App& app, model_arguments& args) {
   add_register_option(registers, args);
   registers->add_option("--device", args.device, "CUDA device")->capture_default_str();
 
-  auto* merge_sort = model->add_subcommand("merge_sort", "Predict the pairwise merge sort or GPU-MMS");
-  add_profile_options(merge_sort, args);
-  add_register_option(merge_sort, args);
+  auto* merge_sort = add_prediction(model, "merge_sort", "Predict the pairwise merge sort or GPU-MMS", args);
   merge_sort->add_option("--algorithm", args.sort_algorithm, "pairwise or gpu_mms")->capture_default_str();
   merge_sort->add_option("--n", args.n, "Keys (16777216 or 2^24)")->required();
   merge_sort->add_option("--key-bytes", args.key_bytes, "Bytes a key")->capture_default_str();
@@ -262,9 +268,7 @@ CLI::App* add_model_command(CLI::App& app, model_arguments& args) {
   merge_sort->add_option("--block-sort-beta", args.block_sort_beta, "Pairwise: β of the block sort's merges (default: bank model)");
   merge_sort->add_option("--merge-beta", args.merge_beta, "Pairwise: β of a round's merges (default: bank model)");
 
-  auto* search = model->add_subcommand("search", "Predict a batched search (sorted, eytzinger, btree layouts)");
-  add_profile_options(search, args);
-  add_register_option(search, args);
+  auto* search = add_prediction(model, "search", "Predict a batched search (sorted, eytzinger, btree layouts)", args);
   search->add_option("--algorithm", args.search_algorithm, "sorted, eytzinger or btree")->capture_default_str();
   search->add_option("--n", args.n, "Keys")->required();
   search->add_option("--m", args.m, "Queries")->required();
@@ -272,16 +276,12 @@ CLI::App* add_model_command(CLI::App& app, model_arguments& args) {
   search->add_option("--out-bytes", args.out_bytes, "Bytes an answer")->capture_default_str();
   search->add_option("--node-bytes", args.node_bytes, "B-tree node bytes (default: the tuning table's)");
 
-  auto* transpose = model->add_subcommand("transpose", "Predict the tile transpose (vector_tiled) of a rows × cols matrix");
-  add_profile_options(transpose, args);
-  add_register_option(transpose, args);
+  auto* transpose = add_prediction(model, "transpose", "Predict the tile transpose (vector_tiled) of a rows × cols matrix", args);
   transpose->add_option("--n", args.n, "Rows")->required();
   transpose->add_option("--m", args.m, "Columns")->required();
   transpose->add_option("--bytes", args.element_bytes, "Bytes an element (1, 2, 4, 8 or 16)")->capture_default_str();
 
-  auto* histogram = model->add_subcommand("histogram", "Predict the histogram of 1-byte samples (byte_counts)");
-  add_profile_options(histogram, args);
-  add_register_option(histogram, args);
+  auto* histogram = add_prediction(model, "histogram", "Predict the histogram of 1-byte samples (byte_counts)", args);
   histogram->add_option("--n", args.n, "Samples (bytes)")->required();
   histogram->add_option("--m", args.m, "Bins")->required();
 
