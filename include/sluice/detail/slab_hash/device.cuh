@@ -335,10 +335,10 @@ struct table_view {
   }
 
   /// The warp's tasks, one a lane (WCWS): lanes with `active` set are served (changes landing in the
-  /// order `Order` asks); each gets its result and (find) value. `Op` is the operation of every lane, or mixed_ops for each lane's own
-  /// `op`. Keys equal to a marker (layout.hpp) match nothing and insert nothing: result 0. The element
-  /// count changes by one atomic a warp. `combine` is what insert_or_assign stores over a present value.
-  /// All 32 lanes call, converged.
+  /// order `Order` asks); each gets its result and (find) value. `Op` is the operation of every lane, or
+  /// mixed_ops for each lane's own `op`. Keys equal to a marker (layout.hpp) match nothing and insert
+  /// nothing: result 0. The element count changes by one atomic a warp. `combine` is what
+  /// insert_or_assign stores over a present value. All 32 lanes call, converged.
   template <int Op, task_order Order = task_order::any, class Combine = take_new>
   __device__ __forceinline__ std::uint32_t run(bool active, slab_op op, key_bits key, value_bits value,
                                                value_bits& found, void* all_out, std::uint32_t capacity,
@@ -424,7 +424,6 @@ struct table_view {
       return find_from(broadcast(key, source), head, read(head));
     }, deliver);
   }
-
 
   /// What a change stores over `old`, the slot it targets: erase the tombstone (the value kept), insert
   /// the pair, insert_or_assign over a present key combine(old value, value).
