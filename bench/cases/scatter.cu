@@ -93,7 +93,10 @@ void gather_case(bench::case_context& session, index_pattern p) {
   index_case(session, "gather", p, place, [&](operands& d, const bench::work_description& work, auto& verify) {
     const std::size_t n = work.items;
     d.out.fill_bytes(0xA5);
-    bench::measure(session, work, "sluice::gather", bench::role::subject, true,
+    bench::work_description modelled = work;
+    modelled.model = model::problem{.family = "gather", .algorithm = "direct", .n = n, .key_bytes = 4, .value_bytes = 4,
+                                    .random_indices = p != index_pattern::identity};
+    bench::measure(session, modelled, "sluice::gather", bench::role::subject, true,
                    [&] { gather(ctx, d.values.span(), d.indices.span(), d.out.span()); }, verify);
     d.out.fill_bytes(0xA5);
     bench::measure(session, work, "thrust::gather", bench::role::baseline, true, [&] {

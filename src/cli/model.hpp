@@ -43,6 +43,7 @@ struct model_arguments {
   std::size_t out_bytes = 4;
   std::size_t node_bytes = 0;
   std::size_t element_bytes = 4;
+  bool consecutive = false;  ///< gather: consecutive indices
 };
 
 /// Registers `model` and its subcommands on `app`.

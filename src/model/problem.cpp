@@ -86,6 +86,10 @@ algorithm_model model_of(const device_profile& p, const problem& q, const regist
   }
   if (q.family == "transpose") return transpose_model(p, q, regs);
   if (q.family == "histogram") return histogram_model(p, q, regs);
+  if (q.family == "gather") {
+    if (q.algorithm != "direct") no_counts(q, "only the direct gather has counts");
+    return direct_gather(p, {q.n, q.key_bytes, q.value_bytes, q.random_indices}, regs);
+  }
   no_counts(q, "the family has no counts (docs/model.md lists what is modelled)");
 }
 

@@ -1,5 +1,5 @@
-// The counts of the onesweep radix sort, classify_scatter, the tile transpose and the byte histogram
-// (src/model/radix_sort_counts.cpp, select_counts.cpp, transpose_counts.cpp, histogram_counts.cpp) and the
+// The counts of the onesweep radix sort, classify_scatter, the tile transpose, the byte histogram and
+// gather (src/model/*_counts.cpp) and the
 // problem descriptions `sluice bench` gives the model (src/model/problem.hpp):
 // launch plans as the dispatches choose them from their tuning tables, kernel and launch counts, the
 // traffic every pass must move, the residency the registers give. What the counts predict is checked on
@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -164,6 +165,27 @@ TEST(ModelCountsHistogram, ByteCountsOneWaveOneAtomicAByte) {
   EXPECT_THROW((void)byte_counts_histogram(p, {n28, 256, 4}, ptxas_registers()), sluice::invalid_argument);
 }
 
+TEST(ModelCountsGather, ConsecutiveAndRandomIndices) {
+  const device_profile p = synthetic_profile();
+  const double n = static_cast<double>(n28);
+  // One wave of 256-thread blocks: 61 registers (ptxas) leave four blocks an SM.
+  const algorithm_model identity = direct_gather(p, {n28, 4, 4, false}, ptxas_registers());
+  ASSERT_EQ(identity.kernels.size(), 1u);
+  const kernel_model& copy_like = identity.kernels[0];
+  EXPECT_EQ(copy_like.plan.block_threads, 256);
+  EXPECT_EQ(copy_like.plan.registers_per_thread, 61);
+  EXPECT_EQ(resident_blocks(p.limits, copy_like.plan).blocks_per_sm, 4);
+  EXPECT_EQ(copy_like.plan.blocks, 4u * static_cast<std::uint64_t>(p.limits.sm_count));
+  EXPECT_DOUBLE_EQ(copy_like[op::g], 3 * n);  // indices, values and output, each coalesced once
+  EXPECT_DOUBLE_EQ(copy_like[op::l2], 0);
+  // Random indices into 1 GiB of values: a random read a value, the L2 holding its share of them.
+  const kernel_model& random = direct_gather(p, {n28, 4, 4, true}, ptxas_registers()).kernels[0];
+  const double l2_hit = static_cast<double>(p.l2_bytes) / (4 * n);
+  EXPECT_NEAR(random[op::l2], n * l2_hit * std::max(p.l2_random_access_words, 8.0), 1e-6 * n);
+  EXPECT_NEAR(random[op::g], 2 * n + n * (1 - l2_hit) * std::max(p.random_access_words, 8.0), 1e-6 * n);
+  EXPECT_THROW((void)direct_gather(p, {n28, 4, 2, true}, ptxas_registers()), sluice::invalid_argument);
+}
+
 TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
   const device_profile p = synthetic_profile();
   const register_table regs = ptxas_registers();
@@ -185,6 +207,10 @@ TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
   EXPECT_EQ(launches(model_of(p, {.family = "histogram", .algorithm = "byte_counts", .n = n28, .m = 256, .key_bytes = 1},
                               regs)),
             2u);
+  EXPECT_EQ(model_of(p, {.family = "gather", .algorithm = "direct", .n = n28, .value_bytes = 4, .random_indices = false},
+                     regs)
+                .kernels[0][op::l2],
+            0);
 }
 
 TEST(ModelProblem, SaysWhatItDoesNotModel) {
