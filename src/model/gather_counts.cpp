@@ -39,8 +39,7 @@ algorithm_model direct_gather(const device_profile& p, const gather_problem& q, 
   const int per_thread = sc::tuning::elements_per_thread;
   const double n = static_cast<double>(q.n);
   launch_plan plan{1, threads, 0, registers_of(regs, gather_kernel_key(q.value_bytes, q.index_bytes))};
-  const double wave = static_cast<double>(p.limits.sm_count) * resident_blocks(p.limits, plan).blocks_per_sm;
-  plan.blocks = static_cast<std::uint64_t>(std::max(1.0, std::min(wave, std::ceil(n / (threads * per_thread)))));
+  plan.blocks = one_wave_blocks(p.limits, plan, std::ceil(n / (threads * per_thread)));
 
   kernel_model k;
   k.name = "gather";

@@ -42,9 +42,8 @@ algorithm_model byte_counts_histogram(const device_profile& p, const histogram_p
   const double tile = static_cast<double>(threads) * vectors * vector_bytes;
   launch_plan plan{1, threads, static_cast<std::size_t>(values * lanes * 4),
                    registers_of(regs, histogram_kernel_key("byte_counts"))};
-  const double wave = static_cast<double>(p.limits.sm_count) * resident_blocks(p.limits, plan).blocks_per_sm;
-  plan.blocks = static_cast<std::uint64_t>(
-      std::max({1.0, std::min(wave, std::ceil(n / tile)), std::ceil(n / samples_per_block_limit)}));
+  plan.blocks = std::max(one_wave_blocks(p.limits, plan, std::ceil(n / tile)),
+                         static_cast<std::uint64_t>(std::ceil(n / samples_per_block_limit)));
   const double blocks = static_cast<double>(plan.blocks);
 
   kernel_model memset;

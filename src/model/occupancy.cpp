@@ -70,6 +70,11 @@ occupancy resident_blocks(const device_limits& l, const launch_plan& plan) {
   return o;
 }
 
+std::uint64_t one_wave_blocks(const device_limits& l, const launch_plan& plan, double work_units) {
+  const double wave = static_cast<double>(resident_blocks(l, plan).blocks_per_sm) * l.sm_count;
+  return static_cast<std::uint64_t>(std::max(1.0, std::min(work_units, wave)));
+}
+
 double oversubscription(const device_limits& l, const launch_plan& plan) {
   const occupancy o = resident_blocks(l, plan);
   const double resident = static_cast<double>(o.blocks_per_sm) * l.sm_count;

@@ -37,4 +37,8 @@ struct occupancy {
 /// cores without a thread, which the latency term L/M then charges.
 [[nodiscard]] double oversubscription(const device_limits& limits, const launch_plan& plan);
 
+/// The grid of a kernel launched as one wave at most (detail::one_wave_grid, core/launch.hpp): the
+/// smaller of `work_units` and the blocks resident on all SMs, at least one.
+[[nodiscard]] std::uint64_t one_wave_blocks(const device_limits& limits, const launch_plan& plan, double work_units);
+
 }  // namespace sluice::model

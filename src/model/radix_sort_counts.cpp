@@ -143,10 +143,8 @@ algorithm_model onesweep_radix_sort(const device_profile& p, const radix_sort_pr
   histogram.name = "histogram";
   histogram.plan = {1, plan.histogram_threads, plan.histogram_shared_bytes,
                     registers_of(regs, onesweep_kernel_key("histogram", q.key_bytes, 0))};
-  const occupancy h = resident_blocks(p.limits, histogram.plan);
-  const double histogram_tiles = std::ceil(n / static_cast<double>(plan.histogram_tile));
-  histogram.plan.blocks = static_cast<std::uint64_t>(
-      std::max(1.0, std::min(histogram_tiles, static_cast<double>(h.blocks_per_sm) * p.limits.sm_count)));
+  histogram.plan.blocks =
+      one_wave_blocks(p.limits, histogram.plan, std::ceil(n / static_cast<double>(plan.histogram_tile)));
   const double histogram_blocks = static_cast<double>(histogram.plan.blocks);
   histogram.add(op::g, n * kw, static_cast<double>(plan.histogram_tile) / plan.histogram_threads * kw);
   histogram.add(op::as, n * passes, static_cast<double>(plan.histogram_tile) / plan.histogram_threads);

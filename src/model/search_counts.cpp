@@ -54,9 +54,7 @@ algorithm_model sorted_search(const device_profile& p, const search_problem& q, 
   k.name = "sorted_search";
   const int threads = se::tuning::sorted_block_threads;
   launch_plan plan{1, threads, 0, registers_of(regs, search_kernel_key("sorted", q.key_bytes, 0))};
-  const occupancy o = resident_blocks(p.limits, plan);
-  plan.blocks = static_cast<std::uint64_t>(
-      std::min(std::ceil(queries / threads), static_cast<double>(o.blocks_per_sm) * p.limits.sm_count));
+  plan.blocks = one_wave_blocks(p.limits, plan, std::ceil(queries / threads));
   k.plan = plan;
   k.add(op::g, queries * (words(q.key_bytes) + words(q.out_bytes)));
   // Step d of every binary search reads one of 2^d keys (at most one a sector's worth of keys, one a
@@ -90,9 +88,7 @@ algorithm_model tree_search(const device_profile& p, const search_problem& q, co
   const double cached_nodes = std::min(static_cast<double>(t.nodes), std::floor(static_cast<double>(cache_bytes / node_bytes)));
   launch_plan plan{1, threads, static_cast<std::size_t>(cached_nodes) * node_bytes,
                    registers_of(regs, search_kernel_key("tree", q.key_bytes, b))};
-  const occupancy o = resident_blocks(p.limits, plan);
-  plan.blocks = static_cast<std::uint64_t>(std::min(std::ceil(queries / (static_cast<double>(threads) * qpt)),
-                                                    static_cast<double>(o.blocks_per_sm) * p.limits.sm_count));
+  plan.blocks = one_wave_blocks(p.limits, plan, std::ceil(queries / (static_cast<double>(threads) * qpt)));
   kernel_model k;
   k.name = btree ? "btree_search (B = " + std::to_string(b) + ")" : "eytzinger_search";
   k.plan = plan;
