@@ -6,6 +6,7 @@
 // Bytes: values read + indices read + out written, 12 per element (random indices really move a
 // 32-byte sector per 4-byte value, which the % of copy shows; the partial sort's passes are not counted).
 // The permutation is a bijection of [0, 2^k) computed identically on host (oracle) and device (indices).
+// The model column (docs/model.md) predicts gather and scatter's direct any_writer rows.
 #include "harness/measure.hpp"
 
 #include <sluice/core/launch.hpp>
@@ -125,8 +126,11 @@ void scatter_case(bench::case_context& session, index_pattern p) {
         const std::string sweep =
             work.name + (semantics == scatter_semantics::last_writer ? ", last_writer" : ", any_writer");
         const auto resolved = detail::scatter::resolve({.semantics = semantics, .algorithm = algorithm});
-        bench::measure(session, work.runs(algorithm, resolved, sweep), scatter_row(algorithm, semantics),
-                       bench::role::subject, true, [&] {
+        bench::work_description row = work.runs(algorithm, resolved, sweep);
+        row.model = model::problem{.family = "scatter", .algorithm = std::string(to_string(resolved)), .n = n,
+                                   .key_bytes = 4, .value_bytes = 4, .random_indices = p != index_pattern::identity,
+                                   .last_writer = semantics == scatter_semantics::last_writer};
+        bench::measure(session, row, scatter_row(algorithm, semantics), bench::role::subject, true, [&] {
           scatter(ctx, d.values.span(), d.indices.span(), d.out.span(), nullptr,
                   {.semantics = semantics, .algorithm = algorithm});
         }, verify);

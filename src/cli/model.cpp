@@ -209,10 +209,12 @@ int run_histogram(const model_arguments& args) {
   return 0;
 }
 
-int run_gather(const model_arguments& args) {
+/// gather or the direct any_writer scatter by 32-bit indices.
+int run_indexed(const model_arguments& args, bool scatter) {
   const device_profile p = load_checked_profile(args);
   const register_table registers = registers_for(args, std::cout);
-  print(p, direct_gather(p, {parse_size(args.n, "--n"), args.element_bytes, 4, !args.consecutive}, registers), args);
+  const indexed_problem q{parse_size(args.n, "--n"), args.element_bytes, 4, !args.consecutive};
+  print(p, scatter ? direct_scatter(p, q, registers) : direct_gather(p, q, registers), args);
   return 0;
 }
 
@@ -292,10 +294,13 @@ CLI::App* add_model_command(CLI::App& app, model_arguments& args) {
   histogram->add_option("--n", args.n, "Samples (bytes)")->required();
   histogram->add_option("--m", args.m, "Bins")->required();
 
-  auto* gather = add_prediction(model, "gather", "Predict gather by 32-bit indices", args);
-  gather->add_option("--n", args.n, "Indices")->required();
-  gather->add_option("--bytes", args.element_bytes, "Bytes a value")->capture_default_str();
-  gather->add_flag("--consecutive", args.consecutive, "Consecutive indices (identity) instead of random ones");
+  for (const char* name : {"gather", "scatter"}) {
+    auto* indexed = add_prediction(model, name,
+                                   std::string("Predict ") + name + " by 32-bit indices (scatter: direct, any_writer)", args);
+    indexed->add_option("--n", args.n, "Indices")->required();
+    indexed->add_option("--bytes", args.element_bytes, "Bytes a value")->capture_default_str();
+    indexed->add_flag("--consecutive", args.consecutive, "Consecutive indices (identity) instead of random ones");
+  }
 
   for (const char* name : {"copy", "reduce", "scan"}) {
     auto* streaming_command = model->add_subcommand(name, std::string("Predict ") + name + " over n elements");
@@ -318,7 +323,8 @@ int run_model(const CLI::App& model, const model_arguments& args) {
   if (chosen("search")) return run_search(args);
   if (chosen("transpose")) return run_transpose(args);
   if (chosen("histogram")) return run_histogram(args);
-  if (chosen("gather")) return run_gather(args);
+  if (chosen("gather")) return run_indexed(args, false);
+  if (chosen("scatter")) return run_indexed(args, true);
   if (chosen("copy")) return run_streaming(args, streaming_kind::copy);
   if (chosen("reduce")) return run_streaming(args, streaming_kind::reduce);
   if (chosen("scan")) return run_streaming(args, streaming_kind::scan);

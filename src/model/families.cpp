@@ -76,6 +76,7 @@ register_table ptxas_registers() {
       {"onesweep/histogram/k4v0", 32},       {"onesweep/histogram/k8v0", 48},
       {"select/scatter/k4", 56},             {"select/partition_scatter/k4", 56},   {"select/count/k4", 37},
       {"transpose/vector_tiled/k4", 48},     {"histogram/byte_counts/k1", 32},     {"gather/direct/k4i4", 61},
+      {"scatter/direct/k4i4", 64},
   };
 }
 

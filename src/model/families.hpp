@@ -13,6 +13,7 @@
 //   vector_tiled_transpose  detail/transpose/vector_tiled.cuh: 16 KiB swizzled tiles, 16-byte accesses
 //   byte_counts_histogram   detail/histogram/byte_counts.cuh: 1-byte samples counted by value
 //   direct_gather        detail/scatter/gather.cuh: indices and output coalesced, values by index
+//   direct_scatter       detail/scatter/scatter.cuh (any_writer): indices and values coalesced, stores by index
 // Global traffic is coalesced words of g (DRAM) or l2 (L2 hits); a random read costs the profile's
 // random_access_words (l2_random_access_words), or its whole node when that is larger.
 #pragma once
@@ -195,19 +196,26 @@ struct histogram_problem {
 [[nodiscard]] algorithm_model byte_counts_histogram(const device_profile& profile, const histogram_problem& problem,
                                                     const register_table& registers);
 
-struct gather_problem {
-  std::uint64_t n = 0;           ///< indices (and outputs)
+/// A gather or a scatter by index (detail/scatter/): out[i] = values[indices[i]], or out[indices[i]] =
+/// values[i].
+struct indexed_problem {
+  std::uint64_t n = 0;           ///< indices
   std::size_t value_bytes = 4;
   std::size_t index_bytes = 4;
   bool random_indices = true;    ///< false: consecutive (identity), so the values move as vectors
 };
 
-/// "gather/direct/k<value bytes>i<index bytes>".
+/// "gather/direct/k<value bytes>i<index bytes>", "scatter/direct/…".
 [[nodiscard]] std::string gather_kernel_key(std::size_t value_bytes, std::size_t index_bytes);
+[[nodiscard]] std::string scatter_kernel_key(std::size_t value_bytes, std::size_t index_bytes);
 
 /// gather (detail/scatter/gather.cuh): one wave, 16 elements a thread a step.
-[[nodiscard]] algorithm_model direct_gather(const device_profile& profile, const gather_problem& problem,
+[[nodiscard]] algorithm_model direct_gather(const device_profile& profile, const indexed_problem& problem,
                                             const register_table& registers);
+/// The direct any_writer scatter (detail/scatter/scatter.cuh): one wave, 16 elements a thread a step; a
+/// random store that misses the L2 also fills its sector.
+[[nodiscard]] algorithm_model direct_scatter(const device_profile& profile, const indexed_problem& problem,
+                                             const register_table& registers);
 
 enum class streaming_kind { copy, reduce, scan };
 

@@ -90,6 +90,11 @@ algorithm_model model_of(const device_profile& p, const problem& q, const regist
     if (q.algorithm != "direct") no_counts(q, "only the direct gather has counts");
     return direct_gather(p, {q.n, q.key_bytes, q.value_bytes, q.random_indices}, regs);
   }
+  if (q.family == "scatter") {
+    if (q.algorithm != "direct") no_counts(q, "only the direct scatter has counts");
+    if (q.last_writer) no_counts(q, "last_writer (claims, then a gather by destination) has no counts");
+    return direct_scatter(p, {q.n, q.key_bytes, q.value_bytes, q.random_indices}, regs);
+  }
   no_counts(q, "the family has no counts (docs/model.md lists what is modelled)");
 }
 

@@ -31,6 +31,7 @@ class not_modelled : public sluice::error {
 ///   segmented_reduce        n elements of key_bytes, m segments
 ///   segmented_scan          n elements of key_bytes (value_bytes: the segment keys), m segments
 ///   gather                  n indices of value_bytes (4 or 8) into values of key_bytes; random_indices
+///   scatter                 the same, values stored by index; last_writer for the strict semantics
 struct problem {
   std::string family;
   /// The strategy the dispatch runs for it, as the options name it (merge_sort: pairwise, gpu_mms, radix;
@@ -46,7 +47,8 @@ struct problem {
   int ways = 0;                       ///< GPU-MMS K; 0: the tuning table's
   int keys_per_node = 0;              ///< search B-tree B; 0: the tuning table's
   double kept = 0.5;                  ///< select: the share of the elements kept
-  bool random_indices = true;         ///< gather: random indices (false: consecutive, as identity)
+  bool random_indices = true;         ///< gather, scatter: random indices (false: consecutive, as identity)
+  bool last_writer = false;           ///< scatter: Eilers' strict semantics (a claims pass, then a gather)
 };
 
 /// "family [algorithm], n = …" for messages.

@@ -1,5 +1,5 @@
-// The counts of the onesweep radix sort, classify_scatter, the tile transpose, the byte histogram and
-// gather (src/model/*_counts.cpp) and the
+// The counts of the onesweep radix sort, classify_scatter, the tile transpose, the byte histogram,
+// gather and the direct scatter (src/model/*_counts.cpp) and the
 // problem descriptions `sluice bench` gives the model (src/model/problem.hpp):
 // launch plans as the dispatches choose them from their tuning tables, kernel and launch counts, the
 // traffic every pass must move, the residency the registers give. What the counts predict is checked on
@@ -186,6 +186,29 @@ TEST(ModelCountsGather, ConsecutiveAndRandomIndices) {
   EXPECT_THROW((void)direct_gather(p, {n28, 4, 2, true}, ptxas_registers()), sluice::invalid_argument);
 }
 
+TEST(ModelCountsScatter, ConsecutiveAndRandomIndices) {
+  const device_profile p = synthetic_profile();
+  const double n = static_cast<double>(n28);
+  const algorithm_model identity = direct_scatter(p, {n28, 4, 4, false}, ptxas_registers());
+  ASSERT_EQ(identity.kernels.size(), 1u);
+  const kernel_model& copy_like = identity.kernels[0];
+  EXPECT_EQ(copy_like.plan.block_threads, 256);
+  EXPECT_EQ(copy_like.plan.registers_per_thread, 64);  // ptxas: four blocks an SM
+  EXPECT_DOUBLE_EQ(copy_like[op::g], 3 * n);  // indices, values and output, each coalesced once
+  EXPECT_DOUBLE_EQ(copy_like[op::l2], 0);
+  // Random stores into 1 GiB, past the L2: each a sector filled from DRAM and written back.
+  const kernel_model& random = direct_scatter(p, {n28, 4, 4, true}, ptxas_registers()).kernels[0];
+  EXPECT_DOUBLE_EQ(random[op::l2], 0);
+  EXPECT_NEAR(random[op::g], 2 * n + 2 * n * std::max(p.random_access_words, 8.0), 1e-6 * n);
+  // An output that fits the L2: every store a random L2 access, no DRAM beyond the coalesced reads.
+  const std::uint64_t small = p.l2_bytes / 8;
+  const kernel_model& absorbed = direct_scatter(p, {small, 4, 4, true}, ptxas_registers()).kernels[0];
+  EXPECT_DOUBLE_EQ(absorbed[op::g], 2.0 * static_cast<double>(small));
+  EXPECT_DOUBLE_EQ(absorbed[op::l2], static_cast<double>(small) * std::max(p.l2_random_access_words, 8.0));
+  EXPECT_THROW((void)direct_scatter(p, {0, 4, 4, true}, ptxas_registers()), sluice::invalid_argument);
+  EXPECT_THROW((void)direct_scatter(p, {n28, 32, 4, true}, ptxas_registers()), sluice::invalid_argument);
+}
+
 TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
   const device_profile p = synthetic_profile();
   const register_table regs = ptxas_registers();
@@ -211,6 +234,14 @@ TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
                      regs)
                 .kernels[0][op::l2],
             0);
+  // scatter: the direct any_writer strategy only.
+  EXPECT_EQ(model_of(p, {.family = "scatter", .algorithm = "direct", .n = n28, .value_bytes = 4}, regs).kernels.size(), 1u);
+  EXPECT_THROW((void)model_of(p, {.family = "scatter", .algorithm = "direct", .n = n28, .value_bytes = 4,
+                                  .last_writer = true},
+                              regs),
+               not_modelled);
+  EXPECT_THROW((void)model_of(p, {.family = "scatter", .algorithm = "partial_sort", .n = n28, .value_bytes = 4}, regs),
+               not_modelled);
 }
 
 TEST(ModelProblem, SaysWhatItDoesNotModel) {

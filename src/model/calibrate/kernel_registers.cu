@@ -10,6 +10,7 @@
 #include <sluice/detail/onesweep/dispatch.cuh>
 #include <sluice/detail/onesweep/packed_pairs.cuh>
 #include <sluice/detail/scatter/gather.cuh>
+#include <sluice/detail/scatter/scatter.cuh>
 #include <sluice/detail/search/dispatch.cuh>
 #include <sluice/detail/select/dispatch.cuh>
 #include <sluice/detail/transpose/vector_tiled.cuh>
@@ -147,11 +148,13 @@ void add_vector_tiled(register_table& table) {
   using shape = typename tr::tuned_vector_tile<Bytes>::type;
   add(table, transpose_kernel_key(Bytes), tr::vector_tiled_kernel<shape, tr::native_word<Bytes>>);
 }
-/// gather of u32 values by u32 indices in the 16-byte layout (scatter/dispatch.cuh's launch_gather).
+/// gather and the any_writer scatter of u32 values by u32 indices in the 16-byte layout
+/// (scatter/dispatch.cuh's launch_gather, launch_scatter_any_writer).
 void add_gather(register_table& table) {
   namespace sc = sluice::detail::scatter;
   add(table, gather_kernel_key(4, 4),
       sc::gather_kernel<true, std::uint32_t, std::uint32_t, sc::checked_index<std::uint32_t>>);
+  add(table, scatter_kernel_key(4, 4), sc::scatter_any_writer_kernel<true, std::uint32_t, std::uint32_t>);
 }
 void add_byte_counts(register_table& table) {
   namespace hi = sluice::detail::histogram;
