@@ -46,8 +46,10 @@ SLUICE_BENCH_CASE("recurrence", "first-order linear f32", gpu) {
     return true;
   };
   const bench::work_description work{"recurrence", "first-order linear f32", n, 12.0 * static_cast<double>(n)};
+  bench::work_description modelled = work;
+  modelled.model = model::problem{.family = "recurrence", .algorithm = "first_order_linear", .n = n, .key_bytes = 4};
   x.fill_bytes(0xFF);
-  bench::measure(session, work, "sluice::first_order_linear_recurrence", bench::role::subject, true,
+  bench::measure(session, modelled, "sluice::first_order_linear_recurrence", bench::role::subject, true,
                  [&] { first_order_linear_recurrence(ctx, a.span(), b.span(), x.span()); }, verify);
 
   auto steps = thrust::make_transform_iterator(thrust::make_counting_iterator<std::size_t>(0), read_step{a.data(), b.data()});

@@ -302,7 +302,7 @@ CLI::App* add_model_command(CLI::App& app, model_arguments& args) {
     indexed->add_flag("--consecutive", args.consecutive, "Consecutive indices (identity) instead of random ones");
   }
 
-  for (const char* name : {"copy", "reduce", "scan"}) {
+  for (const char* name : {"copy", "reduce", "scan", "recurrence"}) {
     auto* streaming_command = model->add_subcommand(name, std::string("Predict ") + name + " over n elements");
     add_profile_options(streaming_command, args);
     streaming_command->add_option("--n", args.n, "Elements")->required();
@@ -328,6 +328,7 @@ int run_model(const CLI::App& model, const model_arguments& args) {
   if (chosen("copy")) return run_streaming(args, streaming_kind::copy);
   if (chosen("reduce")) return run_streaming(args, streaming_kind::reduce);
   if (chosen("scan")) return run_streaming(args, streaming_kind::scan);
+  if (chosen("recurrence")) return run_streaming(args, streaming_kind::recurrence);
   return 2;
 }
 

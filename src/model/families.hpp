@@ -217,10 +217,12 @@ struct indexed_problem {
 [[nodiscard]] algorithm_model direct_scatter(const device_profile& profile, const indexed_problem& problem,
                                              const register_table& registers);
 
-enum class streaming_kind { copy, reduce, scan };
+enum class streaming_kind { copy, reduce, scan, recurrence };
 
 /// One pass over n elements of `element_bytes` at full occupancy: copy reads and writes each once,
-/// reduce reads each once, the single-pass scan reads and writes each once (its look-back is lower order).
+/// reduce reads each once, the single-pass scan reads and writes each once (its look-back is lower order),
+/// the first-order recurrence (detail/recurrence/) scans its steps [a_i, b_i]: two elements read, the
+/// state written.
 [[nodiscard]] algorithm_model streaming(const device_profile& profile, streaming_kind kind, std::uint64_t n,
                                         std::size_t element_bytes);
 

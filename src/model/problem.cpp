@@ -79,6 +79,7 @@ algorithm_model model_of(const device_profile& p, const problem& q, const regist
   if (q.family == "copy") return streaming_model(p, q, streaming_kind::copy, "copy");
   if (q.family == "reduce") return streaming_model(p, q, streaming_kind::reduce, "two_pass_tiles");
   if (q.family == "scan") return streaming_model(p, q, streaming_kind::scan, "decoupled_look_back");
+  if (q.family == "recurrence") return streaming_model(p, q, streaming_kind::recurrence, "first_order_linear");
   if (q.family == "select") {
     if (q.algorithm != "select_if" && q.algorithm != "stable_partition")
       no_counts(q, "only select_if and stable_partition have counts");

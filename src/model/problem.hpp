@@ -24,6 +24,7 @@ class not_modelled : public sluice::error {
 ///   merge_sort, radix_sort  n keys (key_bytes, value_bytes: 0 for keys only)
 ///   search                  n keys, m queries (key_bytes; keys_per_node for the B-tree)
 ///   copy, reduce, scan      n elements of key_bytes
+///   recurrence              n states of key_bytes (a and b of the same size)
 ///   select                  n elements of key_bytes, `kept` of them selected (a share)
 ///   transpose               n = rows × columns elements of key_bytes, m columns
 ///   histogram               n samples of key_bytes, m bins

@@ -1,7 +1,7 @@
 // src/model/streaming_counts.cpp: the memory-bound families as one pass over their elements: copy (the
 // bench's vectorised copy: 16-byte loads, 512 threads), reduce (two_pass_tiles: the tile pass over
-// one wave, then one block over the partials) and the single-pass scan (decoupled look-back: the
-// status memset and the tile kernel). Their kernels are not in the register table; the model assumes
+// one wave, then one block over the partials), the single-pass scan (decoupled look-back: the
+// status memset and the tile kernel) and the first-order recurrence, the same scan over its steps. Their kernels are not in the register table; the model assumes
 // they run at full occupancy (M_o = threads an SM / cores an SM), which holds for kernels of up to 32
 // registers. ILP: the words a thread loads before using them (the tuning tables' tile shapes).
 // Lower order, left out: the partials, the look-back's status traffic and the block reductions' shuffles.
@@ -63,6 +63,16 @@ algorithm_model streaming(const device_profile& p, streaming_kind kind, std::uin
       k.launches = 2;
       k.add(op::g, 2 * elements * ew, items * ew);
       k.add(op::r, 2 * elements * ew, items);
+      break;
+    }
+    case streaming_kind::recurrence: {
+      // The scan of the steps: a step is a and b side by side, read from two arrays; the state written.
+      name = "recurrence";
+      const int items = detail::scan::tuning::single_pass_items(static_cast<int>(2 * element_bytes));
+      k.name = "recurrence (memset, look-back)";
+      k.launches = 2;
+      k.add(op::g, 3 * elements * ew, 2 * items * ew);
+      k.add(op::r, 2 * elements * 2 * ew, items);
       break;
     }
   }

@@ -223,6 +223,10 @@ TEST(ModelCountsStreaming, OnePass) {
   const algorithm_model scan = streaming(p, streaming_kind::scan, std::uint64_t{1} << 28, 4);
   EXPECT_DOUBLE_EQ(scan.kernels[0][op::g], 2 * n);
   EXPECT_EQ(scan.kernels[0].launches, 2u);
+  // The recurrence reads a and b and writes the state: 12 bytes an f32 element.
+  const algorithm_model recurrence = streaming(p, streaming_kind::recurrence, std::uint64_t{1} << 28, 4);
+  EXPECT_DOUBLE_EQ(recurrence.kernels[0][op::g], 3 * n);
+  EXPECT_EQ(recurrence.kernels[0].launches, 2u);
 }
 
 }  // namespace
