@@ -165,19 +165,23 @@ TEST(ModelCountsHistogram, ByteCountsOneWaveOneAtomicAByte) {
   EXPECT_THROW((void)byte_counts_histogram(p, {n28, 256, 4}, ptxas_registers()), sluice::invalid_argument);
 }
 
+/// A gather or scatter of consecutive indices: one wave of 256-thread blocks at `registers` (four blocks an
+/// SM), the indices, values and output each coalesced once.
+void expect_copy_like(const device_profile& p, const algorithm_model& model, int registers, double n) {
+  ASSERT_EQ(model.kernels.size(), 1u);
+  const kernel_model& k = model.kernels[0];
+  EXPECT_EQ(k.plan.block_threads, 256);
+  EXPECT_EQ(k.plan.registers_per_thread, registers);
+  EXPECT_EQ(resident_blocks(p.limits, k.plan).blocks_per_sm, 4);
+  EXPECT_EQ(k.plan.blocks, 4u * static_cast<std::uint64_t>(p.limits.sm_count));
+  EXPECT_DOUBLE_EQ(k[op::g], 3 * n);
+  EXPECT_DOUBLE_EQ(k[op::l2], 0);
+}
+
 TEST(ModelCountsGather, ConsecutiveAndRandomIndices) {
   const device_profile p = synthetic_profile();
   const double n = static_cast<double>(n28);
-  // One wave of 256-thread blocks: 61 registers (ptxas) leave four blocks an SM.
-  const algorithm_model identity = direct_gather(p, {n28, 4, 4, false}, ptxas_registers());
-  ASSERT_EQ(identity.kernels.size(), 1u);
-  const kernel_model& copy_like = identity.kernels[0];
-  EXPECT_EQ(copy_like.plan.block_threads, 256);
-  EXPECT_EQ(copy_like.plan.registers_per_thread, 61);
-  EXPECT_EQ(resident_blocks(p.limits, copy_like.plan).blocks_per_sm, 4);
-  EXPECT_EQ(copy_like.plan.blocks, 4u * static_cast<std::uint64_t>(p.limits.sm_count));
-  EXPECT_DOUBLE_EQ(copy_like[op::g], 3 * n);  // indices, values and output, each coalesced once
-  EXPECT_DOUBLE_EQ(copy_like[op::l2], 0);
+  expect_copy_like(p, direct_gather(p, {n28, 4, 4, false}, ptxas_registers()), 61, n);  // 61 registers (ptxas)
   // Random indices into 1 GiB of values: a random read a value, the L2 holding its share of them.
   const kernel_model& random = direct_gather(p, {n28, 4, 4, true}, ptxas_registers()).kernels[0];
   const double l2_hit = static_cast<double>(p.l2_bytes) / (4 * n);
@@ -189,13 +193,7 @@ TEST(ModelCountsGather, ConsecutiveAndRandomIndices) {
 TEST(ModelCountsScatter, ConsecutiveAndRandomIndices) {
   const device_profile p = synthetic_profile();
   const double n = static_cast<double>(n28);
-  const algorithm_model identity = direct_scatter(p, {n28, 4, 4, false}, ptxas_registers());
-  ASSERT_EQ(identity.kernels.size(), 1u);
-  const kernel_model& copy_like = identity.kernels[0];
-  EXPECT_EQ(copy_like.plan.block_threads, 256);
-  EXPECT_EQ(copy_like.plan.registers_per_thread, 64);  // ptxas: four blocks an SM
-  EXPECT_DOUBLE_EQ(copy_like[op::g], 3 * n);  // indices, values and output, each coalesced once
-  EXPECT_DOUBLE_EQ(copy_like[op::l2], 0);
+  expect_copy_like(p, direct_scatter(p, {n28, 4, 4, false}, ptxas_registers()), 64, n);  // 64 registers (ptxas)
   // Random stores into 1 GiB, past the L2: each a sector filled from DRAM and written back.
   const kernel_model& random = direct_scatter(p, {n28, 4, 4, true}, ptxas_registers()).kernels[0];
   EXPECT_DOUBLE_EQ(random[op::l2], 0);
