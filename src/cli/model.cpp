@@ -295,8 +295,8 @@ CLI::App* add_model_command(CLI::App& app, model_arguments& args) {
   histogram->add_option("--m", args.m, "Bins")->required();
 
   for (const char* name : {"gather", "scatter"}) {
-    auto* indexed = add_prediction(model, name,
-                                   std::string("Predict ") + name + " by 32-bit indices (scatter: direct, any_writer)", args);
+    const std::string what = std::string("Predict ") + name + " by 32-bit indices (scatter: direct, any_writer)";
+    auto* indexed = add_prediction(model, name, what, args);
     indexed->add_option("--n", args.n, "Indices")->required();
     indexed->add_option("--bytes", args.element_bytes, "Bytes a value")->capture_default_str();
     indexed->add_flag("--consecutive", args.consecutive, "Consecutive indices (identity) instead of random ones");

@@ -1,9 +1,10 @@
 // src/model/streaming_counts.cpp: the memory-bound families as one pass over their elements: copy (the
 // bench's vectorised copy: 16-byte loads, 512 threads), reduce (two_pass_tiles: the tile pass over
 // one wave, then one block over the partials), the single-pass scan (decoupled look-back: the
-// status memset and the tile kernel) and the first-order recurrence, the same scan over its steps. Their kernels are not in the register table; the model assumes
-// they run at full occupancy (M_o = threads an SM / cores an SM), which holds for kernels of up to 32
-// registers. ILP: the words a thread loads before using them (the tuning tables' tile shapes).
+// status memset and the tile kernel) and the first-order recurrence, the same scan over its steps. Their
+// kernels are not in the register table; the model assumes they run at full occupancy (M_o = threads an
+// SM / cores an SM), which holds for kernels of up to 32 registers. ILP: the words a thread loads before
+// using them (the tuning tables' tile shapes).
 // Lower order, left out: the partials, the look-back's status traffic and the block reductions' shuffles.
 #include "model/counts_support.hpp"
 #include "model/families.hpp"

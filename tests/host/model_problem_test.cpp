@@ -233,7 +233,8 @@ TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
                 .kernels[0][op::l2],
             0);
   // scatter: the direct any_writer strategy only.
-  EXPECT_EQ(model_of(p, {.family = "scatter", .algorithm = "direct", .n = n28, .value_bytes = 4}, regs).kernels.size(), 1u);
+  EXPECT_EQ(model_of(p, {.family = "scatter", .algorithm = "direct", .n = n28, .value_bytes = 4}, regs).kernels.size(),
+            1u);
   EXPECT_THROW((void)model_of(p, {.family = "scatter", .algorithm = "direct", .n = n28, .value_bytes = 4,
                                   .last_writer = true},
                               regs),
