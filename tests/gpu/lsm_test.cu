@@ -5,7 +5,8 @@
 // and the maximum); every query kind after each checked batch (lookup, contains, count and range over
 // random, empty, reversed and whole-domain ranges, successor and predecessor of every key and of the
 // domain's ends, size); cleanup after every kind of history (identical answers, nothing stale left,
-// idempotent); r from 1 to 2^10 resident batches and capacity exhaustion (refused, nothing changed);
+// idempotent) and across many of cleanup's tiles (every tile boundary inside one key's copies); r from
+// 1 to 2^10 resident batches and capacity exhaustion (refused, nothing changed);
 // bulk build; the automatic cleanup policy; bad input (sizes, op codes, host memory, options, a
 // moved-from lsm, empty batches and query batches); a query batch of 2^31 + 5 (*Large*).
 // Keys u32 → u32 and u64 → u64. Every failure names the types, b, the step and the query; outputs are
@@ -89,6 +90,18 @@ struct pair_under_test {
     const auto dv = to_device(ctx, values);
     gpu.insert(ctx, in(dk), in(dv));
     model.apply(batch);
+  }
+  void bulk_build(const std::vector<std::pair<K, V>>& pairs) {
+    std::vector<K> keys;
+    std::vector<V> values;
+    for (const auto& [k, v] : pairs) {
+      keys.push_back(k);
+      values.push_back(v);
+    }
+    const auto dk = to_device(ctx, keys);
+    const auto dv = to_device(ctx, values);
+    gpu.bulk_build(ctx, in(dk), in(dv));
+    model.bulk_build(pairs);
   }
   void erase(const std::vector<K>& keys) {
     std::vector<op> batch;
@@ -323,18 +336,9 @@ TEST_F(Lsm, BulkBuildThenBatches) {
   for (std::size_t b : {std::size_t{1}, std::size_t{7}, std::size_t{64}}) {
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{6}, std::size_t{150}, std::size_t{1000}}) {
       pair_under_test<K, K> t(ctx(), {.batch_size = b, .capacity = 4000});
-      std::vector<K> keys;
-      std::vector<K> values;
       std::vector<std::pair<K, K>> pairs;
-      for (std::size_t i = 0; i < n; ++i) {
-        pairs.emplace_back(rng() % 180, rng());
-        keys.push_back(pairs.back().first);
-        values.push_back(pairs.back().second);
-      }
-      const auto dk = to_device(ctx(), keys);
-      const auto dv = to_device(ctx(), values);
-      t.gpu.bulk_build(ctx(), in(dk), in(dv));
-      t.model.bulk_build(pairs);
+      for (std::size_t i = 0; i < n; ++i) pairs.emplace_back(rng() % 180, rng());
+      t.bulk_build(pairs);
       ASSERT_EQ(t.gpu.resident_size(), n);
       t.check(probe, "bulk build of " + std::to_string(n));
       t.apply(random_batch<K, K>(rng, 2 * b + 3, 200, 0.3));
@@ -360,24 +364,54 @@ void multi_tile_batches(sluice::context& ctx) {
     if (step % 3 == 2) t.check(probe, "b = " + std::to_string(b) + ", step " + std::to_string(step));
     if (::testing::Test::HasFatalFailure()) return;
   }
-  std::vector<K> keys;
-  std::vector<V> values;
   std::vector<std::pair<K, V>> pairs;
-  for (std::size_t i = 0; i < b - 7; ++i) {
-    pairs.emplace_back(static_cast<K>(rng() % domain), static_cast<V>(rng()));
-    keys.push_back(pairs.back().first);
-    values.push_back(pairs.back().second);
-  }
-  const auto dk = to_device(ctx, keys);
-  const auto dv = to_device(ctx, values);
-  t.gpu.bulk_build(ctx, in(dk), in(dv));
-  t.model.bulk_build(pairs);
+  for (std::size_t i = 0; i < b - 7; ++i) pairs.emplace_back(static_cast<K>(rng() % domain), static_cast<V>(rng()));
+  t.bulk_build(pairs);
   t.check(probe, "bulk build of b − 7 on a used map");
   for (int step = 0; step < 4; ++step) t.apply(random_batch<K, V>(rng, b + 11, domain, 0.2));
   t.check(probe, "bulk build, then four batches of b + 11");
 }
 TEST_F(Lsm, MultiTileBatchesU32) { multi_tile_batches<std::uint32_t, std::uint32_t>(ctx()); }
 TEST_F(Lsm, MultiTileBatchesU64) { multi_tile_batches<std::uint64_t, std::uint64_t>(ctx()); }
+
+/// cleanup's pass over many tiles (detail/lsm/cleanup.cuh: 2048 elements a tile, 1024 with 64-bit keys
+/// or values): five keys over 23 units and a partial one, so that every tile boundary falls inside one
+/// key's copies, spread over five runs; a second round over a wider domain with erases; then cleanups of
+/// one bulk-built run (no merge round) and of a bulk build of several runs. size() (the pass without
+/// stores) before each cleanup, the model's answers after it.
+template <class K, class V>
+void cleanup_across_tiles(sluice::context& ctx, std::size_t b) {
+  std::mt19937_64 rng(41);
+  pair_under_test<K, V> t(ctx, {.batch_size = b, .capacity = 64 * b});
+  std::vector<K> probe{std::numeric_limits<K>::max()};
+  for (K k = 0; k < 400; ++k) probe.push_back(k);
+  const auto clean = [&](const std::string& when) {
+    ASSERT_EQ(t.gpu.size(ctx), t.model.size()) << t.name << ", " << when << ": size before cleanup";
+    t.gpu.cleanup(ctx);
+    ASSERT_EQ(t.gpu.resident_size(), t.model.size()) << t.name << ", " << when << ": cleanup leaves the live keys";
+    t.check(probe, when + ", cleaned");
+  };
+  for (int unit = 0; unit < 23; ++unit) t.apply(random_batch<K, V>(rng, b, K{5}, 0.2));
+  t.apply(random_batch<K, V>(rng, b / 2, K{5}, 0.2));
+  ASSERT_EQ(t.gpu.occupied_levels(), 4);
+  clean("five keys over 23.5 units");
+  if (::testing::Test::HasFatalFailure()) return;
+  for (int unit = 0; unit < 9; ++unit) t.apply(random_batch<K, V>(rng, b + 101, static_cast<K>(2 * b), 0.3));
+  clean("a domain of 2b with erases");
+  if (::testing::Test::HasFatalFailure()) return;
+  std::vector<std::pair<K, V>> pairs;
+  for (std::size_t i = 0; i < b; ++i) pairs.emplace_back(static_cast<K>(rng() % 300), static_cast<V>(rng()));
+  t.bulk_build(pairs);
+  clean("one bulk-built run");
+  if (::testing::Test::HasFatalFailure()) return;
+  pairs.clear();
+  for (std::size_t i = 0; i < 7 * b + 13; ++i) pairs.emplace_back(static_cast<K>(rng() % (3 * b)), static_cast<V>(rng()));
+  t.bulk_build(pairs);
+  t.apply(random_batch<K, V>(rng, 2 * b, static_cast<K>(3 * b), 0.5));
+  clean("a bulk build of 7b + 13, then a batch of 2b");
+}
+TEST_F(Lsm, CleanupAcrossTilesU32) { cleanup_across_tiles<std::uint32_t, std::uint32_t>(ctx(), 3000); }
+TEST_F(Lsm, CleanupAcrossTilesU64) { cleanup_across_tiles<std::uint64_t, std::uint64_t>(ctx(), 4096); }
 
 // COUNT of many queries in one call, where a warp takes up to 32 of them and shares its lanes among their
 // candidates (plan.hpp's count_queries_per_warp): several runs of mixed histories, 2^19 ranges of a few

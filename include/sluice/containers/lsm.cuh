@@ -32,9 +32,10 @@
 // seed's step 1 (batched search a run), then a warp a query judges its candidates where they lie (its
 // key searched in the newer runs' candidates), no wait. range: the seed's five steps (batched search a
 // run, scan, gather, segmented sort, validate), waiting for the stream twice (the candidates' total
-// sizes a buffer, then the result's size). cleanup
-// merges every run (O(n)), marks, compacts and redistributes (§4.4.5 without placebos: the remainder of
-// n mod b goes to P), waiting once. bulk_build replaces the content with one sort and redistribution.
+// sizes a buffer, then the result's size). cleanup merges every run, marks and compacts in one pass
+// (O(n): the runs read once, the live elements written once) and lays the result out as P and levels
+// (§4.4.5 without placebos: the remainder of n mod b goes to P; the levels are slices of the result),
+// waiting once. bulk_build replaces the content with one sort, laid out the same way.
 //
 // Errors (sluice::invalid_argument naming the parameter): spans not in device memory or of mismatched
 // sizes ('values', 'ops', 'k2', 'counts', 'found', …); op codes that are not an lsm_op ('ops', with the
@@ -58,6 +59,7 @@
 #include <sluice/core/memory.hpp>
 #include <sluice/core/operators.hpp>
 #include <sluice/core/scratch.hpp>
+#include <sluice/detail/lsm/cleanup.cuh>
 #include <sluice/detail/lsm/kernels.cuh>
 #include <sluice/detail/lsm/plan.hpp>
 #include <sluice/detail/lsm/tuning.hpp>
@@ -144,10 +146,9 @@ class lsm {
       p_keys_ = std::move(other.p_keys_);
       p_entries_ = std::move(other.p_entries_);
       work_ = std::move(other.work_);
-      for (int i = 0; i < detail::lsm::max_levels; ++i) {
-        level_keys_[i] = std::move(other.level_keys_[i]);
-        level_entries_[i] = std::move(other.level_entries_[i]);
-      }
+      laid_out_keys_ = std::move(other.laid_out_keys_);
+      laid_out_entries_ = std::move(other.laid_out_entries_);
+      level_slots_ = std::move(other.level_slots_);
     }
     return *this;
   }
@@ -179,8 +180,8 @@ class lsm {
   }
 
   /// The content replaced by (keys, values) (the last of equal keys wins): one sort, then the sorted
-  /// array sliced into P and the levels of r = n / b (§4.5.2 "bulk build"). Over capacity(): 'keys',
-  /// nothing changed.
+  /// array laid out as P and the levels of r = n / b (§4.5.2 "bulk build"; the levels are slices of it,
+  /// only P is copied). Over capacity(): 'keys', nothing changed.
   void bulk_build(context& ctx, cuda::std::span<const Key> keys, cuda::std::span<const Value> values) {
     const char* function = "lsm::bulk_build";
     check_keys(ctx, function, keys);
@@ -193,27 +194,25 @@ class lsm {
     device_buffer<Key> sorted_keys(ctx, n);
     device_buffer<entry> sorted_entries(ctx, n);
     sort_slice(ctx, keys, values.data(), nullptr, detail::lsm::regular, {0, n}, sorted_keys.data(), sorted_entries.data());
-    if (policy_on()) live_ = count_live(ctx, sorted_keys.data(), sorted_entries.data(), n, nullptr);
-    redistribute(ctx, sorted_keys.data(), sorted_entries.data(), n);
+    if (policy_on()) live_ = count_live(ctx, sorted_keys.data(), sorted_entries.data(), n);
+    lay_out(ctx, std::move(sorted_keys), std::move(sorted_entries), n);
   }
 
   /// CLEANUP (§4.3.6, §4.4.5): every run merged newest first, the live elements (each key's newest copy,
-  /// if not a tombstone) kept, the rest dropped, and the result redistributed into P and levels. Query
-  /// answers are unchanged; resident_size() becomes the live count. Waits for the stream once.
+  /// if not a tombstone) kept, the rest dropped, and the result laid out as P and levels; in one pass
+  /// (detail/lsm/cleanup.cuh) that writes the live elements once, into one array of resident_size()
+  /// elements whose slices become the levels (its unused tail stays until the next cleanup or bulk
+  /// build). Query answers are unchanged; resident_size() becomes the live count. Waits for the stream once.
   void cleanup(context& ctx) {
     require_usable("lsm::cleanup");
+    const index_t n = resident_size();
+    if (n == 0) return;
     auto device = ctx.activate();
-    const merged all = merge_runs(ctx);
-    if (all.n == 0) return;
-    device_buffer<std::uint8_t> flags(ctx, all.n);
-    const index_t live = count_live(ctx, all.keys, all.entries, all.n, flags.data());
-    device_buffer<Key> live_keys(ctx, live);
-    device_buffer<entry> live_entries(ctx, live);
-    detail::scratch<std::size_t> selected(ctx, 1);
-    const cuda::std::span<const std::uint8_t> f(flags.data(), all.n);
-    sluice::select_flagged(ctx, cuda::std::span<const Key>(all.keys, all.n), f, live_keys.span(), selected.get());
-    sluice::select_flagged(ctx, cuda::std::span<const entry>(all.entries, all.n), f, live_entries.span(), selected.get());
-    redistribute(ctx, live_keys.data(), live_entries.data(), live);
+    const cleanup_input in = cleanup_runs(ctx);
+    device_buffer<Key> keys(ctx, n);
+    device_buffer<entry> entries(ctx, n);
+    const index_t live = keep_live<true>(ctx, in.list, n, keys.data(), entries.data());
+    lay_out(ctx, std::move(keys), std::move(entries), live);
     live_ = live;
   }
 
@@ -321,13 +320,14 @@ class lsm {
   // ---- shape ----------------------------------------------------------------------------------------------
 
   /// The live keys: with the automatic cleanup policy on, its exact running count; otherwise counted by
-  /// merging every run (O(n), one wait).
+  /// cleanup's pass without its stores (O(n) reads, one wait).
   [[nodiscard]] std::size_t size(context& ctx) const {
     require_usable("lsm::size");
     if (policy_on()) return live_;
+    if (resident_size() == 0) return 0;
     auto device = ctx.activate();
-    const merged all = merge_runs(ctx);
-    return all.n == 0 ? 0 : count_live(ctx, all.keys, all.entries, all.n, nullptr);
+    const cleanup_input in = cleanup_runs(ctx);
+    return keep_live<false>(ctx, in.list, resident_size(), nullptr, nullptr);
   }
   /// Resident elements, stale copies and tombstones included: r·b + the partial buffer's.
   [[nodiscard]] std::size_t resident_size() const noexcept { return r_ * b_ + p_; }
@@ -345,12 +345,37 @@ class lsm {
   [[nodiscard]] const lsm_options& options() const noexcept { return options_; }
 
  private:
-  struct merged {
+  /// Level i's storage: a buffer of its own (allocated when a carry first fills the level) or a slice of
+  /// the array that the last cleanup or bulk build laid out (lay_out). Either holds b·2^i elements, apart
+  /// from every other level's, so a carry writes a slice as it writes a buffer.
+  struct level_slot {
     device_buffer<Key> own_keys;
     device_buffer<entry> own_entries;
-    const Key* keys = nullptr;
-    const entry* entries = nullptr;
-    index_t n = 0;
+    Key* keys = nullptr;
+    entry* entries = nullptr;
+
+    void own(context& ctx, index_t size) {
+      own_keys = device_buffer<Key>(ctx, size);
+      own_entries = device_buffer<entry>(ctx, size);
+      keys = own_keys.data();
+      entries = own_entries.data();
+    }
+    void view(Key* slice_keys, entry* slice_entries) {
+      own_keys = {};
+      own_entries = {};
+      keys = slice_keys;
+      entries = slice_entries;
+    }
+    /// Forgets a slice (its array is about to go); a buffer of its own is kept for reuse.
+    void drop_view() {
+      if (keys != own_keys.data()) keys = nullptr, entries = nullptr;
+    }
+  };
+  /// cleanup's runs: the structure's, or (more than cleanup_ways runs) the newest merged into one.
+  struct cleanup_input {
+    runs_type list{};
+    device_buffer<Key> merged_keys;
+    device_buffer<entry> merged_entries;
   };
   struct bounds {
     device_buffer<std::uint64_t> lower;  ///< run-major: j·Q + q
@@ -434,7 +459,7 @@ class lsm {
     if (p_ != 0) add_run(list, p_keys_.data(), p_entries_.data(), p_);
     for (int i = 0; i < levels_; ++i)
       if (detail::lsm::level_full(r_, i))
-        add_run(list, level_keys_[i].data(), level_entries_[i].data(), detail::lsm::level_size(b_, i));
+        add_run(list, level_slots_[i].keys, level_slots_[i].entries, detail::lsm::level_size(b_, i));
     return list;
   }
   static void add_run(runs_type& list, const Key* keys, const entry* entries, index_t size) {
@@ -444,12 +469,9 @@ class lsm {
     ++list.count;
   }
 
-  /// Level i's storage, allocated when it first fills.
+  /// Level i's storage, allocated when it first fills (a slice left by lay_out serves as well).
   void ensure_level(context& ctx, int level) {
-    const index_t size = detail::lsm::level_size(b_, level);
-    if (level_keys_[level].size() == size) return;
-    level_keys_[level] = device_buffer<Key>(ctx, size);
-    level_entries_[level] = device_buffer<entry>(ctx, size);
+    if (level_slots_[level].keys == nullptr) level_slots_[level].own(ctx, detail::lsm::level_size(b_, level));
   }
 
   /// buffer holds at least `size` elements: reallocated (its content dropped) where it holds fewer.
@@ -551,8 +573,8 @@ class lsm {
     update_buffers& w = work_;
     for (index_t u = 0; u < split.units(); ++u) {
       const bool direct = detail::lsm::unit_goes_to_level0(r_);
-      Key* dest_keys = direct ? level_keys_[0].data() : w.unit_keys.data();
-      entry* dest_entries = direct ? level_entries_[0].data() : w.unit_entries.data();
+      Key* dest_keys = direct ? level_slots_[0].keys : w.unit_keys.data();
+      entry* dest_entries = direct ? level_slots_[0].entries : w.unit_entries.data();
       const detail::lsm::slice s = split.unit(u);
       if (u == 0 && p_ != 0) {  // P's elements are older than the batch's: the unit is the newer-first merge
         sort_slice(ctx, keys, values, ops, status, s, w.sorted_keys.data(), w.sorted_entries.data());
@@ -591,10 +613,10 @@ class lsm {
     const entry* cur_entries = unit_entries;
     for (int i = 0; i < k; ++i) {
       const bool to_level = detail::lsm::step_writes_level(k, i);
-      Key* out_keys = to_level ? level_keys_[k].data() : temp_keys;
-      entry* out_entries = to_level ? level_entries_[k].data() : temp_entries;
+      Key* out_keys = to_level ? level_slots_[k].keys : temp_keys;
+      entry* out_entries = to_level ? level_slots_[k].entries : temp_entries;
       const index_t size = detail::lsm::level_size(b_, i);
-      merge_runs_into(ctx, cur_keys, cur_entries, size, level_keys_[i].data(), level_entries_[i].data(), size, out_keys,
+      merge_runs_into(ctx, cur_keys, cur_entries, size, level_slots_[i].keys, level_slots_[i].entries, size, out_keys,
                       out_entries);
       cur_keys = out_keys;
       cur_entries = out_entries;
@@ -625,57 +647,96 @@ class lsm {
     return static_cast<long long>(read_back(ctx, static_cast<const unsigned long long*>(delta.get())));
   }
 
-  /// The live elements of a sorted array (each key's first copy, not a tombstone), flagged when `flags`
-  /// is not null. One wait.
-  static index_t count_live(context& ctx, const Key* keys, const entry* entries, index_t n, std::uint8_t* flags) {
+  /// The live elements of a sorted array (each key's first copy, not a tombstone). One wait.
+  static index_t count_live(context& ctx, const Key* keys, const entry* entries, index_t n) {
     if (n == 0) return 0;
     detail::scratch<unsigned long long> live(ctx, 1);
     SLUICE_CUDA_CHECK(cudaMemsetAsync(live.get(), 0, sizeof(unsigned long long), ctx.stream()));
-    launch(ctx, detail::lsm::mark_live_kernel<Key, Value>, n, keys, entries, n, flags, live.get());
+    launch(ctx, detail::lsm::mark_live_kernel<Key, Value>, n, keys, entries, n, live.get());
     return read_back(ctx, static_cast<const unsigned long long*>(live.get()));
   }
 
-  /// Every run merged into one sorted array, newest first among equal keys (§4.4.5 step 1). One run is
-  /// used where it lies.
-  merged merge_runs(context& ctx) const {
-    const runs_type list = runs();
-    merged out;
-    if (list.count == 0) return out;
-    out.keys = list.keys[0];
-    out.entries = list.entries[0];
-    out.n = list.sizes[0];
-    if (list.count == 1) return out;
-    const index_t total = resident_size();
+  /// cleanup's runs (cleanup.cuh merges at most cleanup_ways in its pass): the structure's, with the
+  /// newest merged into one first where there are more (r with 32 set bits or more), newest first so
+  /// that a key's copies stay newest first. Those are the smallest runs.
+  cleanup_input cleanup_runs(context& ctx) const {
+    cleanup_input in{runs(), {}, {}};
+    const int fold = in.list.count - detail::lsm::cleanup_ways + 1;  // the newest `fold` runs become one
+    if (fold <= 1) return in;
+    index_t total = 0;
+    for (int j = 0; j < fold; ++j) total += in.list.sizes[j];
     std::array<device_buffer<Key>, 2> keys{device_buffer<Key>(ctx, total), device_buffer<Key>(ctx, total)};
     std::array<device_buffer<entry>, 2> entries{device_buffer<entry>(ctx, total), device_buffer<entry>(ctx, total)};
-    for (int j = 1; j < list.count; ++j) {
+    const Key* merged_keys = in.list.keys[0];
+    const entry* merged_entries = in.list.entries[0];
+    index_t merged_n = in.list.sizes[0];
+    for (int j = 1; j < fold; ++j) {
       const int side = j % 2;
-      const index_t n = out.n + list.sizes[j];
-      sluice::merge_pairs(ctx, cuda::std::span<const Key>(out.keys, out.n),
-                          cuda::std::span<const entry>(out.entries, out.n),
-                          cuda::std::span<const Key>(list.keys[j], list.sizes[j]),
-                          cuda::std::span<const entry>(list.entries[j], list.sizes[j]),
+      const index_t n = merged_n + in.list.sizes[j];
+      sluice::merge_pairs(ctx, cuda::std::span<const Key>(merged_keys, merged_n),
+                          cuda::std::span<const entry>(merged_entries, merged_n),
+                          cuda::std::span<const Key>(in.list.keys[j], in.list.sizes[j]),
+                          cuda::std::span<const entry>(in.list.entries[j], in.list.sizes[j]),
                           cuda::std::span<Key>(keys[side].data(), n), cuda::std::span<entry>(entries[side].data(), n));
-      out.keys = keys[side].data();
-      out.entries = entries[side].data();
-      out.n += list.sizes[j];
+      merged_keys = keys[side].data();
+      merged_entries = entries[side].data();
+      merged_n = n;
     }
-    const int last = (list.count - 1) % 2;
-    out.own_keys = std::move(keys[last]);
-    out.own_entries = std::move(entries[last]);
-    return out;
+    in.merged_keys = std::move(keys[(fold - 1) % 2]);
+    in.merged_entries = std::move(entries[(fold - 1) % 2]);
+    runs_type list{};
+    add_run(list, in.merged_keys.data(), in.merged_entries.data(), merged_n);
+    for (int j = fold; j < in.list.count; ++j) add_run(list, in.list.keys[j], in.list.entries[j], in.list.sizes[j]);
+    in.list = list;
+    return in;
   }
 
-  /// A sorted array of n elements sliced into P and the levels of r = n / b (plan.hpp). The source must
-  /// not be level storage.
-  void redistribute(context& ctx, const Key* keys, const entry* entries, index_t n) {
+  /// cleanup's pass (cleanup.cuh) over `list` (n elements, at most cleanup_ways runs): the live elements
+  /// in merge order into out (Write), and their count. One wait.
+  template <bool Write>
+  static index_t keep_live(context& ctx, const runs_type& list, index_t n, Key* out_keys, entry* out_entries) {
+    constexpr int tile_threads = detail::lsm::tuning::cleanup_threads;
+    constexpr int items = detail::lsm::tuning::cleanup_items<Key, Value>;
+    constexpr index_t tile = index_t{tile_threads} * items;
+    const index_t tiles = detail::ceil_div(n, tile);
+    const auto runs_count = static_cast<index_t>(list.count);
+    detail::scratch<index_t> splits(ctx, (tiles + 1) * runs_count);
+    detail::scratch<unsigned char> status(ctx, Write ? tiles * detail::lsm::cleanup_status::bytes_per_tile : 0);
+    detail::scratch<unsigned long long> live(ctx, 1);
+    SLUICE_CUDA_CHECK(cudaMemsetAsync(live.get(), 0, sizeof(unsigned long long), ctx.stream()));
+    if (Write)
+      SLUICE_CUDA_CHECK(
+          cudaMemsetAsync(status.get(), 0, tiles * detail::lsm::cleanup_status::bytes_per_tile, ctx.stream()));
+    constexpr int split_threads = 128;  // four boundaries a block
+    const auto split_blocks = static_cast<unsigned>(detail::ceil_div((tiles + 1) * 32, index_t{split_threads}));
+    detail::lsm::cleanup_split_kernel<Key, Value>
+        <<<split_blocks, split_threads, 0, ctx.stream()>>>(list, tile, tiles, n, splits.get());
+    SLUICE_CHECK_LAUNCH();
+    detail::lsm::cleanup_tile_kernel<Write, tile_threads, items, Key, Value>
+        <<<static_cast<unsigned>(tiles), tile_threads, 0, ctx.stream()>>>(
+            list, splits.get(), detail::scan::make_tile_status<index_t>(status.get(), tiles), out_keys, out_entries,
+            live.get());
+    SLUICE_CHECK_LAUNCH();
+    return read_back(ctx, static_cast<const unsigned long long*>(live.get()));
+  }
+
+  /// A sorted array of n elements (bulk build's, cleanup's) made the content, laid out as plan.hpp's
+  /// redistribution says: P gets a copy of its first n mod b, each full level of r = n / b becomes a
+  /// slice of the array, which the object keeps (none is kept when no level is full). Levels that were
+  /// slices of the array laid out before let it go.
+  void lay_out(context& ctx, device_buffer<Key>&& keys, device_buffer<entry>&& entries, index_t n) {
     const index_t r = n / b_;
-    for (int i = 0; i < detail::lsm::bit_width(r); ++i)
-      if (detail::lsm::level_full(r, i)) ensure_level(ctx, i);
-    copy_slice(ctx, keys, entries, detail::lsm::redistributed_p(n, b_), p_keys_.data(), p_entries_.data());
-    for (int i = 0; i < detail::lsm::bit_width(r); ++i)
-      copy_slice(ctx, keys, entries, detail::lsm::redistributed_level(n, b_, i), level_keys_[i].data(),
-                 level_entries_[i].data());
+    copy_slice(ctx, keys.data(), entries.data(), detail::lsm::redistributed_p(n, b_), p_keys_.data(), p_entries_.data());
+    for (int i = 0; i < levels_; ++i) {
+      if (!detail::lsm::level_full(r, i)) {
+        level_slots_[i].drop_view();
+        continue;
+      }
+      const index_t first = detail::lsm::redistributed_level(n, b_, i).first;
+      level_slots_[i].view(keys.data() + first, entries.data() + first);
+    }
+    laid_out_keys_ = r == 0 ? device_buffer<Key>() : std::move(keys);
+    laid_out_entries_ = r == 0 ? device_buffer<entry>() : std::move(entries);
     r_ = r;
     p_ = n % b_;
   }
@@ -761,8 +822,9 @@ class lsm {
   index_t live_ = 0;  ///< live keys (kept only with the automatic cleanup policy)
   device_buffer<Key> p_keys_;
   device_buffer<entry> p_entries_;
-  std::array<device_buffer<Key>, detail::lsm::max_levels> level_keys_;
-  std::array<device_buffer<entry>, detail::lsm::max_levels> level_entries_;
+  device_buffer<Key> laid_out_keys_;  ///< the array whose slices full levels may be (lay_out)
+  device_buffer<entry> laid_out_entries_;
+  std::array<level_slot, detail::lsm::max_levels> level_slots_;
   update_buffers work_;
 };
 

@@ -11,7 +11,8 @@
 //   gather_kernel           step 3: every candidate copied, one thread an output element
 //   validate_kernel         step 5: a warp a query; live flags and the query's count
 //   count_in_place_kernel   COUNT after step 1 alone: a warp's queries' candidates judged where they lie
-//   mark_live_kernel        cleanup's marking (§4.4.5 step 2) over the merged runs, and the live count
+//   mark_live_kernel        the live count of a sorted array (bulk build's, for the cleanup policy);
+//                           cleanup's own pass is in cleanup.cuh
 //   live_delta_kernel       the automatic policy's change of the live count for a sorted batch
 //   neighbour_kernel        successor / predecessor: nearest candidate over the runs, then a lookup
 // Every kernel is a grid-stride loop over its work; all indices are 64-bit.
@@ -258,17 +259,13 @@ __global__ void __launch_bounds__(Threads) count_in_place_kernel(run_list<K, V> 
   }
 }
 
-/// flags[t] = whether element t of the merged runs is live (the first of its key and not a tombstone);
-/// *live_count += the live elements.
+/// *live_count += the live elements of a sorted array (each key's first copy, if not a tombstone):
+/// bulk build's count for the automatic cleanup policy.
 template <class K, class V>
-__global__ void mark_live_kernel(const K* keys, const entry<V>* entries, index_t n, cuda::std::uint8_t* flags,
-                                 unsigned long long* live_count) {
+__global__ void mark_live_kernel(const K* keys, const entry<V>* entries, index_t n, unsigned long long* live_count) {
   unsigned long long live = 0;
-  for (index_t t = blockIdx.x * index_t{blockDim.x} + threadIdx.x; t < n; t += index_t{gridDim.x} * blockDim.x) {
-    const bool ok = live_candidate(t == 0, t > 0 && keys[t - 1] == keys[t], entries[t].status);
-    if (flags != nullptr) flags[t] = ok ? 1 : 0;
-    live += ok ? 1 : 0;
-  }
+  for (index_t t = blockIdx.x * index_t{blockDim.x} + threadIdx.x; t < n; t += index_t{gridDim.x} * blockDim.x)
+    live += live_candidate(t == 0, t > 0 && keys[t - 1] == keys[t], entries[t].status) ? 1 : 0;
   for (int offset = 16; offset > 0; offset /= 2) live += __shfl_down_sync(0xFFFFFFFFu, live, offset);
   if (threadIdx.x % 32 == 0 && live != 0) atomicAdd(live_count, live);
 }
