@@ -1,5 +1,7 @@
-// Host tests of cleanup's tile arithmetic (detail/lsm/cleanup_tile.hpp), the code the cleanup kernel
-// runs: a tile's merge rounds, run thread by thread as the block runs them (each thread writes only its
+// Host tests of cleanup's arithmetic (detail/lsm/cleanup_tile.hpp), the code the cleanup kernels run:
+// the partition (samples sorted stably, every G-th a pivot, a run's split at a pivot) cuts the runs'
+// merge at prefixes of it into tiles of at most the tile's capacity, for 1 … 32 runs of many sizes and
+// repeated keys; a tile's merge rounds, run thread by thread as the block runs them (each thread writes only its
 // own outputs and reads the previous round's buffer, so running the threads one after the other is
 // exact), give the stable sort of the tile by key, the earlier (newer) piece first on equal keys, for
 // 1 … 32 pieces with empty ones, repeated keys and thread stretches that cross pairs; piece_of finds a
@@ -12,6 +14,8 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -79,6 +83,71 @@ TEST(LsmCleanupTile, MergeRoundsGiveTheStableMergeOfThePieces) {
         for (const auto [threads, items] : {std::pair{256, 8}, std::pair{700, 3}}) {
           ASSERT_EQ(merge_tile(t, threads, items), expected_order(t))
               << pieces << " pieces, " << count << " elements, " << distinct << " keys, " << threads << " × " << items;
+        }
+      }
+    }
+  }
+}
+
+/// The partition of `runs` (sorted) for tiles of `tile` elements, as keep_live and the split kernel run it:
+/// splits[t][j] for t = 0 … tiles.
+std::vector<std::vector<lp::index_t>> partition(const std::vector<std::vector<std::uint32_t>>& runs, lp::index_t tile) {
+  const int count = static_cast<int>(runs.size());
+  const lp::index_t stride = lp::cleanup_sample_stride(tile);
+  std::vector<lp::index_t> starts{0};
+  std::vector<std::pair<std::uint32_t, lp::index_t>> sample;  // (key, position in the sample)
+  for (int j = 0; j < count; ++j) {
+    for (lp::index_t i = 0; i < runs[j].size(); i += stride) sample.emplace_back(runs[j][i], sample.size());
+    starts.push_back(sample.size());
+    EXPECT_EQ(starts[j + 1] - starts[j], lp::cleanup_samples_of(runs[j].size(), stride));
+  }
+  std::stable_sort(sample.begin(), sample.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  const lp::index_t tile_samples = lp::cleanup_tile_samples(tile, count);
+  const lp::index_t tiles = (sample.size() + tile_samples - 1) / tile_samples;
+  std::vector<std::vector<lp::index_t>> splits(tiles + 1, std::vector<lp::index_t>(count));
+  for (lp::index_t t = 1; t < tiles; ++t) {
+    const auto [v, m] = sample[t * tile_samples];
+    const int pivot_run = static_cast<int>(std::upper_bound(starts.begin(), starts.end(), m) - starts.begin()) - 1;
+    for (int j = 0; j < count; ++j)
+      splits[t][j] = lp::split_at_pivot(
+          j, pivot_run, (m - starts[pivot_run]) * stride,
+          [&](int run) { return std::lower_bound(runs[run].begin(), runs[run].end(), v) - runs[run].begin(); },
+          [&](int run) { return std::upper_bound(runs[run].begin(), runs[run].end(), v) - runs[run].begin(); });
+  }
+  for (int j = 0; j < count; ++j) splits[tiles][j] = runs[j].size();
+  return splits;
+}
+
+TEST(LsmCleanupTile, PartitionCutsTheMergeIntoTilesThatFit) {
+  std::mt19937 rng(7);
+  for (const lp::index_t tile : {lp::index_t{2048}, lp::index_t{1024}}) {
+    for (int count = 1; count <= lp::cleanup_ways; count += (count < 8 ? 1 : 5)) {
+      for (const std::uint32_t distinct : {1u, 3u, 1000u, 1u << 30}) {
+        std::vector<std::vector<std::uint32_t>> runs(count);
+        std::vector<std::tuple<std::uint32_t, int, lp::index_t>> merge;  // (key, run, position)
+        for (int j = 0; j < count; ++j) {
+          const std::size_t size = std::uniform_int_distribution<std::size_t>(0, 6000)(rng) * (j % 4 == 3 ? 0 : 1);
+          std::uniform_int_distribution<std::uint32_t> key(0, distinct - 1);
+          for (std::size_t i = 0; i < size; ++i) runs[j].push_back(key(rng));
+          std::sort(runs[j].begin(), runs[j].end());
+          for (std::size_t i = 0; i < size; ++i) merge.emplace_back(runs[j][i], j, i);
+        }
+        std::sort(merge.begin(), merge.end());
+        const auto splits = partition(runs, tile);
+        const std::string what = std::to_string(count) + " runs, " + std::to_string(distinct) + " keys, tile " +
+                                 std::to_string(tile);
+        for (std::size_t t = 0; t < splits.size(); ++t) {
+          // A prefix of the merge: run j's split is its elements among the first Σ splits.
+          lp::index_t rank = 0;
+          for (lp::index_t s : splits[t]) rank += s;
+          std::vector<lp::index_t> expected(count);
+          for (lp::index_t i = 0; i < rank; ++i) ++expected[std::get<1>(merge[i])];
+          ASSERT_EQ(splits[t], expected) << what << ", boundary " << t;
+          if (t == 0) continue;
+          lp::index_t size = 0;
+          for (int j = 0; j < count; ++j) size += splits[t][j] - splits[t - 1][j];
+          ASSERT_LE(size, tile) << what << ", tile " << t - 1;
+          ASSERT_GT(size, 0u) << what << ", tile " << t - 1;
         }
       }
     }

@@ -211,7 +211,7 @@ class lsm {
     const cleanup_input in = cleanup_runs(ctx);
     device_buffer<Key> keys(ctx, n);
     device_buffer<entry> entries(ctx, n);
-    const index_t live = keep_live<true>(ctx, in.list, n, keys.data(), entries.data());
+    const index_t live = keep_live<true>(ctx, in.list, keys.data(), entries.data());
     lay_out(ctx, std::move(keys), std::move(entries), live);
     live_ = live;
   }
@@ -327,7 +327,7 @@ class lsm {
     if (resident_size() == 0) return 0;
     auto device = ctx.activate();
     const cleanup_input in = cleanup_runs(ctx);
-    return keep_live<false>(ctx, in.list, resident_size(), nullptr, nullptr);
+    return keep_live<false>(ctx, in.list, nullptr, nullptr);
   }
   /// Resident elements, stale copies and tombstones included: r·b + the partial buffer's.
   [[nodiscard]] std::size_t resident_size() const noexcept { return r_ * b_ + p_; }
@@ -691,33 +691,50 @@ class lsm {
     return in;
   }
 
-  /// cleanup's pass (cleanup.cuh) over `list` (n elements, at most cleanup_ways runs): the live elements
-  /// in merge order into out (Write), and their count. One wait.
+  /// cleanup's pass (cleanup.cuh) over `list` (at most cleanup_ways runs): the live elements
+  /// in merge order into out (Write), and their count. The partition: the runs sampled, the sample
+  /// radix-sorted (stable: runs in order, so it is in merge order), a binary search a run a tile. One wait.
   template <bool Write>
-  static index_t keep_live(context& ctx, const runs_type& list, index_t n, Key* out_keys, entry* out_entries) {
+  static index_t keep_live(context& ctx, const runs_type& list, Key* out_keys, entry* out_entries) {
     constexpr int tile_threads = detail::lsm::tuning::cleanup_threads;
     constexpr int items = detail::lsm::tuning::cleanup_items<Key, Value>;
     constexpr index_t tile = index_t{tile_threads} * items;
-    const index_t tiles = detail::ceil_div(n, tile);
-    const auto runs_count = static_cast<index_t>(list.count);
-    detail::scratch<index_t> splits(ctx, (tiles + 1) * runs_count);
-    detail::scratch<unsigned char> status(ctx, Write ? tiles * detail::lsm::cleanup_status::bytes_per_tile : 0);
+    const detail::lsm::sample_layout layout = sample_layout_of(list, tile);
+    const index_t samples = layout.starts[list.count];
+    const index_t tile_samples = detail::lsm::cleanup_tile_samples(tile, list.count);
+    const index_t tiles = detail::ceil_div(samples, tile_samples);
+    device_buffer<Key> sample_keys(ctx, samples), sorted_keys(ctx, samples);
+    device_buffer<index_t> positions(ctx, samples), sorted_positions(ctx, samples);
+    launch(ctx, detail::lsm::cleanup_sample_kernel<Key, Value>, samples, list, layout, sample_keys.data(),
+           positions.data());
+    sluice::radix_sort_pairs(ctx, cuda::std::span<const Key>(sample_keys.span()),
+                             cuda::std::span<const index_t>(positions.span()), sorted_keys.span(),
+                             sorted_positions.span());
+    const index_t boundaries = (tiles + 1) * static_cast<index_t>(list.count);
+    detail::scratch<index_t> splits(ctx, boundaries);
+    launch(ctx, detail::lsm::cleanup_split_kernel<Key, Value>, boundaries, list, layout,
+           static_cast<const Key*>(sorted_keys.data()), static_cast<const index_t*>(sorted_positions.data()),
+           tile_samples, tiles, splits.get());
+    const std::size_t status_bytes = Write ? tiles * detail::lsm::cleanup_status::bytes_per_tile : 0;
+    detail::scratch<unsigned char> status(ctx, status_bytes);
     detail::scratch<unsigned long long> live(ctx, 1);
     SLUICE_CUDA_CHECK(cudaMemsetAsync(live.get(), 0, sizeof(unsigned long long), ctx.stream()));
-    if (Write)
-      SLUICE_CUDA_CHECK(
-          cudaMemsetAsync(status.get(), 0, tiles * detail::lsm::cleanup_status::bytes_per_tile, ctx.stream()));
-    constexpr int split_threads = 128;  // four boundaries a block
-    const auto split_blocks = static_cast<unsigned>(detail::ceil_div((tiles + 1) * 32, index_t{split_threads}));
-    detail::lsm::cleanup_split_kernel<Key, Value>
-        <<<split_blocks, split_threads, 0, ctx.stream()>>>(list, tile, tiles, n, splits.get());
-    SLUICE_CHECK_LAUNCH();
+    if (Write) SLUICE_CUDA_CHECK(cudaMemsetAsync(status.get(), 0, status_bytes, ctx.stream()));
     detail::lsm::cleanup_tile_kernel<Write, tile_threads, items, Key, Value>
         <<<static_cast<unsigned>(tiles), tile_threads, 0, ctx.stream()>>>(
-            list, splits.get(), detail::scan::make_tile_status<index_t>(status.get(), tiles), out_keys, out_entries,
-            live.get());
+            list, static_cast<const index_t*>(splits.get()), detail::scan::make_tile_status<index_t>(status.get(), tiles),
+            out_keys, out_entries, live.get());
     SLUICE_CHECK_LAUNCH();
     return read_back(ctx, static_cast<const unsigned long long*>(live.get()));
+  }
+  /// Where each run's samples start in cleanup's sample (every S-th element, runs in order).
+  static detail::lsm::sample_layout sample_layout_of(const runs_type& list, index_t tile) {
+    detail::lsm::sample_layout layout{};
+    layout.stride = detail::lsm::cleanup_sample_stride(tile);
+    layout.runs = list.count;
+    for (int j = 0; j < list.count; ++j)
+      layout.starts[j + 1] = layout.starts[j] + detail::lsm::cleanup_samples_of(list.sizes[j], layout.stride);
+    return layout;
   }
 
   /// A sorted array of n elements (bulk build's, cleanup's) made the content, laid out as plan.hpp's

@@ -1,26 +1,26 @@
 // sluice/detail/lsm/cleanup.cuh: cleanup in one pass (Ashkiani §4.4.5's merge, marking and compaction
-// fused; docs/lsm.md "cleanup"). The runs' stable merge (newest run first on equal keys) is cut into
-// tiles by GPU-MMS's multiway partition (Karsin §7.2.1, merge_sort/gpu_mms.cuh); a block merges its
-// tile's pieces in shared memory (cleanup_tile.hpp), keeps the live elements (each key's first copy in
-// the merge, if not a tombstone) and learns where they go by a decoupled look-back over the tiles
-// (scan/look_back.cuh). Global traffic: the runs read once, the live elements written once.
+// fused; docs/lsm.md "Cleanup"). The runs' stable merge (newest run first on equal keys) is cut into
+// tiles at pivots drawn from a sorted sample of the runs (cleanup_tile.hpp); a block merges its tile's
+// pieces in shared memory, keeps the live elements (each key's first copy in the merge, if not a
+// tombstone) and learns where they go by a decoupled look-back over the tiles (scan/look_back.cuh).
+// Global traffic: the runs read once (and a sample of a 64th of a tile's share), the live elements
+// written once.
 //
-//   cleanup_split_kernel  a warp a tile boundary: each run's split of the merge's first t·tile outputs
-//   cleanup_tile_kernel   a block a tile: load the pieces, merge, judge, scan, look back, store (Write);
-//                         without Write only the live count (size())
+//   cleanup_sample_kernel  every S-th element of each run, with its place in the sample, runs in order
+//   cleanup_split_kernel   a thread a (tile boundary, run): the run's elements merged before the pivot
+//   cleanup_tile_kernel    a block a tile: load the pieces, merge, judge, scan, look back, store (Write);
+//                          without Write only the live count (size())
 #pragma once
 
 #include <sluice/core/config.hpp>
 #include <sluice/detail/lsm/cleanup_tile.hpp>
 #include <sluice/detail/lsm/kernels.cuh>
-#include <sluice/detail/merge_sort/gpu_mms.cuh>
 #include <sluice/detail/scan/look_back.cuh>
+#include <sluice/detail/search/layouts.hpp>
 
 #include <cub/block/block_scan.cuh>
 
 #include <cuda/std/cstdint>
-
-#include <functional>
 
 namespace sluice::detail::lsm {
 
@@ -30,19 +30,52 @@ using cleanup_status = scan::tile_status<index_t>;
 /// its predecessors, dispatched earlier, have mostly published too.
 using cleanup_look_back = scan::look_back_tuning<scan::tile_order::block_index, 0, 300>;
 
-/// One warp a tile boundary t ≤ tiles, lane j a run: splits[t·runs + j] = run j's elements among the
-/// merge's first min(t·tile, n) outputs.
+/// Where each run's samples start in the sample (runs in order), and the stride S.
+struct sample_layout {
+  index_t starts[cleanup_ways + 1];
+  index_t stride;
+  int runs;
+
+  /// The run whose samples hold sample m: the last run starting at or before it.
+  [[nodiscard]] SLUICE_HOST_DEVICE int run_of(index_t m) const {
+    return static_cast<int>(search::sorted_count(static_cast<index_t>(runs), [&](index_t j) { return starts[j] <= m; })) - 1;
+  }
+};
+
+/// keys[m] = sample m's key (element (m − starts[j])·S of run j), positions[m] = m.
 template <class K, class V>
-__global__ void cleanup_split_kernel(run_list<K, V> runs, index_t tile, index_t tiles, index_t n, index_t* splits) {
-  const index_t t = (blockIdx.x * index_t{blockDim.x} + threadIdx.x) / 32;
-  if (t > tiles) return;  // the warp's lanes share t
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  const bool owns_run = lane < runs.count;
-  const index_t rank = t * tile < n ? t * tile : n;
-  const merge_sort::gpu_mms::untagged_order<K, std::less<>> order{};
-  const index_t split = merge_sort::gpu_mms::multiway_split(owns_run ? runs.keys[lane] : runs.keys[0], owns_run,
-                                                            owns_run ? runs.sizes[lane] : 0, rank, order);
-  if (owns_run) splits[t * static_cast<index_t>(runs.count) + static_cast<index_t>(lane)] = split;
+__global__ void cleanup_sample_kernel(run_list<K, V> runs, sample_layout layout, K* keys, index_t* positions) {
+  const index_t total = layout.starts[layout.runs];
+  for (index_t m = blockIdx.x * index_t{blockDim.x} + threadIdx.x; m < total; m += index_t{gridDim.x} * blockDim.x) {
+    const int j = layout.run_of(m);
+    keys[m] = runs.keys[j][(m - layout.starts[j]) * layout.stride];
+    positions[m] = m;
+  }
+}
+
+/// splits[t·runs + j] = run j's elements merged before tile t's first (t ≤ tiles): none for t = 0, all
+/// for t = tiles, else those before the pivot, sample t·G of the sorted sample (split_at_pivot).
+template <class K, class V>
+__global__ void cleanup_split_kernel(run_list<K, V> runs, sample_layout layout, const K* sorted_keys,
+                                     const index_t* sorted_positions, index_t tile_samples, index_t tiles,
+                                     index_t* splits) {
+  const auto count = static_cast<index_t>(runs.count);
+  for (index_t s = blockIdx.x * index_t{blockDim.x} + threadIdx.x; s < (tiles + 1) * count;
+       s += index_t{gridDim.x} * blockDim.x) {
+    const index_t t = s / count;
+    const int j = static_cast<int>(s % count);
+    if (t == 0 || t == tiles) {
+      splits[s] = t == 0 ? 0 : runs.sizes[j];
+      continue;
+    }
+    const K v = sorted_keys[t * tile_samples];
+    const index_t m = sorted_positions[t * tile_samples];
+    const int pivot_run = layout.run_of(m);
+    splits[s] = split_at_pivot(
+        j, pivot_run, (m - layout.starts[pivot_run]) * layout.stride,
+        [&](int run) { return lower_bound_of(runs.keys[run], runs.sizes[run], v); },
+        [&](int run) { return upper_bound_of(runs.keys[run], runs.sizes[run], v); });
+  }
 }
 
 /// A block a tile (tile t = blockIdx.x, its pieces between splits t and t + 1): the pieces loaded side by

@@ -1,11 +1,18 @@
-// sluice/detail/lsm/cleanup_tile.hpp: the per-thread arithmetic of cleanup's tiles (Ashkiani §4.4.5 in one
-// pass; docs/lsm.md "cleanup"), host and device, so that the host test (tests/host/lsm_cleanup_tile_test.cpp)
-// runs exactly what the kernel (cleanup.cuh) runs.
+// sluice/detail/lsm/cleanup_tile.hpp: the arithmetic of cleanup's pass (Ashkiani §4.4.5 in one pass;
+// docs/lsm.md "Cleanup"), host and device, so that the host test (tests/host/lsm_cleanup_tile_test.cpp)
+// runs exactly what the kernels (cleanup.cuh) run.
 //
-// A tile is a stretch of the runs' stable merge (newest run first on equal keys), made of one piece of
-// each run, the pieces laid side by side in run order. ⌈log2 K⌉ rounds merge neighbouring groups of
-// pieces by merge path (round r merges groups of 2^r pieces pairwise, the newer group first on ties), each
-// thread writing its own stretch of outputs; then each element is judged against the one before it.
+// The partition: every S-th element of each run is a sample; the samples, sorted stably by key in run
+// order, are in the runs' merge order (key, then run: newest first, then position), and every G-th of
+// them is a pivot. A tile is the stretch of the merge between two pivots: each run's piece is the run's
+// elements that merge before the next pivot and not before this one, found by one binary search a run.
+// A tile spans G samples, and each run adds fewer than S elements beside its samples' stretches, so it
+// holds at most G·S + K·(S − 1) elements (K runs): G is the most that keeps that within the tile.
+//
+// A tile is made of one piece of each run, laid side by side in run order. ⌈log2 K⌉ rounds merge
+// neighbouring groups of pieces by merge path (round r merges groups of 2^r pieces pairwise, the newer
+// group first on ties), each thread writing its own stretch of outputs; then each element is judged
+// against the one before it.
 #pragma once
 
 #include <sluice/core/config.hpp>
@@ -14,9 +21,34 @@
 
 namespace sluice::detail::lsm {
 
-/// Runs one cleanup pass merges: a warp's lanes search the tiles' splits, a lane a run. More runs are
+/// Runs one cleanup pass merges (a tile's pieces are scanned by a warp, a lane a run). More runs are
 /// first merged down to this many (lsm.cuh).
 inline constexpr int cleanup_ways = 32;
+
+/// S, one sample every S elements of a run: a 64th of a tile, so that 32 runs still leave a tile room
+/// for half its capacity's samples.
+SLUICE_HOST_DEVICE constexpr index_t cleanup_sample_stride(index_t tile) { return tile / 64; }
+
+/// G, the samples a tile spans with `runs` runs: the most with G·S + runs·(S − 1) ≤ tile (at least 1:
+/// S − 1 < tile / 64 and runs ≤ 32).
+SLUICE_HOST_DEVICE constexpr index_t cleanup_tile_samples(index_t tile, int runs) {
+  const index_t stride = cleanup_sample_stride(tile);
+  return (tile - static_cast<index_t>(runs) * (stride - 1)) / stride;
+}
+
+/// Samples of a run of `size` elements: positions 0, S, 2S, … below size.
+SLUICE_HOST_DEVICE constexpr index_t cleanup_samples_of(index_t size, index_t stride) {
+  return (size + stride - 1) / stride;
+}
+
+/// Run `run`'s elements that merge before the pivot, element `pivot_index` of run `pivot_run` with key v
+/// (the merge: by key, then newer run first, then position). lower(run) and upper(run) are v's
+/// lower_bound and upper_bound there; only the one needed is called.
+template <class Lower, class Upper>
+SLUICE_HOST_DEVICE index_t split_at_pivot(int run, int pivot_run, index_t pivot_index, Lower lower, Upper upper) {
+  if (run == pivot_run) return pivot_index;
+  return run < pivot_run ? upper(run) : lower(run);
+}
 
 /// Merge rounds of a tile of `pieces` pieces: ⌈log2 pieces⌉.
 SLUICE_HOST_DEVICE constexpr int cleanup_rounds(int pieces) {

@@ -138,16 +138,20 @@ __global__ void base_case_kernel(const typename Order::key_type* keys, size_type
   return value;
 }
 
-/// The multiway partition's search (gpu_mms_plan.hpp), by a whole warp: lane j owns list j where
-/// `owns_list` (its `size` items at `list`) and gets the count of its items among the first `rank`
-/// outputs of the lists' stable merge (an earlier list's equal item first); other lanes get 0. The LSM's
-/// cleanup (detail/lsm/cleanup.cuh) cuts its runs' merge into tiles with it.
-template <class Order>
-__device__ size_type multiway_split(const typename Order::item* list, bool owns_list, size_type size, size_type rank,
-                                    const Order& order) {
+/// One warp per (group, interior task boundary), lane j < K searching list j's split: the multiway
+/// partition of gpu_mms_plan.hpp (weighted-median pivots, ranges narrowed until every one is empty).
+template <class Order, int WarpsPerBlock>
+__global__ void split_kernel(const typename Order::item* source, round_plan plan, size_type* splits, Order order) {
   using item = typename Order::item;
+  const size_type boundary = global_warp(WarpsPerBlock);
+  if (boundary >= plan.groups * (plan.tasks_per_group - 1)) return;
+  const size_type p = boundary % (plan.tasks_per_group - 1) + 1;
+  const size_type g = boundary / (plan.tasks_per_group - 1);
   const int lane = warp::lane_id();
-  size_type low = 0, high = owns_list ? size : 0;
+  const bool owns_list = lane < plan.ways;
+  const item* list = source + plan.group_begin(g) + (owns_list ? plan.list_begin(lane) : 0);
+  size_type low = 0, high = owns_list ? plan.list_size(g, lane) : 0;
+  const size_type rank = plan.boundary_rank(g, p);
   auto before = [&](const item& a, const item& b) { return order.before(a, b); };
   auto proposal_order = [&](const split_proposal<item>& a, const split_proposal<item>& b) {
     return proposal_before(a, b, before);
@@ -165,21 +169,6 @@ __device__ size_type multiway_split(const typename Order::item* list, bool owns_
     const bool taken = warp_sum(count) < rank;
     if (owns_list) narrow_split_range(low, high, count, lane == pivot.list, taken);
   }
-  return low;
-}
-
-/// One warp per (group, interior task boundary), lane j < K searching list j's split.
-template <class Order, int WarpsPerBlock>
-__global__ void split_kernel(const typename Order::item* source, round_plan plan, size_type* splits, Order order) {
-  const size_type boundary = global_warp(WarpsPerBlock);
-  if (boundary >= plan.groups * (plan.tasks_per_group - 1)) return;
-  const size_type p = boundary % (plan.tasks_per_group - 1) + 1;
-  const size_type g = boundary / (plan.tasks_per_group - 1);
-  const int lane = warp::lane_id();
-  const bool owns_list = lane < plan.ways;
-  const typename Order::item* list = source + plan.group_begin(g) + (owns_list ? plan.list_begin(lane) : 0);
-  const size_type low =
-      multiway_split(list, owns_list, owns_list ? plan.list_size(g, lane) : 0, plan.boundary_rank(g, p), order);
   if (owns_list) splits[plan.split_index(g, p, lane)] = low;
 }
 
