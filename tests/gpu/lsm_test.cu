@@ -374,11 +374,11 @@ void multi_tile_batches(sluice::context& ctx) {
 TEST_F(Lsm, MultiTileBatchesU32) { multi_tile_batches<std::uint32_t, std::uint32_t>(ctx()); }
 TEST_F(Lsm, MultiTileBatchesU64) { multi_tile_batches<std::uint64_t, std::uint64_t>(ctx()); }
 
-/// cleanup's pass over many tiles (detail/lsm/cleanup.cuh: 2048 elements a tile, 1024 with 64-bit keys
-/// or values): five keys over 23 units and a partial one, so that every tile boundary falls inside one
-/// key's copies, spread over five runs; a second round over a wider domain with erases; then cleanups of
-/// one bulk-built run (no merge round) and of a bulk build of several runs. size() (the pass without
-/// stores) before each cleanup, the model's answers after it.
+/// cleanup's pass over many tiles (detail/lsm/cleanup.cuh: up to 1792 elements a tile, 1280 with 64-bit
+/// keys or values): five keys over 23 units and a partial one, so that every tile boundary falls inside
+/// one key's copies, spread over five runs; a second round over a wider domain with erases; then
+/// cleanups of one bulk-built run (no merge round) and of a bulk build of several runs. size() (the pass
+/// without stores) before each cleanup, the model's answers after it.
 template <class K, class V>
 void cleanup_across_tiles(sluice::context& ctx, std::size_t b) {
   std::mt19937_64 rng(41);

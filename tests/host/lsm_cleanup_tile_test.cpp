@@ -79,8 +79,8 @@ TEST(LsmCleanupTile, MergeRoundsGiveTheStableMergeOfThePieces) {
     for (const unsigned count : {0u, 1u, 31u, 257u, 2047u, 2048u}) {
       for (const std::uint32_t distinct : {1u, 5u, 1u << 30}) {
         const tile_case t = random_tile(rng, pieces, count, distinct);
-        // 256 × 8 covers 2048; 700 × 3 gives stretches that start and stop inside pairs.
-        for (const auto [threads, items] : {std::pair{256, 8}, std::pair{700, 3}}) {
+        // The kernel's shapes (and 256 × 8); 700 × 3 gives stretches that start and stop inside pairs.
+        for (const auto& [threads, items] : {std::pair{256, 7}, std::pair{128, 7}, std::pair{256, 8}, std::pair{700, 3}}) {
           ASSERT_EQ(merge_tile(t, threads, items), expected_order(t))
               << pieces << " pieces, " << count << " elements, " << distinct << " keys, " << threads << " × " << items;
         }

@@ -11,12 +11,14 @@ namespace sluice::detail::lsm {
 struct sm90_tuning {
   /// Threads of every LSM kernel's block (whole warps: validation gives a warp to a query).
   static constexpr int block_threads = 256;
-  /// cleanup's tiles (cleanup.cuh): 256 threads × 8 elements, 4 where the key or the value has 8 bytes,
-  /// so that a tile's keys twice, its 16-bit positions twice and its entries fit 48 KB of static shared
-  /// memory (40 KB for 32-bit keys and values: five blocks an SM on an H100). Not tuned yet.
+  /// cleanup's tiles (cleanup.cuh): 256 threads × 7 elements, 5 where the key or the value has 8 bytes.
+  /// Odd, so that the threads' stretches of a tile (a thread merges and judges `items` consecutive
+  /// elements) start in different shared-memory banks; 8 put 32 threads on 4 banks (ncu at c78ac45: 66%
+  /// of the tile kernel's shared wavefronts were conflicts). A tile's keys twice, its 16-bit positions
+  /// twice and its entries stay under 48 KB of static shared memory.
   static constexpr int cleanup_threads = 256;
   template <class K, class V>
-  static constexpr int cleanup_items = sizeof(K) == 4 && sizeof(V) == 4 ? 8 : 4;
+  static constexpr int cleanup_items = sizeof(K) == 4 && sizeof(V) == 4 ? 7 : 5;
 };
 
 /// A table per architecture; those not measured take sm_90's.
