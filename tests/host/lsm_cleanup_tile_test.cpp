@@ -75,12 +75,14 @@ std::vector<std::uint16_t> expected_order(const tile_case& t) {
 
 TEST(LsmCleanupTile, MergeRoundsGiveTheStableMergeOfThePieces) {
   std::mt19937 rng(20261207);
-  for (int pieces = 1; pieces <= lp::cleanup_ways; ++pieces) {
-    for (const unsigned count : {0u, 1u, 31u, 257u, 2047u, 2048u}) {
-      for (const std::uint32_t distinct : {1u, 5u, 1u << 30}) {
-        const tile_case t = random_tile(rng, pieces, count, distinct);
-        // The kernel's shapes (and 256 × 8); 700 × 3 gives stretches that start and stop inside pairs.
-        for (const auto& [threads, items] : {std::pair{256, 7}, std::pair{128, 7}, std::pair{256, 8}, std::pair{700, 3}}) {
+  // The kernel's shapes (256 × 7 and 256 × 5), 256 × 8, and 700 × 3, whose stretches start and stop inside
+  // pairs; tiles from empty to full.
+  for (const auto& [threads, items] : {std::pair{256, 7}, std::pair{256, 5}, std::pair{256, 8}, std::pair{700, 3}}) {
+    const auto capacity = static_cast<unsigned>(threads * items);
+    for (int pieces = 1; pieces <= lp::cleanup_ways; ++pieces) {
+      for (const unsigned count : {0u, 1u, 31u, 257u, capacity - 1, capacity}) {
+        for (const std::uint32_t distinct : {1u, 5u, 1u << 30}) {
+          const tile_case t = random_tile(rng, pieces, count, distinct);
           ASSERT_EQ(merge_tile(t, threads, items), expected_order(t))
               << pieces << " pieces, " << count << " elements, " << distinct << " keys, " << threads << " × " << items;
         }
