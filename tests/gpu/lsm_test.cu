@@ -77,30 +77,30 @@ struct pair_under_test {
     gpu.apply(ctx, in(o), in(k), in(v));
     model.apply(batch);
   }
+  /// The pairs' keys and values in device memory.
+  struct device_pairs {
+    sluice::device_buffer<K> keys;
+    sluice::device_buffer<V> values;
+  };
+  device_pairs to_device_pairs(const std::vector<std::pair<K, V>>& pairs) const {
+    std::vector<K> keys;
+    std::vector<V> values;
+    for (const auto& [k, v] : pairs) {
+      keys.push_back(k);
+      values.push_back(v);
+    }
+    return {to_device(ctx, keys), to_device(ctx, values)};
+  }
   void insert(const std::vector<std::pair<K, V>>& pairs) {
     std::vector<op> batch;
     for (const auto& [k, v] : pairs) batch.push_back({k, v, false});
-    std::vector<K> keys;
-    std::vector<V> values;
-    for (const auto& [k, v] : pairs) {
-      keys.push_back(k);
-      values.push_back(v);
-    }
-    const auto dk = to_device(ctx, keys);
-    const auto dv = to_device(ctx, values);
-    gpu.insert(ctx, in(dk), in(dv));
+    const device_pairs d = to_device_pairs(pairs);
+    gpu.insert(ctx, in(d.keys), in(d.values));
     model.apply(batch);
   }
   void bulk_build(const std::vector<std::pair<K, V>>& pairs) {
-    std::vector<K> keys;
-    std::vector<V> values;
-    for (const auto& [k, v] : pairs) {
-      keys.push_back(k);
-      values.push_back(v);
-    }
-    const auto dk = to_device(ctx, keys);
-    const auto dv = to_device(ctx, values);
-    gpu.bulk_build(ctx, in(dk), in(dv));
+    const device_pairs d = to_device_pairs(pairs);
+    gpu.bulk_build(ctx, in(d.keys), in(d.values));
     model.bulk_build(pairs);
   }
   void erase(const std::vector<K>& keys) {
