@@ -3,8 +3,8 @@
 // tiles at pivots drawn from a sorted sample of the runs (cleanup_tile.hpp); a block merges its tile's
 // pieces in shared memory, keeps the live elements (each key's first copy in the merge, if not a
 // tombstone) and learns where they go by a decoupled look-back over the tiles (scan/look_back.cuh).
-// Global traffic: the runs read once (and a sample of a 64th of a tile's share), the live elements
-// written once.
+// Global traffic: the runs read once (and one key in S again, the sample), the live elements written
+// once.
 //
 //   cleanup_sample_kernel  every S-th element of each run, with its place in the sample, runs in order
 //   cleanup_split_kernel   a thread a (tile boundary, run): the run's elements merged before the pivot
@@ -26,8 +26,8 @@ namespace sluice::detail::lsm {
 
 /// A tile's status in the look-back: its live count, then its inclusive prefix.
 using cleanup_status = scan::tile_status<index_t>;
-/// Tiles by block index (as the scan's), polled at once: a tile publishes only after its merge, by when
-/// its predecessors, dispatched earlier, have mostly published too.
+/// Tiles by block index (as the scan's), polled at once: a tile reaches its look-back only after its
+/// loads and merge rounds, so a first delay would only add to the wait (docs/perf-notes.md, issue 27).
 using cleanup_look_back = scan::look_back_tuning<scan::tile_order::block_index, 0, 300>;
 
 /// Where each run's samples start in the sample (runs in order), and the stride S.
