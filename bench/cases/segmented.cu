@@ -14,6 +14,7 @@
 #include <cub/device/device_segmented_reduce.cuh>
 
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -34,16 +35,17 @@ void segmented_sum_case(bench::case_context& session, const std::string& name, s
                                                             std::span<const std::size_t>(offsets), 0u, plus{});
   auto verify = [&] { return sums.to_host() == expected; };
   const double bytes = 4.0 * static_cast<double>(n) + 12.0 * static_cast<double>(segments);
-  const bench::work_description work{"segmented", name, n, bytes};
+  bench::work_description work{"segmented", name, n, bytes};
+  work.model = model::problem{.family = "segmented_reduce", .algorithm = "merge_path", .n = n, .m = segments};
 
   sums.fill_bytes(0xA5);
   // segmented_reduce by offsets: automatic runs merge_path (segmented.cuh).
-  bench::measure(session, work.runs(segmented_algorithm::automatic, segmented_algorithm::merge_path),
+  bench::measure(session, work.runs(segmented_algorithm::automatic, segmented_algorithm::merge_path).running("merge_path"),
                  "sluice::segmented_reduce", bench::role::subject, true,
                  [&] { segmented_reduce(ctx, values.span(), d_offsets.span(), sums.span(), 0u, plus{}); }, verify);
   sums.fill_bytes(0xA5);
-  bench::measure(session, work.runs(segmented_algorithm::flat, segmented_algorithm::flat), "sluice::segmented_reduce flat",
-                 bench::role::subject, true, [&] {
+  bench::measure(session, work.runs(segmented_algorithm::flat, segmented_algorithm::flat).running("flat"),
+                 "sluice::segmented_reduce flat", bench::role::subject, true, [&] {
     segmented_reduce(ctx, values.span(), d_offsets.span(), sums.span(), 0u, plus{},
                      {.algorithm = segmented_algorithm::flat});
   }, verify);
@@ -63,6 +65,13 @@ void segmented_sum_case(bench::case_context& session, const std::string& name, s
 /// Keys with runs of about `mean_run` equal values (uniform over a range, then sorted in blocks).
 std::vector<std::uint32_t> run_keys(std::size_t n, std::size_t mean_run) {
   return data::generate_host<std::uint32_t>(n, {data::distribution::sorted, n / mean_run, 0.0, 1});
+}
+
+/// The runs of equal keys in `keys` (at least one).
+std::size_t run_count(const std::vector<std::uint32_t>& keys) {
+  std::size_t runs = 1;
+  for (std::size_t i = 1; i < keys.size(); ++i) runs += keys[i] != keys[i - 1] ? 1 : 0;
+  return runs;
 }
 
 }  // namespace
@@ -107,8 +116,10 @@ SLUICE_BENCH_CASE("segmented", "reduce_by_key runs of 16 u32", gpu) {
     v.resize(r);
     return runs.to_host()[0] == r && k == expected.keys && v == expected.values;
   };
-  const bench::work_description work{"segmented", "reduce_by_key runs of 16 u32", n,
-                                     8.0 * static_cast<double>(n) + 8.0 * static_cast<double>(r)};
+  bench::work_description work{"segmented", "reduce_by_key runs of 16 u32", n,
+                               8.0 * static_cast<double>(n) + 8.0 * static_cast<double>(r)};
+  work.model = model::problem{.family = "segmented_reduce", .algorithm = "flat", .n = n, .m = r, .value_bytes = 4,
+                              .heads = model::segment_heads::keys};
   unique.fill_bytes(0xA5);
   sums.fill_bytes(0xA5);
   bench::measure(session, work, "sluice::reduce_by_key", bench::role::subject, true, [&] {
@@ -137,7 +148,9 @@ SLUICE_BENCH_CASE("segmented", "inclusive_scan_by_key runs of 16 u32", gpu) {
       d_values(ctx, std::span<const std::uint32_t>(values));
   device_buffer<std::uint32_t> out(ctx, n);
   auto verify = [&] { return out.to_host() == expected; };
-  const bench::work_description work{"segmented", "inclusive_scan_by_key runs of 16 u32", n, 12.0 * static_cast<double>(n)};
+  bench::work_description work{"segmented", "inclusive_scan_by_key runs of 16 u32", n, 12.0 * static_cast<double>(n)};
+  work.model = model::problem{.family = "segmented_scan", .algorithm = "flat", .n = n, .m = run_count(keys),
+                              .value_bytes = 4, .heads = model::segment_heads::keys};
   out.fill_bytes(0xA5);
   bench::measure(session, work, "sluice::inclusive_scan_by_key", bench::role::subject, true,
                  [&] { inclusive_scan_by_key(ctx, d_keys.span(), d_values.span(), out.span(), plus{}); }, verify);

@@ -218,6 +218,24 @@ int run_indexed(const model_arguments& args, bool scatter) {
   return 0;
 }
 
+/// The segmented family's flat strategy, segments given by offsets, flags or keys.
+int run_segmented(const model_arguments& args) {
+  const device_profile p = load_checked_profile(args);
+  const register_table registers = registers_for(args, std::cout);
+  segmented_problem q;
+  q.n = parse_size(args.n, "--n");
+  q.segments = parse_size(args.m, "--m");
+  q.value_bytes = args.element_bytes;
+  q.key_bytes = args.key_bytes;
+  q.reduce = !args.scan;
+  if (args.heads == "offsets") q.heads = segment_heads::offsets;
+  else if (args.heads == "flags") q.heads = segment_heads::flags;
+  else if (args.heads == "keys") q.heads = segment_heads::keys;
+  else throw invalid_argument("model segmented", "--heads", "is '" + args.heads + "': offsets, flags or keys");
+  print(p, flat_segmented(p, q, registers), args);
+  return 0;
+}
+
 int run_registers(const model_arguments& args) {
   const register_table table = registers_for(args, std::cout);
   for (const auto& [key, value] : table) std::cout << fmt::format("{:<36} {}\n", key, value);
@@ -302,6 +320,14 @@ CLI::App* add_model_command(CLI::App& app, model_arguments& args) {
     indexed->add_flag("--consecutive", args.consecutive, "Consecutive indices (identity) instead of random ones");
   }
 
+  auto* segmented = add_prediction(model, "segmented", "Predict a segmented reduction or scan (flat strategy)", args);
+  segmented->add_option("--n", args.n, "Elements")->required();
+  segmented->add_option("--m", args.m, "Segments (runs of equal keys with --heads keys)")->required();
+  segmented->add_option("--heads", args.heads, "offsets, flags or keys")->capture_default_str();
+  segmented->add_option("--bytes", args.element_bytes, "Bytes a value")->capture_default_str();
+  segmented->add_option("--key-bytes", args.key_bytes, "Bytes a key (--heads keys)")->capture_default_str();
+  segmented->add_flag("--scan", args.scan, "The scan (every element stored) instead of the reduction");
+
   for (const char* name : {"copy", "reduce", "scan", "recurrence"}) {
     auto* streaming_command = model->add_subcommand(name, std::string("Predict ") + name + " over n elements");
     add_profile_options(streaming_command, args);
@@ -322,6 +348,7 @@ int run_model(const CLI::App& model, const model_arguments& args) {
   if (chosen("merge_sort")) return run_merge_sort(args);
   if (chosen("search")) return run_search(args);
   if (chosen("transpose")) return run_transpose(args);
+  if (chosen("segmented")) return run_segmented(args);
   if (chosen("histogram")) return run_histogram(args);
   if (chosen("gather")) return run_indexed(args, false);
   if (chosen("scatter")) return run_indexed(args, true);

@@ -217,6 +217,23 @@ struct indexed_problem {
 [[nodiscard]] algorithm_model direct_scatter(const device_profile& profile, const indexed_problem& problem,
                                              const register_table& registers);
 
+/// Where the flat strategy's segments start (detail/segmented/flat.cuh's head sources).
+enum class segment_heads { flags, offsets, keys };
+
+struct segmented_problem {
+  std::uint64_t n = 0;
+  std::uint64_t segments = 0;  ///< segments (offsets, flags) or runs of equal keys
+  std::size_t value_bytes = 4;
+  segment_heads heads = segment_heads::offsets;
+  std::size_t key_bytes = 4;  ///< keys: bytes a key
+  bool reduce = true;         ///< a value a segment (reduce, reduce_by_key) or every element (scans)
+};
+
+/// The segmented family's flat strategy (detail/segmented/flat.cuh): the single-pass scan over
+/// (head count, value) pairs, the head flags made first where segments are given by offsets.
+[[nodiscard]] algorithm_model flat_segmented(const device_profile& profile, const segmented_problem& problem,
+                                             const register_table& registers);
+
 enum class streaming_kind { copy, reduce, scan, recurrence };
 
 /// One pass over n elements of `element_bytes` at full occupancy: copy reads and writes each once,

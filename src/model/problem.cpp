@@ -85,6 +85,11 @@ algorithm_model model_of(const device_profile& p, const problem& q, const regist
       no_counts(q, "only select_if and stable_partition have counts");
     return classify_scatter(p, {q.n, q.key_bytes, q.kept, q.algorithm == "stable_partition", q.items_per_thread}, regs);
   }
+  if (q.family == "segmented_reduce" || q.family == "segmented_scan") {
+    if (q.algorithm != "flat")
+      no_counts(q, "only the flat strategy has counts (merge_path's partition, tile and fix kernels are not modelled)");
+    return flat_segmented(p, {q.n, q.m, q.key_bytes, q.heads, q.value_bytes, q.family == "segmented_reduce"}, regs);
+  }
   if (q.family == "transpose") return transpose_model(p, q, regs);
   if (q.family == "histogram") return histogram_model(p, q, regs);
   if (q.family == "gather") {

@@ -29,8 +29,8 @@ class not_modelled : public sluice::error {
 ///   transpose               n = rows × columns elements of key_bytes, m columns
 ///   histogram               n samples of key_bytes, m bins
 ///   multisplit              n keys (value_bytes: pairs), m buckets
-///   segmented_reduce        n elements of key_bytes, m segments
-///   segmented_scan          n elements of key_bytes (value_bytes: the segment keys), m segments
+///   segmented_reduce        n elements of key_bytes, m segments given by `heads` (keys of value_bytes)
+///   segmented_scan          the same, every element's scan stored
 ///   gather                  n indices of value_bytes (4 or 8) into values of key_bytes; random_indices
 ///   scatter                 the same, values stored by index; last_writer for the strict semantics
 struct problem {
@@ -50,6 +50,7 @@ struct problem {
   double kept = 0.5;                  ///< select: the share of the elements kept
   bool random_indices = true;         ///< gather, scatter: random indices (false: consecutive, as identity)
   bool last_writer = false;           ///< scatter: Eilers' strict semantics (a claims pass, then a gather)
+  segment_heads heads = segment_heads::offsets;  ///< segmented_*: where segments start
 };
 
 /// "family [algorithm], n = …" for messages.

@@ -1,5 +1,5 @@
 // The counts of the onesweep radix sort, classify_scatter, the tile transpose, the byte histogram,
-// gather and the direct scatter (src/model/*_counts.cpp) and the
+// gather, the direct scatter and the flat segmented scan (src/model/*_counts.cpp) and the
 // problem descriptions `sluice bench` gives the model (src/model/problem.hpp):
 // launch plans as the dispatches choose them from their tuning tables, kernel and launch counts, the
 // traffic every pass must move, the residency the registers give. What the counts predict is checked on
@@ -207,6 +207,32 @@ TEST(ModelCountsScatter, ConsecutiveAndRandomIndices) {
   EXPECT_THROW((void)direct_scatter(p, {n28, 32, 4, true}, ptxas_registers()), sluice::invalid_argument);
 }
 
+TEST(ModelCountsSegmented, FlatScanWithItsHeadsMadeFirst) {
+  const device_profile p = synthetic_profile();
+  const double n = static_cast<double>(n28), segments = n / 256;
+  // By offsets: init into the empty segments, the flags cleared (n bytes) and marked (a sector each:
+  // 256 flag bytes apart), then the scan: values, flag bytes, a value a segment, an offset a segment.
+  const algorithm_model by_offsets = flat_segmented(p, {n28, n28 / 256, 4, segment_heads::offsets, 4, true}, {});
+  ASSERT_EQ(by_offsets.kernels.size(), 4u);
+  EXPECT_EQ(launches(by_offsets), 5u);
+  EXPECT_DOUBLE_EQ(kernel(by_offsets, "memset (head flags)")[op::g], n / 4);
+  EXPECT_DOUBLE_EQ(kernel(by_offsets, "mark offsets")[op::g], (segments + 1) * 2 + (segments + 1) * 8);
+  EXPECT_DOUBLE_EQ(kernel(by_offsets, "flat scan (memset, look-back)")[op::g], n + n / 4 + segments + 2 * segments);
+  // Marks closer than a sector apart move the flag array once.
+  const algorithm_model dense = flat_segmented(p, {n28, n28 / 4, 4, segment_heads::offsets, 4, true}, {});
+  EXPECT_DOUBLE_EQ(kernel(dense, "mark offsets")[op::g], (n / 4 + 1) * 2 + n / 4);
+  // By keys: the scan alone, keys read beside the values; reduce_by_key stores a key and a value a run,
+  // the scan every value.
+  const algorithm_model by_key = flat_segmented(p, {n28, n28 / 16, 4, segment_heads::keys, 8, true}, {});
+  ASSERT_EQ(by_key.kernels.size(), 1u);
+  EXPECT_DOUBLE_EQ(by_key.kernels[0][op::g], n + 2 * n + (n / 16) * 3);
+  const algorithm_model scan = flat_segmented(p, {n28, n28 / 16, 4, segment_heads::flags, 4, false}, {});
+  EXPECT_DOUBLE_EQ(scan.kernels[0][op::g], 2 * n + n / 4);
+  EXPECT_THROW((void)flat_segmented(p, {n28, 0, 4, segment_heads::flags, 4, true}, {}), sluice::invalid_argument);
+  EXPECT_THROW((void)flat_segmented(p, {16, 17, 4, segment_heads::flags, 4, true}, {}), sluice::invalid_argument);
+  EXPECT_THROW((void)flat_segmented(p, {n28, 1, 32, segment_heads::flags, 4, true}, {}), sluice::invalid_argument);
+}
+
 TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
   const device_profile p = synthetic_profile();
   const register_table regs = ptxas_registers();
@@ -241,6 +267,17 @@ TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
                not_modelled);
   EXPECT_THROW((void)model_of(p, {.family = "scatter", .algorithm = "partial_sort", .n = n28, .value_bytes = 4}, regs),
                not_modelled);
+  // segmented: m segments given by `heads`, value_bytes the keys' bytes; the flat strategy only.
+  EXPECT_EQ(launches(model_of(p, {.family = "segmented_reduce", .algorithm = "flat", .n = n28, .m = 1 << 20}, regs)),
+            5u);
+  const algorithm_model by_key = model_of(p,
+                                          {.family = "segmented_scan", .algorithm = "flat", .n = n28, .m = 1 << 24,
+                                           .value_bytes = 8, .heads = segment_heads::keys},
+                                          regs);
+  EXPECT_DOUBLE_EQ(by_key.kernels[0][op::g], 1.0 * n28 + 2.0 * n28 + n28);  // values, 8-byte keys, the scan
+  EXPECT_THROW(
+      (void)model_of(p, {.family = "segmented_reduce", .algorithm = "merge_path", .n = n28, .m = 1 << 20}, regs),
+      not_modelled);
 }
 
 TEST(ModelProblem, SaysWhatItDoesNotModel) {
