@@ -218,7 +218,8 @@ int run_indexed(const model_arguments& args, bool scatter) {
   return 0;
 }
 
-/// The segmented family's flat strategy, segments given by offsets, flags or keys.
+/// The segmented family: merge_path (reductions by offsets) or the flat strategy (segments given by
+/// offsets, flags or keys).
 int run_segmented(const model_arguments& args) {
   const device_profile p = load_checked_profile(args);
   const register_table registers = registers_for(args, std::cout);
@@ -232,7 +233,11 @@ int run_segmented(const model_arguments& args) {
   else if (args.heads == "flags") q.heads = segment_heads::flags;
   else if (args.heads == "keys") q.heads = segment_heads::keys;
   else throw invalid_argument("model segmented", "--heads", "is '" + args.heads + "': offsets, flags or keys");
-  print(p, flat_segmented(p, q, registers), args);
+  if (args.segmented_algorithm == "flat") print(p, flat_segmented(p, q, registers), args);
+  else if (args.segmented_algorithm == "merge_path") print(p, merge_path_segmented_reduce(p, q, registers), args);
+  else
+    throw invalid_argument("model segmented", "--algorithm",
+                           "is '" + args.segmented_algorithm + "': merge_path (reductions by offsets) or flat");
   return 0;
 }
 
@@ -320,7 +325,9 @@ CLI::App* add_model_command(CLI::App& app, model_arguments& args) {
     indexed->add_flag("--consecutive", args.consecutive, "Consecutive indices (identity) instead of random ones");
   }
 
-  auto* segmented = add_prediction(model, "segmented", "Predict a segmented reduction or scan (flat strategy)", args);
+  auto* segmented = add_prediction(model, "segmented", "Predict a segmented reduction or scan", args);
+  segmented->add_option("--algorithm", args.segmented_algorithm, "merge_path (reductions by offsets) or flat")
+      ->capture_default_str();
   segmented->add_option("--n", args.n, "Elements")->required();
   segmented->add_option("--m", args.m, "Segments (runs of equal keys with --heads keys)")->required();
   segmented->add_option("--heads", args.heads, "offsets, flags or keys")->capture_default_str();

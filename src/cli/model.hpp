@@ -44,8 +44,9 @@ struct model_arguments {
   std::size_t node_bytes = 0;
   std::size_t element_bytes = 4;
   bool consecutive = false;  ///< gather: consecutive indices
-  std::string heads = "offsets";  ///< segmented: offsets, flags or keys
-  bool scan = false;              ///< segmented: the scan (every element stored) instead of the reduction
+  std::string segmented_algorithm = "merge_path";  ///< segmented: merge_path or flat
+  std::string heads = "offsets";                   ///< segmented: offsets, flags or keys
+  bool scan = false;  ///< segmented: the scan (every element stored) instead of the reduction
 };
 
 /// Registers `model` and its subcommands on `app`.

@@ -233,6 +233,11 @@ struct segmented_problem {
 /// (head count, value) pairs, the head flags made first where segments are given by offsets.
 [[nodiscard]] algorithm_model flat_segmented(const device_profile& profile, const segmented_problem& problem,
                                              const register_table& registers);
+/// segmented_reduce by offsets' merge_path strategy (detail/segmented/merge_path.cuh), the automatic one:
+/// partition, the tiles, the tile carries' Brent–Kung scan and the fix.
+[[nodiscard]] algorithm_model merge_path_segmented_reduce(const device_profile& profile,
+                                                          const segmented_problem& problem,
+                                                          const register_table& registers);
 
 enum class streaming_kind { copy, reduce, scan, recurrence };
 

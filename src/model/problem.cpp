@@ -86,9 +86,10 @@ algorithm_model model_of(const device_profile& p, const problem& q, const regist
     return classify_scatter(p, {q.n, q.key_bytes, q.kept, q.algorithm == "stable_partition", q.items_per_thread}, regs);
   }
   if (q.family == "segmented_reduce" || q.family == "segmented_scan") {
-    if (q.algorithm != "flat")
-      no_counts(q, "only the flat strategy has counts (merge_path's partition, tile and fix kernels are not modelled)");
-    return flat_segmented(p, {q.n, q.m, q.key_bytes, q.heads, q.value_bytes, q.family == "segmented_reduce"}, regs);
+    const segmented_problem s{q.n, q.m, q.key_bytes, q.heads, q.value_bytes, q.family == "segmented_reduce"};
+    if (q.algorithm == "flat") return flat_segmented(p, s, regs);
+    if (q.algorithm == "merge_path") return merge_path_segmented_reduce(p, s, regs);
+    no_counts(q, "no counts for this strategy");
   }
   if (q.family == "transpose") return transpose_model(p, q, regs);
   if (q.family == "histogram") return histogram_model(p, q, regs);

@@ -233,6 +233,29 @@ TEST(ModelCountsSegmented, FlatScanWithItsHeadsMadeFirst) {
   EXPECT_THROW((void)flat_segmented(p, {n28, 1, 32, segment_heads::flags, 4, true}, {}), sluice::invalid_argument);
 }
 
+TEST(ModelCountsSegmented, MergePathPartitionTilesCarriesAndFix) {
+  const device_profile p = synthetic_profile();
+  const double n = static_cast<double>(n28), segments = n / 256;
+  // u32: tiles of 128 × 23 = 2944 merged items; ⌈(2^28 + 2^20) / 2944⌉ = 91537 tiles.
+  const algorithm_model m = merge_path_segmented_reduce(p, {n28, n28 / 256, 4, segment_heads::offsets, 4, true}, {});
+  ASSERT_EQ(m.kernels.size(), 4u);
+  const double tiles = 91537;
+  // Values read once, the ends (8-byte offsets) once, a sum a segment, a tile's splits, carry and fix.
+  EXPECT_DOUBLE_EQ(kernel(m, "reduce tiles")[op::g], n + 2 * segments + segments + tiles * (4 + 2 + 4));
+  // The partition's searches: ⌈log2(2^20 + 1)⌉ = 21 reads of an offset a boundary.
+  EXPECT_DOUBLE_EQ(kernel(m, "partition")[op::r], (tiles + 1) * 21 * 6);
+  // The carries' Brent–Kung scan: 91537 → 179 → 1 carries, the tiles kernel at both levels and the
+  // prefixes added below the top.
+  EXPECT_EQ(kernel(m, "scan (tile carries)").launches, 3u);
+  EXPECT_EQ(launches(m), 1u + 1 + 3 + 1);
+  // One tile: no carries to scan, nothing to fix.
+  EXPECT_EQ(merge_path_segmented_reduce(p, {1000, 10, 4, segment_heads::offsets, 4, true}, {}).kernels.size(), 2u);
+  EXPECT_THROW((void)merge_path_segmented_reduce(p, {n28, 16, 4, segment_heads::keys, 4, true}, {}),
+               sluice::invalid_argument);
+  EXPECT_THROW((void)merge_path_segmented_reduce(p, {n28, 16, 4, segment_heads::offsets, 4, false}, {}),
+               sluice::invalid_argument);
+}
+
 TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
   const device_profile p = synthetic_profile();
   const register_table regs = ptxas_registers();
@@ -275,8 +298,11 @@ TEST(ModelProblem, MapsTheBenchsDescriptionsOntoTheCounts) {
                                            .value_bytes = 8, .heads = segment_heads::keys},
                                           regs);
   EXPECT_DOUBLE_EQ(by_key.kernels[0][op::g], 1.0 * n28 + 2.0 * n28 + n28);  // values, 8-byte keys, the scan
+  EXPECT_EQ(model_of(p, {.family = "segmented_reduce", .algorithm = "merge_path", .n = n28, .m = 1 << 20}, regs)
+                .kernels.size(),
+            4u);
   EXPECT_THROW(
-      (void)model_of(p, {.family = "segmented_reduce", .algorithm = "merge_path", .n = n28, .m = 1 << 20}, regs),
+      (void)model_of(p, {.family = "segmented_reduce", .algorithm = "look_back", .n = n28, .m = 1 << 20}, regs),
       not_modelled);
 }
 
