@@ -150,7 +150,7 @@ void add_vector_tiled(register_table& table) {
 }
 /// gather and the any_writer scatter of u32 values by u32 indices in the 16-byte layout
 /// (scatter/dispatch.cuh's launch_gather, launch_scatter_any_writer).
-void add_gather(register_table& table) {
+void add_gather_and_scatter(register_table& table) {
   namespace sc = sluice::detail::scatter;
   add(table, gather_kernel_key(4, 4),
       sc::gather_kernel<true, std::uint32_t, std::uint32_t, sc::checked_index<std::uint32_t>>);
@@ -197,7 +197,7 @@ register_table compiled_registers() {
   add_select<true>(table);
   add_vector_tiled<4>(table);
   add_byte_counts(table);
-  add_gather(table);
+  add_gather_and_scatter(table);
   return table;
 }
 
