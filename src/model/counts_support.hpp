@@ -1,7 +1,8 @@
-// src/model/counts_support.hpp: arithmetic shared by the families' counts (families.hpp): words of a type,
-// ceil(log2), the L2 hit fraction of a footprint, and the charge of random reads. Operations are counted
-// in the profile's units (4-byte words for g, l2 and s), so an ILP is the number of a thread's words in
-// flight together: a key of kw words read by one instruction, or E independent loads, multiply it.
+// src/model/counts_support.hpp: arithmetic shared by the families' counts (families.hpp): a stand-in
+// element of a size, words of a type, ceil(log2), the L2 hit fraction of a footprint, and the charge of
+// random reads. Operations are counted in the profile's units (4-byte words for g, l2 and s), so an ILP
+// is the number of a thread's words in flight together: a key of kw words read by one instruction, or E
+// independent loads, multiply it.
 #pragma once
 
 #include "model/spt.hpp"
@@ -12,6 +13,13 @@
 #include <cstdint>
 
 namespace sluice::model::counts {
+
+/// A stand-in element of `Bytes` bytes, to read a tuning table's shape for an element size known only at
+/// run time (the tables are templates over the element type).
+template <std::size_t Bytes>
+struct bytes_of {
+  unsigned char b[Bytes];
+};
 
 /// 4-byte words of `bytes` (0 for 0).
 [[nodiscard]] inline double words(std::size_t bytes) { return std::ceil(static_cast<double>(bytes) / 4.0); }

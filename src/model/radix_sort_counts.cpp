@@ -24,13 +24,9 @@ namespace sluice::model {
 namespace {
 
 namespace os = sluice::detail::onesweep;
+using counts::bytes_of;
 using counts::words;
 using sluice::detail::no_values;
-
-template <std::size_t Bytes>
-struct bytes_of {
-  unsigned char b[Bytes];
-};
 
 /// histogram.cuh's pass_digits<K> as onesweep_histogram_shape reads it: a pass a key byte, 256 digits.
 template <class K>

@@ -5,7 +5,8 @@
 // at every offset: a scattered store) and, for reductions by offsets, init written to the empty
 // segments. A tile loads its values and its heads (flag bytes or keys) as coalesced block loads and
 // makes the pairs in registers; scans store every value, reductions one value (and, by key, the run's
-// key) a segment, at the segment's place. The kernels are not in the register table: full occupancy is assumed, as for the scan.
+// key) a segment, at the segment's place. The kernels are not in the register table: full occupancy is
+// assumed, as for the scan.
 // Lower order, left out: the look-back's status traffic, the neighbour exchange through shared memory,
 // the count written by the last tile.
 //
@@ -31,16 +32,12 @@ namespace sluice::model {
 
 namespace {
 
+using counts::bytes_of;
 using counts::words;
 
 /// The words `stores` scattered byte stores into n bytes move: a sector (8 words) each, or the whole
 /// array where they are closer than a sector apart.
 double scattered_byte_words(double stores, double n) { return std::min(stores * 8, std::max(stores / 4, n / 4)); }
-
-template <std::size_t Bytes>
-struct bytes_of {
-  unsigned char b[Bytes];
-};
 
 /// merge_path's tile shape for values of `bytes` (threads, items).
 std::pair<int, int> merge_path_shape(std::size_t bytes) {

@@ -18,10 +18,7 @@ namespace sluice::model {
 
 namespace {
 
-template <std::size_t Bytes>
-struct bytes_of {
-  unsigned char b[Bytes];
-};
+using counts::bytes_of;
 
 /// Items a thread of block::default_tile_shape (reduce's tile) for elements of `bytes`.
 int default_tile_items(std::size_t bytes) {
