@@ -185,8 +185,13 @@ SLUICE_BENCH_CASE("select", "unique runs of 4 u32", gpu) {
     got.resize(expected.size());
     return count.to_host()[0] == expected.size() && got == expected;
   };
-  const bench::work_description work{"select", "unique runs of 4 u32", n,
-                                     4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(expected.size())};
+  bench::work_description work{"select", "unique runs of 4 u32", n,
+                               4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(expected.size())};
+  work.model = model::problem{.family = "select",
+                              .algorithm = "unique",
+                              .n = n,
+                              .key_bytes = sizeof(std::uint32_t),
+                              .kept = static_cast<double>(expected.size()) / static_cast<double>(n)};
   out.fill_bytes(0xA5);
   bench::measure(session, work, "sluice::unique", bench::role::subject, true,
                  [&] { unique(ctx, in.span(), out.span(), count.data()); }, verify);

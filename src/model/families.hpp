@@ -154,12 +154,13 @@ struct select_problem {
   double kept = 0.5;       ///< the share of the elements selected (select_if) or in the first class
   bool partition = false;  ///< stable_partition: a counting pass first, every element written
   int items_per_thread = 0;  ///< 0: the tuning table's
+  bool run_heads = false;    ///< unique: an element is kept where it differs from the one before it
 };
 
 /// "select/<kernel>/k<element bytes>" (kernel: scatter, partition_scatter, count).
 [[nodiscard]] std::string select_kernel_key(const std::string& kernel, std::size_t element_bytes);
 
-/// select_if and stable_partition as detail/select/dispatch.cuh's classify_scatter runs them.
+/// select_if, unique and stable_partition as detail/select/dispatch.cuh's classify_scatter runs them.
 [[nodiscard]] algorithm_model classify_scatter(const device_profile& profile, const select_problem& problem,
                                                const register_table& registers);
 

@@ -81,9 +81,12 @@ algorithm_model model_of(const device_profile& p, const problem& q, const regist
   if (q.family == "scan") return streaming_model(p, q, streaming_kind::scan, "decoupled_look_back");
   if (q.family == "recurrence") return streaming_model(p, q, streaming_kind::recurrence, "first_order_linear");
   if (q.family == "select") {
-    if (q.algorithm != "select_if" && q.algorithm != "stable_partition")
-      no_counts(q, "only select_if and stable_partition have counts");
-    return classify_scatter(p, {q.n, q.key_bytes, q.kept, q.algorithm == "stable_partition", q.items_per_thread}, regs);
+    if (q.algorithm != "select_if" && q.algorithm != "unique" && q.algorithm != "stable_partition")
+      no_counts(q, "only select_if, unique and stable_partition have counts");
+    return classify_scatter(p,
+                            {q.n, q.key_bytes, q.kept, q.algorithm == "stable_partition", q.items_per_thread,
+                             q.algorithm == "unique"},
+                            regs);
   }
   if (q.family == "segmented_reduce" || q.family == "segmented_scan") {
     const segmented_problem s{q.n, q.m, q.key_bytes, q.heads, q.value_bytes, q.family == "segmented_reduce"};

@@ -25,7 +25,7 @@ class not_modelled : public sluice::error {
 ///   search                  n keys, m queries (key_bytes; keys_per_node for the B-tree)
 ///   copy, reduce, scan      n elements of key_bytes
 ///   recurrence              n states of key_bytes (a and b of the same size)
-///   select                  n elements of key_bytes, `kept` of them selected (a share)
+///   select                  n elements of key_bytes, `kept` of them selected (a share; unique: the runs)
 ///   transpose               n = rows × columns elements of key_bytes, m columns
 ///   histogram               n samples of key_bytes, m bins
 ///   multisplit              n keys (value_bytes: pairs), m buckets

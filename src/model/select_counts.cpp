@@ -1,9 +1,10 @@
-// src/model/select_counts.cpp: the SPT counts of select_if and stable_partition as
+// src/model/select_counts.cpp: the SPT counts of select_if, unique and stable_partition as
 // detail/select/dispatch.cuh's classify_scatter runs them, a block a tile of threads × items in
 // warp-striped order (classify_scatter.cuh). select_if: the look-back state's memset, then the
 // classify-scatter kernel: load, classify, one ballot an item a kept class and its population counts,
 // the warps' counts through shared memory, warp 0's decoupled look-back, and the stores straight from
-// registers. stable_partition: the counting kernel (the same tiles, loaded and classified the same way,
+// registers. unique is select_if whose classifier compares each element with the one before it, a warp
+// shuffle of its neighbour lane's item (classify_scatter.cuh's run_head_classes). stable_partition: the counting kernel (the same tiles, loaded and classified the same way,
 // a count a tile), CUB's scan of the tile counts (two launches), then the classify-scatter kernel, which
 // reads its tile's prefix instead of looking back. Shapes from detail/select/tuning.hpp. Lower order, left
 // out: the partial tile, the count written by the last tile, the copy of the class sizes.
@@ -44,7 +45,7 @@ algorithm_model classify_scatter(const device_profile&, const select_problem& q,
   const double written = q.partition ? n : n * q.kept;
 
   algorithm_model m;
-  m.name = std::string(q.partition ? "stable_partition" : "select_if") + ": n = " + std::to_string(q.n) + ", " +
+  m.name = std::string(q.partition ? "stable_partition" : q.run_heads ? "unique" : "select_if") + ": n = " + std::to_string(q.n) + ", " +
            std::to_string(q.element_bytes) + "-byte elements, " + std::to_string(static_cast<int>(q.kept * 100)) +
            "% kept, tile " + std::to_string(threads) + " × " + std::to_string(items);
 
@@ -88,6 +89,10 @@ algorithm_model classify_scatter(const device_profile&, const select_problem& q,
   scatter.add(op::g, written * w, items);          // the stores from registers
   scatter.add(op::v, n, items);                     // a ballot an item (one kept class)
   scatter.add(op::r, n * (q.partition ? 14 : 10));  // classify, two popc, the rank, the store's address
+  if (q.run_heads) {
+    scatter.add(op::x, n * w, 1);  // the neighbour lane's item
+    scatter.add(op::r, n * 2);     // the compare, lane 0's choice of the row's predecessor
+  }
   scatter.add_shared(tiles * (threads / 32.0) * (1 + threads / 32.0), 1, 1);  // the warps' counts
   if (q.partition) {
     scatter.add(op::y, tiles * threads);              // the warps' counts; the prefix comes from memory

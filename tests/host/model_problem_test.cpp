@@ -1,5 +1,6 @@
-// The counts of the onesweep radix sort, classify_scatter, the tile transpose, the byte histogram,
-// gather, the direct scatter and the flat segmented scan (src/model/*_counts.cpp) and the
+// The counts of the onesweep radix sort, classify_scatter (select_if, unique, stable_partition), the
+// tile transpose, the byte histogram, gather, the direct scatter and the segmented family
+// (src/model/*_counts.cpp) and the
 // problem descriptions `sluice bench` gives the model (src/model/problem.hpp):
 // launch plans as the dispatches choose them from their tuning tables, kernel and launch counts, the
 // traffic every pass must move, the residency the registers give. What the counts predict is checked on
@@ -97,6 +98,13 @@ TEST(ModelCountsSelect, SelectIfAndStablePartition) {
   EXPECT_EQ(scatter.plan.shared_bytes, 64u);  // ptxas: 64 bytes smem
   EXPECT_DOUBLE_EQ(scatter[op::g], 1.5 * n);   // everything read, half written
   EXPECT_DOUBLE_EQ(scatter[op::v], n);         // a ballot an element
+  // unique: select_if's pass (runs of 4: a quarter written) and a shuffle of the neighbour lane's item
+  // an element.
+  const algorithm_model unique = classify_scatter(p, {n28, 4, 0.25, false, 0, true}, ptxas_registers());
+  EXPECT_EQ(launches(unique), 2u);
+  EXPECT_DOUBLE_EQ(kernel(unique, "scatter")[op::g], 1.25 * n);
+  EXPECT_DOUBLE_EQ(kernel(unique, "scatter")[op::x], n);
+  EXPECT_DOUBLE_EQ(scatter[op::x], 0);
   // stable_partition: the counting pass over the same 384 × 12 tiles (one 8-byte count a tile), CUB's
   // scan of the counts (two launches), then the scatter, which writes every element and looks nothing up.
   const algorithm_model partition = classify_scatter(p, {n28, 4, 0.5, true, 0}, ptxas_registers());
