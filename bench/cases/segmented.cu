@@ -40,7 +40,7 @@ void segmented_sum_case(bench::case_context& session, const std::string& name, s
 
   sums.fill_bytes(0xA5);
   // segmented_reduce by offsets: automatic runs merge_path (segmented.cuh).
-  bench::measure(session, work.runs(segmented_algorithm::automatic, segmented_algorithm::merge_path).running("merge_path"),
+  bench::measure(session, work.runs(segmented_algorithm::automatic, segmented_algorithm::merge_path),
                  "sluice::segmented_reduce", bench::role::subject, true,
                  [&] { segmented_reduce(ctx, values.span(), d_offsets.span(), sums.span(), 0u, plus{}); }, verify);
   sums.fill_bytes(0xA5);

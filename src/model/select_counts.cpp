@@ -4,9 +4,10 @@
 // classify-scatter kernel: load, classify, one ballot an item a kept class and its population counts,
 // the warps' counts through shared memory, warp 0's decoupled look-back, and the stores straight from
 // registers. unique is select_if whose classifier compares each element with the one before it, a warp
-// shuffle of its neighbour lane's item (classify_scatter.cuh's run_head_classes). stable_partition: the counting kernel (the same tiles, loaded and classified the same way,
-// a count a tile), CUB's scan of the tile counts (two launches), then the classify-scatter kernel, which
-// reads its tile's prefix instead of looking back. Shapes from detail/select/tuning.hpp. Lower order, left
+// shuffle of its neighbour lane's item (classify_scatter.cuh's run_head_classes). stable_partition: the
+// counting kernel (the same tiles, loaded and classified the same way, a count a tile), CUB's scan of
+// the tile counts (two launches), then the classify-scatter kernel, which reads its tile's prefix
+// instead of looking back. Shapes from detail/select/tuning.hpp. Lower order, left
 // out: the partial tile, the count written by the last tile, the copy of the class sizes.
 #include "model/counts_support.hpp"
 #include "model/families.hpp"
@@ -45,9 +46,10 @@ algorithm_model classify_scatter(const device_profile&, const select_problem& q,
   const double written = q.partition ? n : n * q.kept;
 
   algorithm_model m;
-  m.name = std::string(q.partition ? "stable_partition" : q.run_heads ? "unique" : "select_if") + ": n = " + std::to_string(q.n) + ", " +
-           std::to_string(q.element_bytes) + "-byte elements, " + std::to_string(static_cast<int>(q.kept * 100)) +
-           "% kept, tile " + std::to_string(threads) + " × " + std::to_string(items);
+  const char* operation = q.partition ? "stable_partition" : q.run_heads ? "unique" : "select_if";
+  m.name = std::string(operation) + ": n = " + std::to_string(q.n) + ", " + std::to_string(q.element_bytes) +
+           "-byte elements, " + std::to_string(static_cast<int>(q.kept * 100)) + "% kept, tile " +
+           std::to_string(threads) + " × " + std::to_string(items);
 
   const std::size_t shared = static_cast<std::size_t>(threads / 32) * 4 + 16;  // warp counts, prefix, tile
   if (q.partition) {
